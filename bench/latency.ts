@@ -1,0 +1,138 @@
+// End-to-end latency of a one-row query through HTTP on the embedded default (the Demo DuckDB
+// data source of `sightline all`), next to a plain authenticated GET /api/session.
+import fs from "node:fs";
+import {
+  executeQuery,
+  isMain,
+  median,
+  ms,
+  percentile,
+  ratio,
+  setUpWithDemo,
+  spawnSightline,
+  tempDir,
+  type Figure,
+  type TestClient,
+} from "./support";
+
+const RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 200);
+const WARMUP = 20;
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+async function sessionRoundTrip(client: TestClient): Promise<void> {
+  const res = await client.get("/api/session");
+  if (res.status !== 200) throw new Error(`GET /api/session answered ${res.status}`);
+}
+
+interface PostAnswer {
+  query_result?: { id: number; data: { rows: unknown[] } };
+  job?: { id: string; status: number; error: string; query_result_id: number | null };
+}
+
+/**
+ * The web app's flow (and Redash's): POST /api/query_results (max_age 0: always runs) answers
+ * with the `query_result` inline when the query finishes within the short wait; only a slower
+ * query answers with a job, which is then polled every 5 ms and its result fetched.
+ */
+async function clientFlow(client: TestClient, dataSourceId: number): Promise<boolean> {
+  const res = await client.post<PostAnswer>("/api/query_results", {
+    data_source_id: dataSourceId,
+    query: "SELECT 1",
+    max_age: 0,
+  });
+  if (res.status === 200 && res.body.query_result?.data.rows.length === 1) return true;
+  if (!res.body.job) throw new Error(`POST /api/query_results answered ${res.status}`);
+  let job = res.body.job;
+  while (job.status !== 3) {
+    if (job.status === 4 || job.status === 5) throw new Error(job.error);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    job = (await client.get<PostAnswer>(`/api/jobs/${job.id}`)).body.job!;
+  }
+  await fetchResult(client, job.query_result_id!);
+  return false;
+}
+
+/** The earlier measure: the POST (inline result or job polled) and then a GET of the result. */
+async function postThenGet(client: TestClient, dataSourceId: number): Promise<void> {
+  await fetchResult(client, await executeQuery(client, dataSourceId, "SELECT 1", 5));
+}
+
+async function fetchResult(client: TestClient, id: number): Promise<void> {
+  const res = await client.get<{ query_result?: { data: { rows: unknown[] } } }>(
+    `/api/query_results/${id}`,
+  );
+  if (res.status !== 200 || res.body.query_result?.data.rows.length !== 1) {
+    throw new Error(`GET /api/query_results/${id} answered ${res.status}`);
+  }
+}
+
+export async function latencyBenchmark(): Promise<Figure[]> {
+  const dataDir = tempDir("latency");
+  const server = await spawnSightline("all", {
+    SIGHTLINE_DATA_DIR: dataDir,
+    SIGHTLINE_LOG_LEVEL: "warn",
+  });
+  try {
+    const { client, demoId } = await setUpWithDemo(server.url);
+    for (let i = 0; i < WARMUP; i += 1) {
+      await sessionRoundTrip(client);
+      await clientFlow(client, demoId);
+      await postThenGet(client, demoId);
+    }
+    // Interleaved, so all three see the same background noise.
+    const session: number[] = [];
+    const query: number[] = [];
+    const twoRequests: number[] = [];
+    let inline = 0;
+    for (let i = 0; i < RUNS; i += 1) {
+      session.push(await timed(() => sessionRoundTrip(client)));
+      const start = performance.now();
+      if (await clientFlow(client, demoId)) inline += 1;
+      query.push(performance.now() - start);
+      twoRequests.push(await timed(() => postThenGet(client, demoId)));
+    }
+    const s50 = median(session);
+    const s95 = percentile(session, 95);
+    const q50 = median(query);
+    const q95 = percentile(query, 95);
+    const t50 = median(twoRequests);
+    const t95 = percentile(twoRequests, 95);
+    console.log(`\n## Latency (${RUNS} runs each, SELECT 1 on the Demo DuckDB source)\n`);
+    console.log(`GET /api/session            median ${ms(s50)}   p95 ${ms(s95)}`);
+    console.log(
+      `SELECT 1, POST → inline     median ${ms(q50)}   p95 ${ms(q95)}   ` +
+        `(${inline}/${RUNS} answered inline)`,
+    );
+    console.log(`SELECT 1, POST + GET result median ${ms(t50)}   p95 ${ms(t95)}`);
+    console.log(`ratio (client flow)         median ${ratio(q50, s50)}   p95 ${ratio(q95, s95)}`);
+    console.log(`ratio (POST + GET)          median ${ratio(t50, s50)}   p95 ${ratio(t95, s95)}`);
+    const figure = (measure: string, value: string, target = "", met: boolean | null = null) => ({
+      benchmark: "latency",
+      measure,
+      value,
+      target,
+      met,
+    });
+    return [
+      figure("GET /api/session (median / p95)", `${ms(s50)} / ${ms(s95)}`),
+      figure(
+        "SELECT 1, POST → inline result (median / p95)",
+        `${ms(q50)} / ${ms(q95)} (${inline}/${RUNS} inline)`,
+      ),
+      figure("query ÷ session, median", ratio(q50, s50), "≤ 2×", q50 / s50 <= 2),
+      figure("query ÷ session, p95", ratio(q95, s95), "≤ 2×", q95 / s95 <= 2),
+      figure("SELECT 1, POST + GET result (median / p95)", `${ms(t50)} / ${ms(t95)}`),
+      figure("POST + GET ÷ session, median / p95", `${ratio(t50, s50)} / ${ratio(t95, s95)}`),
+    ];
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) await latencyBenchmark();

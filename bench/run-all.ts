@@ -1,0 +1,18 @@
+// Runs the three benchmarks one after the other and prints a Markdown summary table.
+import os from "node:os";
+import { bigResultBenchmark } from "./bigResult";
+import { concurrencyBenchmark } from "./concurrency";
+import { latencyBenchmark } from "./latency";
+import { markdownTable, type Figure } from "./support";
+
+const figures: Figure[] = [];
+figures.push(...(await latencyBenchmark()));
+figures.push(...(await bigResultBenchmark()));
+figures.push(...(await concurrencyBenchmark()));
+
+const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+console.log(
+  `\n## Summary\n\nNode ${process.version}, ${os.cpus().length} × ${cpu}, ` +
+    `${(os.totalmem() / 1024 ** 3).toFixed(0)} GB RAM, ${new Date().toISOString().slice(0, 10)}\n`,
+);
+console.log(markdownTable(figures));

@@ -1,0 +1,502 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+
+/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) =>
+  expect.poll(fn, { timeout, interval: 200 });
+
+/** Browser flows of the query workspace against a real server. */
+describe("query workspace in the browser", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: TestClient;
+  let dataSourceId: number;
+  let webApp: string;
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    api = await setUpAndLogin(server.url);
+    browser = await launchBrowser();
+    webApp = await snapshotWebApp();
+    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
+    const demo = sources.find((s) => s.name === "Demo");
+    if (!demo) throw new Error(`no Demo data source: ${JSON.stringify(sources)}`);
+    dataSourceId = demo.id;
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
+  });
+
+  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
+    await useWebAppSnapshot(context, webApp);
+    await page.goto("/login");
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname === "/");
+    return { page, context };
+  }
+
+  it(
+    "shows the list empty states, then lists, searches and filters by tag",
+    { timeout: 60_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.goto("/queries/favorites");
+      await poll(() => page.textContent("body")).toContain(
+        "Mark queries as Favorite to list them here.",
+      );
+      await page.goto("/queries/archive");
+      await poll(() => page.textContent("body")).toContain("Archived queries will be listed here.");
+      await page.goto("/queries/my");
+      await poll(() => page.textContent("body")).toContain("Create your first query!");
+
+      for (const [name, tags] of [
+        ["Orders by month", ["sales"]],
+        ["Customers", []],
+      ] as const) {
+        const res = await api.post("/api/queries", {
+          name,
+          query: "select 1 as a",
+          data_source_id: dataSourceId,
+          tags,
+        });
+        expect(res.status).toBe(200);
+      }
+      await page.goto("/queries");
+      await poll(() => page.textContent("[data-testid=queries-table]")).toContain(
+        "Orders by month",
+      );
+      expect(await page.textContent("[data-testid=queries-table]")).toContain("Unpublished");
+      await screenshot(page, "queries-list-desktop");
+
+      await page.fill("input[aria-label='Search Queries...']", "zzznothing");
+      await poll(() => page.textContent("body")).toContain("Sorry, we couldn't find anything.");
+      expect(page.url()).toContain("q=zzznothing");
+      await page.fill("input[aria-label='Search Queries...']", "");
+      await poll(() => page.url()).not.toContain("q=");
+      await page.click("[data-testid=tags-filter] >> text=sales");
+      await poll(() => page.url()).toContain("tags=sales");
+      await poll(() => page.locator("[data-testid=queries-table] tbody tr").count()).toBe(1);
+
+      // The star marks a favorite, which then shows in Favorites.
+      await page.locator("[data-testid=favorite-star]").first().click();
+      await page.goto("/queries/favorites");
+      await poll(() => page.textContent("body")).toContain("Orders by month");
+      await context.close();
+
+      const phone = await signedIn(PHONE);
+      await phone.page.goto("/queries");
+      await poll(() => phone.page.textContent("body")).toContain("Orders by month");
+      await screenshot(phone.page, "queries-list-phone");
+      await phone.context.close();
+    },
+  );
+
+  it(
+    "writes a query with autocomplete, runs it, sees an error, fixes it and saves",
+    { timeout: 90_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.goto("/queries/new");
+      await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
+      await poll(() => page.textContent("[data-testid=schema-browser]")).toContain("orders");
+
+      // An empty query is refused with the spec's text.
+      await page.click("[data-testid=execute-query]");
+      await poll(() => page.textContent("body")).toContain("Can't execute empty query.");
+
+      const editor = page.locator("[data-testid=query-editor] .cm-content");
+      await editor.click();
+      await page.keyboard.type("select count(*) as n from ord");
+      await poll(() => page.textContent(".cm-tooltip-autocomplete")).toContain("orders");
+      await page.locator(".cm-tooltip-autocomplete li", { hasText: /^orders/ }).click();
+      await poll(() => editor.textContent()).toContain("from orders");
+
+      // A failing query shows the runner's error, and the text stays.
+      await page.keyboard.type(" where");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+Enter");
+      await poll(() => page.textContent("[data-testid=execution-error]")).toContain(
+        "Error running query:",
+      );
+      expect(await editor.textContent()).toContain("from orders where");
+      await screenshot(page, "query-editor-error-desktop");
+
+      // Fixed, it runs and shows its result.
+      for (let i = 0; i < 6; i++) await page.keyboard.press("Backspace");
+      await page.click("[data-testid=execute-query]");
+      await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+
+      // Save (Ctrl+S) creates the query and moves to its source address.
+      await editor.click();
+      await page.keyboard.press("Control+s");
+      await page.waitForURL(/\/queries\/\d+\/source/);
+      await screenshot(page, "query-editor-desktop");
+      const id = Number(page.url().match(/queries\/(\d+)/)![1]);
+      const saved = (await api.get(`/api/queries/${id}`)).body as { query: string; name: string };
+      expect(saved.query).toBe("select count(*) as n from orders");
+
+      // Renaming in place publishes it.
+      await page.click("[data-testid=query-name]");
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type("Order count");
+      await page.keyboard.press("Enter");
+      await poll(() => page.textContent("body")).toContain("Query saved and published");
+      await context.close();
+
+      const phone = await signedIn(PHONE);
+      await phone.page.goto(`/queries/${id}/source`);
+      await poll(() => phone.page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+      await screenshot(phone.page, "query-editor-phone");
+      await phone.context.close();
+    },
+  );
+
+  async function createQuery(
+    body: Record<string, unknown>,
+  ): Promise<{ id: number; api_key: string; visualizations: { id: number }[] }> {
+    const res = await api.post("/api/queries", { data_source_id: dataSourceId, ...body });
+    expect(res.status).toBe(200);
+    return res.body as { id: number; api_key: string; visualizations: { id: number }[] };
+  }
+
+  it(
+    "adds a parameter, refuses bad values, applies good ones into the address",
+    { timeout: 90_000 },
+    async () => {
+      const query = await createQuery({ name: "Param query", query: "select 1 as a" });
+      const { page, context } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => page.textContent("[data-testid=query-editor]")).toContain("select 1");
+      const editor = page.locator("[data-testid=query-editor] .cm-content");
+      await editor.click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" where 1 = ");
+      await page.click("button[aria-label='Add New Parameter']");
+      await page.fill("input[aria-label=Keyword]", "n");
+      await page.click("[data-testid=parameter-type]");
+      await page.click(".ant-select-item-option[title=Number]");
+      await page.click(".ant-modal-footer >> text=Add Parameter");
+      await poll(() => editor.textContent()).toContain("{{ n }}");
+
+      // An empty number is refused with the spec's message; the text stays.
+      await page.click("[data-testid=execute-query]");
+      await poll(() => page.textContent("body")).toContain("missing value(s) for n parameter(s).");
+      // A non-numeric value normalises to empty: still missing.
+      await page.fill("[data-testid=parameter-n]", "abc");
+      await poll(() => page.textContent("[data-testid=apply-parameters]")).toContain(
+        "Apply Changes",
+      );
+      await page.click("[data-testid=apply-parameters]");
+      await poll(() => page.textContent("body")).toContain("missing value(s) for n parameter(s).");
+      await page.fill("[data-testid=parameter-n]", "1");
+      await page.keyboard.press("Control+Enter");
+      await poll(() => page.url()).toContain("p_n=1");
+      await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+      expect(await editor.textContent()).toContain("where 1 = {{ n }}");
+      await screenshot(page, "query-parameters-desktop");
+      await page.keyboard.press("Control+s");
+      await poll(
+        async () =>
+          (
+            (await api.get(`/api/queries/${query.id}`)).body as {
+              options: { parameters: unknown[] };
+            }
+          ).options.parameters?.length,
+      ).toBe(1);
+
+      // The embed dialog refuses nothing here (number parameters are safe).
+      await page.click("[data-testid=query-actions]");
+      await page.click("text=Embed");
+      await poll(() => page.textContent("[data-testid=embed-dialog]")).toContain(
+        'width="720" height="391"',
+      );
+      await page.keyboard.press("Escape");
+      await context.close();
+    },
+  );
+
+  it(
+    "cancels a run, reports a network cut while polling, and asks to overwrite on a 409",
+    { timeout: 90_000 },
+    async () => {
+      const query = await createQuery({
+        name: "Slow",
+        query: "select count(*) as n from range(3000000000) where random() < 0",
+      });
+      const { page, context } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => page.textContent("[data-testid=query-editor]")).toContain("range");
+      await page.click("[data-testid=execute-query]");
+      await page.waitForSelector("[data-testid=cancel-execution]");
+      await screenshot(page, "query-running-desktop");
+      await page.click("[data-testid=cancel-execution]");
+      await poll(() => page.textContent("body"), 20_000).toContain("Error running query:");
+
+      // Network cut while polling the job.
+      await page.route("**/api/jobs/**", (route) => route.abort("internetdisconnected"));
+      const started = page.waitForResponse("**/api/query_results");
+      await page.click("[data-testid=execute-query]");
+      const { job } = (await (await started).json()) as { job: { id: string } };
+      await poll(() => page.textContent("[data-testid=execution-error]"), 20_000).toContain(
+        "failed communicating with server. Please check your Internet connection and try again.",
+      );
+      await page.unroute("**/api/jobs/**");
+      // The server still runs it: stop it so the next runs are not queued behind it.
+      await api.request("DELETE", `/api/jobs/${job.id}`);
+
+      // Someone else saved meanwhile: a 409 asks to overwrite; the typed text is kept.
+      await api.post(`/api/queries/${query.id}`, { version: 1, description: "changed elsewhere" });
+      await page.route(`**/api/queries/${query.id}`, async (route) => {
+        const body = route.request().postDataJSON() as { version?: number } | null;
+        if (route.request().method() === "POST" && body?.version !== undefined) {
+          await route.fulfill({
+            status: 409,
+            contentType: "application/json",
+            body: JSON.stringify({ message: "Conflict" }),
+          });
+        } else {
+          await route.continue();
+        }
+      });
+      const editor = page.locator("[data-testid=query-editor] .cm-content");
+      await editor.click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type(" -- mine");
+      await page.click("[data-testid=save-query]");
+      await poll(() => page.textContent(".ant-modal-confirm")).toContain("Overwrite Query");
+      expect(await editor.textContent()).toContain("-- mine");
+      await page.click(".ant-modal-confirm >> button:has-text('Overwrite')");
+      await poll(
+        async () => ((await api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
+      ).toContain("-- mine");
+      await context.close();
+    },
+  );
+
+  it("schedules, forks, archives, downloads and embeds a query", { timeout: 90_000 }, async () => {
+    const query = await createQuery({
+      name: "Products",
+      query: "select name from products order by name limit 3",
+    });
+    const unsafe = await createQuery({
+      name: "Unsafe",
+      query: "select '{{ t }}' as t",
+      options: { parameters: [{ name: "t", title: "t", type: "text", value: "x" }] },
+    });
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${query.id}/source`);
+    await page.click("[data-testid=execute-query]");
+    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("3 Rows");
+
+    // Refresh schedule: every day at a time, shown with its UTC equivalent.
+    await page.click("[data-testid=schedule-button]");
+    await page.click("[data-testid=schedule-interval]");
+    await page.keyboard.type("1 day");
+    await page.keyboard.press("Enter");
+    await poll(() => page.textContent("[data-testid=schedule-dialog]")).toContain("UTC 00:15");
+    await screenshot(page, "query-schedule-desktop");
+    await page.click("[data-testid=schedule-dialog] >> button:has-text('OK')");
+    await poll(
+      async () =>
+        (
+          (await api.get(`/api/queries/${query.id}`)).body as {
+            schedule: { interval: number } | null;
+          }
+        ).schedule?.interval,
+    ).toBe(86400);
+
+    // Download links point at the server's result routes.
+    await page.click("[data-testid=download-menu]");
+    const href = await page.getAttribute("text=Download as CSV File", "href");
+    expect(href).toMatch(new RegExp(`/api/queries/${query.id}/results/\\d+\\.csv`));
+    const csv = await page.evaluate(async (url) => (await fetch(url!)).text(), href);
+    expect(csv.split(/\r?\n/)[0]).toBe("name");
+    await page.keyboard.press("Escape");
+
+    // Fork opens the copy in a new tab.
+    const [forked] = await Promise.all([
+      context.waitForEvent("page"),
+      (async () => {
+        await page.click("[data-testid=query-actions]");
+        await page.click(".ant-dropdown-menu-item >> text=Fork");
+      })(),
+    ]);
+    await forked.waitForURL(/\/queries\/\d+\/source/);
+    await forked.waitForLoadState();
+    await screenshot(forked, "query-fork-desktop");
+    await poll(() => forked.textContent("[data-testid=query-name]")).toContain("Copy of");
+    await forked.close();
+
+    // Archive asks first.
+    await page.click("[data-testid=query-actions]");
+    await page.click(".ant-dropdown-menu-item >> text=Archive");
+    await poll(() => page.textContent(".ant-modal-confirm")).toContain(
+      "Are you sure you want to archive this query?",
+    );
+    await page.click(".ant-modal-confirm >> button:has-text('Archive')");
+    await poll(() => page.textContent("body")).toContain("Archived");
+
+    // The embed dialog refuses a query with a text parameter.
+    await page.goto(`/queries/${unsafe.id}`);
+    await page.click("[data-testid=query-actions]");
+    await page.click(".ant-dropdown-menu-item >> text=Embed");
+    await poll(() => page.textContent("[data-testid=embed-dialog]")).toContain(
+      "Currently it is not possible to embed queries that contain text parameters.",
+    );
+
+    // The embed page renders the visualization with the query's API key.
+    const visId = query.visualizations[0].id;
+    await page.goto(
+      `/embed/query/${query.id}/visualization/${visId}?api_key=${query.api_key}&hide_parameters`,
+    );
+    await poll(() => page.textContent("body")).toContain("Products");
+    await screenshot(page, "query-embed-desktop");
+    await page.goto(`/embed/query/${query.id}/visualization/999999?api_key=${query.api_key}`);
+    await poll(() => page.textContent("body")).toContain("Visualization does not exist");
+    await context.close();
+  });
+
+  it("opens an embed without a session, with the api_key only", { timeout: 60_000 }, async () => {
+    const query = await createQuery({ name: "Embedded", query: "select 1 as a" });
+    const anon = await newPage(browser, server.url);
+    await useWebAppSnapshot(anon.context, webApp);
+    const visId = query.visualizations[0].id;
+    await anon.page.goto(
+      `/embed/query/${query.id}/visualization/${visId}?api_key=${query.api_key}`,
+    );
+    expect(new URL(anon.page.url()).pathname).toBe(
+      `/embed/query/${query.id}/visualization/${visId}`,
+    );
+    await poll(() => anon.page.textContent("body")).toContain("Embedded");
+    await anon.context.close();
+  });
+
+  it(
+    "shows the read-only view: refresh, parameters from the address, fullscreen",
+    { timeout: 60_000 },
+    async () => {
+      const query = await createQuery({
+        name: "Viewed",
+        query: "select {{ n }} * 2 as doubled",
+        description: "Doubles a number",
+        options: { parameters: [{ name: "n", title: "Number", type: "number", value: 1 }] },
+      });
+      const { page, context } = await signedIn();
+      await page.goto(`/queries/${query.id}?p_n=21`);
+      await poll(() => page.textContent("[data-testid=results]")).toContain("42");
+      expect(await page.textContent("body")).toContain("Doubles a number");
+      await page.click("button:has-text('Refresh Now')");
+      await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+      await screenshot(page, "query-view-desktop");
+      await page.keyboard.press("Alt+f");
+      await poll(() => page.locator("[data-testid=query-name]").count()).toBe(0);
+      await page.keyboard.press("Alt+f");
+      await poll(() => page.locator("[data-testid=query-name]").count()).toBe(1);
+      await context.close();
+
+      const phone = await signedIn(PHONE);
+      await phone.page.goto(`/queries/${query.id}?p_n=21`);
+      await poll(() => phone.page.textContent("[data-testid=results]")).toContain("42");
+      await screenshot(phone.page, "query-view-phone");
+      await phone.context.close();
+    },
+  );
+
+  it(
+    "renders a 100,000-row result without freezing, and adds a visualization",
+    { timeout: 90_000 },
+    async () => {
+      const query = await createQuery({
+        name: "Big",
+        query: "select range as i, range % 7 as k from range(100000)",
+        options: { apply_auto_limit: false },
+      });
+      const { page, context } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await page.click("[data-testid=execute-query]");
+      await poll(() => page.textContent("[data-testid=result-rows]"), 30_000).toMatch(
+        /100,?000 Rows/,
+      );
+      // The page answers at once: only the visible rows are in the document.
+      const started = Date.now();
+      expect(
+        await page.evaluate(() => document.querySelectorAll("[data-testid=results] tr").length),
+      ).toBeLessThan(500);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await screenshot(page, "query-big-result-desktop");
+
+      await page.click("button:has-text('Add Visualization')");
+      await page.waitForSelector("[data-testid=save-visualization]");
+      await page.click("[data-testid=save-visualization]");
+      await poll(() => page.textContent("body")).toContain("Visualization saved");
+      await poll(() => page.url()).toMatch(/#\d+$/);
+      await poll(
+        async () =>
+          ((await api.get(`/api/queries/${query.id}`)).body as { visualizations: unknown[] })
+            .visualizations.length,
+      ).toBe(2);
+
+      // Delete it again: a failing call says so and keeps it; a confirmed delete removes its tab.
+      const visualizations = async () =>
+        ((await api.get(`/api/queries/${query.id}`)).body as { visualizations: unknown[] })
+          .visualizations.length;
+      await page.route("**/api/visualizations/*", (route) =>
+        route.request().method() === "DELETE"
+          ? route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"x"}' })
+          : route.continue(),
+      );
+      await page.click("button:has-text('Edit Visualization')");
+      await page.click(".ant-modal-footer button:has-text('Delete')");
+      await poll(() => page.textContent("body")).toContain(
+        "Are you sure you want to delete this visualization?",
+      );
+      await page.click(".ant-modal-confirm-btns button:has-text('Delete')");
+      await poll(() => page.textContent("body")).toContain("Error deleting visualization.");
+      await poll(() => page.textContent("body")).toContain("Maybe it's used in a dashboard?");
+      expect(await visualizations()).toBe(2);
+      await page.unroute("**/api/visualizations/*");
+      await page.click(".ant-modal-footer button:has-text('Delete')");
+      await page.click(".ant-modal-confirm-btns button:has-text('Delete')");
+      await poll(visualizations).toBe(1);
+      await poll(() => page.locator(".ant-tabs-tab").count()).toBe(1);
+      await context.close();
+    },
+  );
+
+  it("manages query snippets and inserts them by trigger", { timeout: 60_000 }, async () => {
+    const { page, context } = await signedIn();
+    await page.goto("/query_snippets");
+    await poll(() => page.textContent("body")).toContain("There are no query snippets yet.");
+    await page.goto("/query_snippets/new");
+    await page.click("[data-testid=save-snippet]");
+    await poll(() => page.textContent("[data-testid=snippet-dialog]")).toContain(
+      "This field is required.",
+    );
+    await page.fill("input[aria-label=Trigger]", "cnt");
+    await page.fill("textarea[aria-label=Snippet]", "select count(*) from orders");
+    await page.click("[data-testid=save-snippet]");
+    await poll(() => page.textContent("[data-testid=snippets-table]")).toContain("cnt");
+    await screenshot(page, "query-snippets-desktop");
+
+    await page.goto("/queries/new");
+    await poll(() => page.textContent("[data-testid=schema-browser]")).toContain("orders");
+    await page.locator("[data-testid=query-editor] .cm-content").click();
+    await page.keyboard.type("cnt");
+    await poll(() => page.textContent(".cm-tooltip-autocomplete")).toContain("snippet");
+    await page.locator(".cm-tooltip-autocomplete li", { hasText: /^cnt/ }).click();
+    await poll(() => page.textContent("[data-testid=query-editor]")).toContain(
+      "select count(*) from orders",
+    );
+    await context.close();
+  });
+});

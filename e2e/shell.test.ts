@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { setUpAndLogin, ADMIN } from "../packages/server/src/testing/httpClient";
+import { findOrgBySlug } from "../packages/server/src/store/organizations";
+import { findUserByEmail, insertGroup, insertUser } from "../packages/server/src/store/users";
+import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
+import { hashPassword } from "../packages/server/src/auth/passwords";
+import { PHONE, launchBrowser, newPage, screenshot } from "./browser";
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.fill("#email", email);
+  await page.fill("#password", password);
+  await page.click("button[type=submit]");
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.getByTestId("top-bar").waitFor();
+}
+
+describe("the app shell", () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    await setUpAndLogin(server.url);
+    const db = server.ctx.database.db;
+    const org = (await findOrgBySlug(db, "default"))!;
+    await insertUser(db, {
+      orgId: org.id,
+      name: "Paula Plain",
+      email: "paula@example.com",
+      passwordHash: await hashPassword("paula-password"),
+      groupIds: [await defaultGroupId(db, org.id)],
+      invitationPending: false,
+    });
+    const viewers = await insertGroup(db, org.id, "viewers", "regular", ["view_query"]);
+    await insertUser(db, {
+      orgId: org.id,
+      name: "Victor Viewer",
+      email: "victor@example.com",
+      passwordHash: await hashPassword("victor-password"),
+      groupIds: [viewers.id],
+      invitationPending: false,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("shows an admin every navigation item", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    const bar = page.getByTestId("top-bar");
+    for (const item of ["Dashboards", "Queries", "Alerts"]) {
+      await expect.poll(() => bar.getByText(item, { exact: true }).count()).toBeGreaterThan(0);
+    }
+    expect(await page.getByTestId("settings-link").getAttribute("href")).toBe("/data_sources");
+    await page.getByTestId("create-menu").click();
+    for (const item of ["Query", "Dashboard", "Alert"]) {
+      await expect
+        .poll(() => page.getByRole("menuitem", { name: item, exact: true }).count())
+        .toBe(1);
+    }
+    await page.keyboard.press("Escape");
+    await page.getByTestId("user-menu").click();
+    await expect.poll(() => page.getByText("System Status").count()).toBeGreaterThan(0);
+    await page.keyboard.press("Escape");
+    await screenshot(page, "home-admin-desktop");
+    await context.close();
+  });
+
+  it("shows a plain user what the default group allows", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, "paula@example.com", "paula-password");
+    await expect
+      .poll(() => page.getByText("Ask an account admin to connect a data source").count())
+      .toBe(1);
+    expect(await page.getByTestId("settings-link").getAttribute("href")).toBe("/users");
+    await page.getByTestId("user-menu").click();
+    await expect.poll(() => page.getByText("Profile").count()).toBeGreaterThan(0);
+    expect(await page.getByText("System Status").count()).toBe(0);
+    await page.keyboard.press("Escape");
+    await context.close();
+  });
+
+  it("hides what a view-only user may not use", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, "victor@example.com", "victor-password");
+    const bar = page.getByTestId("top-bar");
+    await expect.poll(() => bar.getByText("Queries", { exact: true }).count()).toBeGreaterThan(0);
+    expect(await bar.getByText("Dashboards", { exact: true }).count()).toBe(0);
+    expect(await bar.getByText("Alerts", { exact: true }).count()).toBe(0);
+    expect(await page.getByTestId("create-menu").count()).toBe(0);
+    expect(await page.getByTestId("settings-link").count()).toBe(0);
+    await context.close();
+  });
+
+  it("collapses the navigation into a drawer on a phone", async () => {
+    const { page, context } = await newPage(browser, server.url, PHONE);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await screenshot(page, "home-admin-phone");
+    await page.getByTestId("mobile-menu-button").click();
+    await expect.poll(() => page.getByText("Log out").count()).toBeGreaterThan(0);
+    await page.waitForTimeout(500); // let the drawer finish sliding in
+    await screenshot(page, "navigation-drawer-phone");
+    await context.close();
+  });
+
+  it("opens the help drawer with the help page", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByTestId("top-bar").getByText("Help").click();
+    const frame = page.frameLocator("iframe");
+    await expect
+      .poll(() => frame.locator("h1").textContent({ timeout: 5000 }))
+      .toBe("Sightline help");
+    expect(await page.getByText("Something went wrong.").count()).toBe(0);
+    await page.waitForTimeout(400);
+    await screenshot(page, "help-drawer-desktop");
+    await context.close();
+  });
+
+  it("shows the not-found screen for unknown paths", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/no/such/page");
+    await expect
+      .poll(() => page.textContent("body"))
+      .toContain("It seems like the page you're looking for cannot be found.");
+    await context.close();
+  });
+
+  it("asks to log in again when the session ends, then retries the failed call", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, "paula@example.com", "paula-password");
+    // End every session of this user (as a password change elsewhere would).
+    const db = server.ctx.database.db;
+    const org = (await findOrgBySlug(db, "default"))!;
+    const user = (await findUserByEmail(db, org.id, "paula@example.com"))!;
+    await db
+      .updateTable("users")
+      .set({ session_token: "ended" })
+      .where("id", "=", user.id)
+      .execute();
+    // Creating a dashboard is the call that fails with "Please login" and must be sent again.
+    const dashboardPosts: string[] = [];
+    page.on("request", (req) => {
+      if (new URL(req.url()).pathname === "/api/dashboards" && req.method() === "POST") {
+        dashboardPosts.push(req.postData() ?? "");
+      }
+    });
+    await page.getByTestId("create-menu").click();
+    await page.getByRole("menuitem", { name: "Dashboard", exact: true }).click();
+    await page.getByRole("dialog").getByRole("textbox").fill("Sales");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.getByText("Your session has expired. Please login to continue.").count())
+      .toBe(1);
+    await page.waitForTimeout(500); // let the modal finish its opening animation
+    await screenshot(page, "session-expired-modal");
+    const popupPromise = page.waitForEvent("popup");
+    await page.getByRole("button", { name: "Login" }).click();
+    const popup = await popupPromise;
+    expect(popup.viewportSize()).toEqual({ width: 640, height: 640 });
+    await popup.waitForSelector("#email");
+    await popup.fill("#email", "paula@example.com");
+    await popup.fill("#password", "paula-password");
+    await popup.click("button[type=submit]");
+    await popup.waitForEvent("close");
+    // The modal closes (antd keeps its DOM, hidden).
+    await expect
+      .poll(() => page.getByText("Your session has expired. Please login to continue.").isVisible())
+      .toBe(false);
+    // The failed call was sent again with the new session.
+    // The failed call was sent again, with the same body, once the session was back.
+    await expect.poll(() => dashboardPosts.length).toBe(2);
+    expect(JSON.parse(dashboardPosts[1]!)).toEqual({ name: "Sales" });
+    await context.close();
+  });
+});

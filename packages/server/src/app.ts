@@ -1,0 +1,193 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
+import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { AppContext } from "./context";
+import { requestAuth } from "./auth/requestAuth";
+import { authRoutes } from "./auth/routes";
+import { GENERIC_MESSAGES, HttpError, LOGIN_REQUIRED_MESSAGE } from "./http/errors";
+import { sessionRoutes } from "./http/session";
+import { apiRoutes } from "./http/routes";
+
+const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+const DEFAULT_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-eval'; font-src 'self' data:; " +
+  "img-src 'self' http: https: data: blob:; object-src 'none'; frame-src 'self'; worker-src 'self' blob:;";
+
+/** Pages that may be framed by other sites (embeds and public dashboards). */
+function isEmbeddable(url: string): boolean {
+  return /^\/(embed\/query\/|public\/dashboards\/|api\/dashboards\/public\/|dashboard\/)/.test(url);
+}
+
+function isApiRequest(request: FastifyRequest): boolean {
+  return (
+    request.url.startsWith("/api/") || request.headers["x-requested-with"] === "XMLHttpRequest"
+  );
+}
+
+export function stripOrgPrefix(url: string): string {
+  return /^\/default(\/|$|\?)/.test(url) ? url.slice("/default".length) || "/" : url;
+}
+
+/** Builds the HTTP server: plugins, auth, routes and the web app. */
+export async function buildApp(
+  ctx: AppContext,
+  logger: FastifyInstance["log"],
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Single-organisation mode: the organisation's slug prefix (/default/api/...) is accepted too.
+    rewriteUrl: (req) => stripOrgPrefix(req.url ?? "/"),
+  });
+
+  // JSON bodies: an empty body counts as none (Redash clients POST without bodies); malformed JSON is a 400.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HttpError(400, "The request body is not valid JSON."), undefined);
+    }
+  });
+
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new HttpError(429, GENERIC_MESSAGES[429]!),
+  });
+  await app.register(swagger, {
+    openapi: { info: { title: "Sightline API", version: "1" } },
+    hideUntagged: false,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    if ((error as FastifyError).validation) {
+      return reply.code(400).send({ message: `Invalid request: ${error.message}` });
+    }
+    if (status >= 400 && status < 500) {
+      return reply
+        .code(status)
+        .send({ message: error.message || GENERIC_MESSAGES[status] || "Bad request" });
+    }
+    if ((error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE") {
+      // The client went away while a streamed answer was being sent: nothing to report.
+      request.log.debug({ err: error }, "client closed the connection early");
+      return reply;
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply
+      .code(500)
+      .send({ message: "An internal error occurred. It was logged for the administrator." });
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (isEmbeddable(request.url)) {
+      reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors *;`);
+    } else if (request.url.startsWith("/sandbox/")) {
+      // Custom JavaScript charts run here, framed with sandbox="allow-scripts": their code may
+      // run inline but may not reach the network.
+      reply.header(
+        "Content-Security-Policy",
+        "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; frame-ancestors 'self';",
+      );
+      reply.header("X-Frame-Options", "sameorigin");
+    } else if (request.url.startsWith("/docs/")) {
+      // The help pages open inside the app's help drawer.
+      reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors 'self';`);
+      reply.header("X-Frame-Options", "sameorigin");
+    } else {
+      reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors 'none';`);
+      reply.header("X-Frame-Options", "deny");
+    }
+    reply.header("Referrer-Policy", "strict-origin-when-cross-origin");
+    reply.header("X-Content-Type-Options", "nosniff");
+    return payload;
+  });
+
+  await app.register(requestAuth, ctx);
+  await app.register(async (scope) => authRoutes(scope, ctx));
+  await app.register(async (scope) => sessionRoutes(scope, ctx));
+  await app.register(async (scope) => apiRoutes(scope, ctx));
+
+  const hasWebApp = fs.existsSync(path.join(WEB_DIST, "index.html"));
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST,
+      prefix: "/static-app/",
+      index: false,
+      wildcard: false,
+    });
+  }
+
+  /** The web app's page: for signed-in users, and on embeddable pages for their API key too. */
+  async function serveWebApp(request: FastifyRequest, reply: FastifyReply) {
+    if (!request.auth?.org) return reply.redirect("/setup");
+    const identity = request.auth.identity;
+    const pagePath = request.url.split("?")[0]!;
+    const embed = pagePath.startsWith("/embed/") || pagePath.startsWith("/public/dashboards/");
+    if (identity.kind === "anonymous" || (identity.kind === "api_key" && !embed)) {
+      return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);
+    }
+    if (!hasWebApp) {
+      return reply
+        .code(503)
+        .type("text/plain")
+        .send("The web app is not built. Run `npm run build`.");
+    }
+    return reply.header("Cache-Control", "no-store").sendFile("index.html");
+  }
+
+  // Embeddable pages are real routes so that a query's API key (it needs the route's query_id)
+  // or a dashboard's share token opens them without a session.
+  app.get("/embed/query/:query_id/visualization/:visualization_id", serveWebApp);
+  app.get("/public/dashboards/:token", serveWebApp);
+
+  // Everything else: the web app for signed-in users, a login redirect for visitors, JSON 404 for the API.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (isApiRequest(request)) {
+      if (request.auth?.identity.kind === "anonymous")
+        return reply.code(404).send({ message: LOGIN_REQUIRED_MESSAGE });
+      return reply.code(404).send({ message: GENERIC_MESSAGES[404] });
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return reply.code(404).send({ message: GENERIC_MESSAGES[404] });
+    }
+    const asset = request.url.split("?")[0]!;
+    if (hasWebApp && /^\/(assets\/|favicon|docs\/|sandbox\/|static\/)/.test(asset)) {
+      const file = path.join(WEB_DIST, path.normalize(asset).replace(/^(\.\.[/\\])+/, ""));
+      if (file.startsWith(WEB_DIST) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+        const cache = asset.startsWith("/assets/")
+          ? "public, max-age=31536000, immutable"
+          : "no-cache";
+        return reply.header("Cache-Control", cache).sendFile(path.relative(WEB_DIST, file));
+      }
+      return reply.code(404).type("text/plain").send("Not found");
+    }
+    return serveWebApp(request, reply);
+  });
+
+  return app;
+}

@@ -1,0 +1,131 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../store/schema";
+import type { Organization } from "../store/organizations";
+import { findUserByApiKey, findUserById, groupsByIds, type User } from "../store/users";
+import { bool } from "../store/values";
+
+/** Who is making a request. Every route and policy works from this. */
+export type Identity = UserIdentity | ApiKeyIdentity | AnonymousIdentity;
+
+export interface UserIdentity {
+  kind: "user";
+  user: User;
+  orgId: number;
+  groupIds: number[];
+  permissions: string[];
+  /** Authenticated by the user's API key rather than a session (no CSRF check applies). */
+  viaApiKey: boolean;
+}
+
+/** A dashboard share key or a query API key: may only view what the key opens. */
+export interface ApiKeyIdentity {
+  kind: "api_key";
+  orgId: number;
+  apiKey: string;
+  name: string;
+  groupIds: number[];
+  permissions: ["view_query"];
+  object: { type: "dashboards" | "queries"; id: number };
+}
+
+export interface AnonymousIdentity {
+  kind: "anonymous";
+}
+
+export const ANONYMOUS: AnonymousIdentity = { kind: "anonymous" };
+
+export async function userIdentity(
+  db: Kysely<DB>,
+  user: User,
+  viaApiKey: boolean,
+): Promise<UserIdentity> {
+  const groups = await groupsByIds(db, user.org_id, user.group_ids);
+  return {
+    kind: "user",
+    user,
+    orgId: user.org_id,
+    groupIds: groups.map((g) => g.id),
+    // The union of the groups' permissions, as Redash (duplicates removed).
+    permissions: [...new Set(groups.flatMap((g) => g.permissions))],
+    viaApiKey,
+  };
+}
+
+export function isActive(user: User): boolean {
+  return user.disabled_at === null;
+}
+
+/**
+ * Resolves an API key, in Redash's order: a user's key, an active dashboard share key, then the
+ * API key of the query named by the route's `query_id` (or `id` on /api/queries/<id> routes).
+ */
+export async function identityFromApiKey(
+  db: Kysely<DB>,
+  org: Organization,
+  apiKey: string,
+  routeQueryId: number | null,
+): Promise<Identity | null> {
+  const user = await findUserByApiKey(db, org.id, apiKey);
+  if (user) return isActive(user) ? userIdentity(db, user, true) : null;
+
+  const shareKey = await db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where("api_key", "=", apiKey)
+    .where("org_id", "=", org.id)
+    .executeTakeFirst();
+  if (shareKey && bool(shareKey.active)) {
+    return {
+      kind: "api_key",
+      orgId: org.id,
+      apiKey,
+      name: `ApiKey: ${shareKey.object_type} ${shareKey.object_id}`,
+      groupIds: [],
+      permissions: ["view_query"],
+      object: {
+        type: shareKey.object_type === "queries" ? "queries" : "dashboards",
+        id: shareKey.object_id,
+      },
+    };
+  }
+
+  if (routeQueryId !== null) {
+    const query = await db
+      .selectFrom("queries")
+      .select(["id", "api_key", "data_source_id"])
+      .where("org_id", "=", org.id)
+      .where("id", "=", routeQueryId)
+      .executeTakeFirst();
+    if (query && query.api_key === apiKey) {
+      const links = query.data_source_id
+        ? await db
+            .selectFrom("data_source_groups")
+            .select("group_id")
+            .where("data_source_id", "=", query.data_source_id)
+            .execute()
+        : [];
+      return {
+        kind: "api_key",
+        orgId: org.id,
+        apiKey,
+        name: `ApiKey: Query ${query.id}`,
+        groupIds: links.map((l) => l.group_id),
+        permissions: ["view_query"],
+        object: { type: "queries", id: query.id },
+      };
+    }
+  }
+  return null;
+}
+
+/** The session's user, if the stored token still matches and the user is enabled. */
+export async function identityFromSession(
+  db: Kysely<DB>,
+  org: Organization,
+  userId: number,
+  userToken: string,
+): Promise<UserIdentity | null> {
+  const user = await findUserById(db, org.id, userId);
+  if (!user || !isActive(user) || user.session_token !== userToken) return null;
+  return userIdentity(db, user, false);
+}

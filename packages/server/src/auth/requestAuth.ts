@@ -1,0 +1,223 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { AppContext } from "../context";
+import { DEFAULT_ORG_SLUG, findOrgBySlug, type Organization } from "../store/organizations";
+import { touchActiveAt, type User } from "../store/users";
+import { checkCsrfToken, makeCsrfToken } from "./csrf";
+import {
+  ANONYMOUS,
+  identityFromApiKey,
+  identityFromSession,
+  type Identity,
+  type UserIdentity,
+} from "./identity";
+import {
+  CSRF_COOKIE,
+  REMEMBER_COOKIE,
+  SESSION_COOKIE,
+  newCsrfSecret,
+  readRemember,
+  readSession,
+  sign,
+  type SessionData,
+} from "./sessionCookie";
+
+export interface RequestAuth {
+  org: Organization | null;
+  identity: Identity;
+  session: SessionData;
+  /** Set when a response should (re)issue or clear the remember-me cookie. */
+  remember: "set" | "clear" | null;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The API key of a request: `api_key` query parameter, then `Authorization: Key ...`, then a `token` route param. */
+function apiKeyOf(request: FastifyRequest): string | null {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query && typeof query.api_key === "string" && query.api_key) return query.api_key;
+  const header = request.headers.authorization;
+  if (header) {
+    const key = header.replace(/^Key\s+/i, "").trim();
+    if (key) return key;
+  }
+  const params = request.params as Record<string, unknown> | undefined;
+  if (params && typeof params.token === "string" && params.token) return params.token;
+  return null;
+}
+
+function routeQueryId(request: FastifyRequest): number | null {
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const raw =
+    params.query_id ??
+    (request.routeOptions.url?.startsWith("/api/queries/:id") ? params.id : undefined);
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+/** Resolves who is calling, checks CSRF, and keeps the session and CSRF cookies fresh. */
+export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
+  const { keys, database, config } = ctx;
+  const lastActiveWrite = new Map<number, number>();
+
+  app.decorateRequest("auth", null as unknown as RequestAuth);
+
+  app.addHook("onRequest", async (request) => {
+    const now = nowSeconds();
+    const org = await findOrgBySlug(database.db, DEFAULT_ORG_SLUG);
+    const session =
+      readSession(keys.session, request.cookies[SESSION_COOKIE], now) ??
+      ({
+        userId: null,
+        userToken: null,
+        csrfSecret: newCsrfSecret(),
+        expiresAt: 0,
+      } satisfies SessionData);
+    const auth: RequestAuth = { org, identity: ANONYMOUS, session, remember: null };
+    request.auth = auth;
+    if (!org) return;
+
+    // An API key in the request wins over the session.
+    const apiKey = apiKeyOf(request);
+    if (apiKey) {
+      const identity = await identityFromApiKey(database.db, org, apiKey, routeQueryId(request));
+      if (identity) {
+        auth.identity = identity;
+        return;
+      }
+    }
+    if (session.userId !== null && session.userToken) {
+      const identity = await identityFromSession(
+        database.db,
+        org,
+        session.userId,
+        session.userToken,
+      );
+      if (identity) auth.identity = identity;
+      else {
+        session.userId = null;
+        session.userToken = null;
+      }
+    }
+    if (auth.identity.kind === "anonymous") {
+      const remembered = readRemember(keys.session, request.cookies[REMEMBER_COOKIE], now);
+      if (remembered) {
+        const identity = await identityFromSession(
+          database.db,
+          org,
+          remembered.userId,
+          remembered.userToken,
+        );
+        if (identity) {
+          auth.identity = identity;
+          session.userId = remembered.userId;
+          session.userToken = remembered.userToken;
+        }
+      }
+    }
+    if (auth.identity.kind === "user" && !auth.identity.viaApiKey) {
+      const userId = auth.identity.user.id;
+      // Record activity at most once a minute per user, off the request's path.
+      if ((lastActiveWrite.get(userId) ?? 0) < now - 60) {
+        lastActiveWrite.set(userId, now);
+        touchActiveAt(database.db, userId).catch((err) =>
+          request.log.warn({ err }, "active_at update failed"),
+        );
+      }
+    }
+  });
+
+  app.addHook("preHandler", async (request, reply) => {
+    if (!STATE_CHANGING.has(request.method)) return;
+    const { identity, session } = request.auth;
+    // Requests authenticated by an API key are not subject to CSRF (no ambient credentials).
+    if (identity.kind === "api_key" || (identity.kind === "user" && identity.viaApiKey)) return;
+    const header = request.headers["x-csrf-token"] ?? request.headers["x-csrftoken"];
+    const body = request.body as Record<string, unknown> | undefined;
+    const token =
+      (typeof header === "string" ? header : undefined) ??
+      (body && typeof body === "object" && typeof body.csrf_token === "string"
+        ? body.csrf_token
+        : undefined);
+    const problem = checkCsrfToken(keys.csrf, session.csrfSecret, token, nowSeconds());
+    if (problem) {
+      return reply.code(400).type("application/json").send({ message: problem });
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const auth = request.auth;
+    if (!auth) return payload;
+    const now = nowSeconds();
+    const secure = config.cookieSecure;
+    // Sliding expiry: every response renews the session.
+    auth.session.expiresAt = now + config.sessionLifetimeSeconds;
+    reply.setCookie(SESSION_COOKIE, sign(keys.session, auth.session), {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure,
+      maxAge: config.sessionLifetimeSeconds,
+    });
+    reply.setCookie(CSRF_COOKIE, makeCsrfToken(keys.csrf, auth.session.csrfSecret, now), {
+      path: "/",
+      httpOnly: false,
+      sameSite: "lax",
+      secure,
+    });
+    if (auth.remember === "set" && auth.session.userId !== null && auth.session.userToken) {
+      const expiresAt = now + config.rememberLifetimeSeconds;
+      reply.setCookie(
+        REMEMBER_COOKIE,
+        sign(keys.session, {
+          userId: auth.session.userId,
+          userToken: auth.session.userToken,
+          expiresAt,
+        }),
+        {
+          path: "/",
+          httpOnly: true,
+          sameSite: "lax",
+          secure,
+          maxAge: config.rememberLifetimeSeconds,
+        },
+      );
+    } else if (auth.remember === "clear") {
+      reply.clearCookie(REMEMBER_COOKIE, { path: "/" });
+    }
+    return payload;
+  });
+});
+
+/** Signs a user in on this request's session (a fresh CSRF secret prevents session fixation). */
+export function startSession(request: FastifyRequest, user: User, remember: boolean): void {
+  const session = request.auth.session;
+  session.userId = user.id;
+  session.userToken = user.session_token;
+  session.csrfSecret = newCsrfSecret();
+  request.auth.remember = remember ? "set" : "clear";
+}
+
+export function endSession(request: FastifyRequest): void {
+  request.auth.session = {
+    userId: null,
+    userToken: null,
+    csrfSecret: newCsrfSecret(),
+    expiresAt: 0,
+  };
+  request.auth.identity = ANONYMOUS;
+  request.auth.remember = "clear";
+}
+
+export function signedInUser(request: FastifyRequest): UserIdentity | null {
+  const identity = request.auth.identity;
+  return identity.kind === "user" ? identity : null;
+}
+
+export type { FastifyReply };

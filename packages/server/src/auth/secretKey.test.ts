@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { deriveKeys, generateApiKey, loadOrCreateSecretKey } from "./secretKey";
+import { decrypt, encrypt } from "./encryption";
+import { makeToken, readToken } from "./tokens";
+
+describe("secret key", () => {
+  it("is generated once into the data folder, readable only by its owner", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-key-"));
+    const first = loadOrCreateSecretKey(null, dir);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(fs.statSync(path.join(dir, "secret_key")).mode & 0o777).toBe(0o600);
+    expect(loadOrCreateSecretKey(null, dir)).toBe(first);
+    expect(loadOrCreateSecretKey("y".repeat(40), dir)).toBe("y".repeat(40));
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it("derives different keys per purpose", () => {
+    const keys = deriveKeys("z".repeat(40));
+    expect(keys.session.equals(keys.csrf)).toBe(false);
+    expect(keys.tokens.equals(keys.encryption)).toBe(false);
+  });
+
+  it("makes 40-character alphanumeric API keys", () => {
+    const key = generateApiKey();
+    expect(key).toMatch(/^[A-Za-z0-9]{40}$/);
+    expect(generateApiKey()).not.toBe(key);
+  });
+});
+
+describe("encryption of stored credentials", () => {
+  const key = deriveKeys("k".repeat(40)).encryption;
+  it("round-trips and hides the plaintext", () => {
+    const stored = encrypt(key, '{"password":"s3cret"}');
+    expect(stored).not.toContain("s3cret");
+    expect(decrypt(key, stored)).toBe('{"password":"s3cret"}');
+  });
+  it("refuses tampered values and other keys", () => {
+    const stored = encrypt(key, "hello");
+    const parts = stored.split(".");
+    parts[3] = Buffer.from("jello").toString("base64");
+    expect(() => decrypt(key, parts.join("."))).toThrow();
+    expect(() => decrypt(deriveKeys("o".repeat(40)).encryption, stored)).toThrow();
+  });
+});
+
+describe("link tokens", () => {
+  const key = deriveKeys("t".repeat(40)).tokens;
+  it("carry the user and expire", () => {
+    const token = makeToken(key, "invite", 7, "fingerprint-abc", 1_000_000_000);
+    expect(readToken(key, "invite", token, 3600, 1_000_000_000 + 10_000)).toEqual({
+      ok: true,
+      userId: 7,
+      fingerprint: "fingerprint-",
+    });
+    expect(readToken(key, "invite", token, 3600, 1_000_000_000 + 3_601_000)).toEqual({
+      ok: false,
+      reason: "expired",
+    });
+  });
+  it("are bound to their purpose and signature", () => {
+    const token = makeToken(key, "invite", 7, "fp");
+    expect(readToken(key, "reset", token, 3600).ok).toBe(false);
+    expect(readToken(key, "invite", token.replace(/^7/, "8"), 3600)).toEqual({
+      ok: false,
+      reason: "bad-signature",
+    });
+  });
+});

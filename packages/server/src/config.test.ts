@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("has the embedded defaults", () => {
+    const config = loadConfig({});
+    expect(config.mode).toBe("embedded");
+    expect(config.port).toBe(5000);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.dataDir.endsWith("/data")).toBe(true);
+    expect(config.databaseUrl.endsWith("/data/sightline.db")).toBe(true);
+    expect(config.secretKey).toBeNull();
+    expect(config.baseUrl).toBe("http://127.0.0.1:5000");
+  });
+
+  it.each([
+    [{ SIGHTLINE_PORT: "abc" }, "SIGHTLINE_PORT"],
+    [{ SIGHTLINE_PORT: "70000" }, "SIGHTLINE_PORT"],
+    [{ SIGHTLINE_DATABASE_URL: "mysql://x" }, "SIGHTLINE_DATABASE_URL"],
+    [{ SIGHTLINE_REDIS_URL: "http://x" }, "SIGHTLINE_REDIS_URL"],
+    [{ SIGHTLINE_SECRET_KEY: "short" }, "SIGHTLINE_SECRET_KEY"],
+    [{ SIGHTLINE_REDIS_URL: "redis://127.0.0.1:6379" }, "SIGHTLINE_SECRET_KEY"],
+    [{ SIGHTLINE_COOKIE_SECURE: "maybe" }, "SIGHTLINE_COOKIE_SECURE"],
+    [{ SIGHTLINE_LOG_LEVEL: "loud" }, "SIGHTLINE_LOG_LEVEL"],
+    [{ SIGHTLINE_MAIL_PORT: "-1" }, "SIGHTLINE_MAIL_PORT"],
+    [{ SIGHTLINE_BASE_URL: "ftp://x" }, "SIGHTLINE_BASE_URL"],
+    [{ SIGHTLINE_MAP_TILE_URL: "tiles.example/{z}" }, "SIGHTLINE_MAP_TILE_URL"],
+    [{ SIGHTLINE_RESULT_MAX_ROWS: "0" }, "SIGHTLINE_RESULT_MAX_ROWS"],
+    [{ SIGHTLINE_RESULT_DISPLAY_ROWS: "many" }, "SIGHTLINE_RESULT_DISPLAY_ROWS"],
+    [
+      { SIGHTLINE_RESULT_MAX_ROWS: "10", SIGHTLINE_RESULT_DISPLAY_ROWS: "20" },
+      "SIGHTLINE_RESULT_DISPLAY_ROWS",
+    ],
+    [{ SIGHTLINE_RESULT_MAX_BYTES: "12" }, "SIGHTLINE_RESULT_MAX_BYTES"],
+    [{ SIGHTLINE_CORS_ORIGINS: "example.com" }, "SIGHTLINE_CORS_ORIGINS"],
+    [{ SIGHTLINE_CORS_ORIGINS: "https://a.example/path" }, "SIGHTLINE_CORS_ORIGINS"],
+    [{ SIGHTLINE_CORS_ALLOW_CREDENTIALS: "sometimes" }, "SIGHTLINE_CORS_ALLOW_CREDENTIALS"],
+    [
+      { SIGHTLINE_BLOCKED_EMAIL_DOMAINS: "qq.com, not a domain" },
+      "SIGHTLINE_BLOCKED_EMAIL_DOMAINS",
+    ],
+    [{ SIGHTLINE_REDIS_PREFIX: "has space" }, "SIGHTLINE_REDIS_PREFIX"],
+  ])("refuses %o naming %s", (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it("selects the scaled mode with Redis and a secret key", () => {
+    const config = loadConfig({
+      SIGHTLINE_REDIS_URL: "redis://127.0.0.1:6379",
+      SIGHTLINE_SECRET_KEY: "x".repeat(40),
+      SIGHTLINE_DATABASE_URL: "postgres://u@h/db",
+    });
+    expect(config.mode).toBe("scaled");
+    expect(config.host).toBe("0.0.0.0");
+  });
+
+  it("reads the result caps, CORS, blocked domains and Redis prefix", () => {
+    const defaults = loadConfig({});
+    expect(defaults.resultLimits).toMatchObject({
+      maxRows: 1_000_000,
+      displayRows: 100_000,
+      maxBytes: 1024 ** 3,
+    });
+    expect(defaults.corsOrigins).toEqual([]);
+    expect(defaults.corsAllowCredentials).toBe(false);
+    expect(defaults.blockedEmailDomains).toEqual(["qq.com"]);
+    expect(defaults.redisPrefix).toBe("sightline");
+    const set = loadConfig({
+      SIGHTLINE_RESULT_MAX_ROWS: "500",
+      SIGHTLINE_RESULT_MAX_BYTES: "1048576",
+      SIGHTLINE_CORS_ORIGINS: "https://a.example.com, http://localhost:3000",
+      SIGHTLINE_CORS_ALLOW_CREDENTIALS: "true",
+      SIGHTLINE_BLOCKED_EMAIL_DOMAINS: "Spam.example, junk.test",
+      SIGHTLINE_REDIS_PREFIX: "team-a",
+    });
+    // The display cap follows a smaller export cap.
+    expect(set.resultLimits).toMatchObject({ maxRows: 500, displayRows: 500, maxBytes: 1048576 });
+    expect(set.corsOrigins).toEqual(["https://a.example.com", "http://localhost:3000"]);
+    expect(set.corsAllowCredentials).toBe(true);
+    expect(set.blockedEmailDomains).toEqual(["spam.example", "junk.test"]);
+    expect(set.redisPrefix).toBe("team-a");
+    expect(loadConfig({ SIGHTLINE_CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
+    expect(loadConfig({ SIGHTLINE_BLOCKED_EMAIL_DOMAINS: "none" }).blockedEmailDomains).toEqual([]);
+  });
+});

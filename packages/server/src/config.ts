@@ -1,0 +1,265 @@
+import path from "node:path";
+import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
+
+/**
+ * Every setting of the server, read once from the environment (SIGHTLINE_* variables) and
+ * validated. A bad value stops the start with a message that names the variable.
+ */
+export interface Config {
+  mode: "embedded" | "scaled";
+  port: number;
+  host: string;
+  dataDir: string;
+  /** SQLite file path (embedded) or a postgres:// URL. */
+  databaseUrl: string;
+  redisUrl: string | null;
+  /** null in embedded mode until loaded/generated from the data folder. */
+  secretKey: string | null;
+  /** The public base URL used in invite/reset links, e.g. http://localhost:5000 */
+  baseUrl: string;
+  fileDataDir: string | null;
+  sessionLifetimeSeconds: number;
+  rememberLifetimeSeconds: number;
+  cookieSecure: boolean;
+  loginRateLimitPerHour: number;
+  forgotRateLimitPerHour: number;
+  inviteTokenMaxAgeSeconds: number;
+  logLevel: string;
+  mail: MailConfig;
+  /** Addresses (CIDR) that outbound requests may reach despite being internal. */
+  outboundAllowedRanges: string[];
+  workerConcurrency: number;
+  queryTimeoutSeconds: number;
+  allowCustomJsVisualizations: boolean;
+  /** Default tile server of map visualizations ({z}/{x}/{y} template); "" for none. */
+  mapTileUrl: string;
+  autoPublishNamedQueries: boolean;
+  /** Row and byte caps of stored and displayed results. */
+  resultLimits: ResultLimits;
+  /** Origins allowed to read results cross-origin (`*` = any); empty = no CORS headers. */
+  corsOrigins: string[];
+  corsAllowCredentials: boolean;
+  /** Email domains refused for new users (lower-case). */
+  blockedEmailDomains: string[];
+  /** Prefix of every Redis key (queue, locks, scheduler lock). */
+  redisPrefix: string;
+}
+
+export interface MailConfig {
+  server: string | null;
+  port: number;
+  useTls: boolean;
+  username: string | null;
+  password: string | null;
+  defaultSender: string | null;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === "" ? fallback : v;
+}
+
+function optional(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v === "" ? null : v;
+}
+
+function int(
+  env: Env,
+  name: string,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw.trim()))
+    throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max)
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** A comma-separated list, trimmed, without empty items. */
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  return raw
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function resultLimits(env: Env): ResultLimits {
+  const maxRows = int(env, "SIGHTLINE_RESULT_MAX_ROWS", DEFAULT_RESULT_LIMITS.maxRows, 1);
+  const displayRows = int(
+    env,
+    "SIGHTLINE_RESULT_DISPLAY_ROWS",
+    Math.min(maxRows, DEFAULT_RESULT_LIMITS.displayRows),
+    1,
+  );
+  if (displayRows > maxRows) {
+    throw new ConfigError(
+      `SIGHTLINE_RESULT_DISPLAY_ROWS (${displayRows}) cannot be larger than SIGHTLINE_RESULT_MAX_ROWS (${maxRows})`,
+    );
+  }
+  return {
+    maxRows,
+    displayRows,
+    maxBytes: int(env, "SIGHTLINE_RESULT_MAX_BYTES", DEFAULT_RESULT_LIMITS.maxBytes, 1024),
+    rowsPerChunk: DEFAULT_RESULT_LIMITS.rowsPerChunk,
+  };
+}
+
+function corsOrigins(env: Env): string[] {
+  const origins = list(env, "SIGHTLINE_CORS_ORIGINS", []);
+  for (const origin of origins) {
+    if (origin !== "*" && !/^https?:\/\/[^/\s?#]+$/i.test(origin)) {
+      throw new ConfigError(
+        `SIGHTLINE_CORS_ORIGINS must list origins like https://example.com (or *), got "${origin}"`,
+      );
+    }
+  }
+  return origins;
+}
+
+function blockedEmailDomains(env: Env): string[] {
+  const domains = list(env, "SIGHTLINE_BLOCKED_EMAIL_DOMAINS", ["qq.com"]).map((d) =>
+    d.toLowerCase(),
+  );
+  if (domains.length === 1 && domains[0] === "none") return [];
+  for (const domain of domains) {
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) {
+      throw new ConfigError(
+        `SIGHTLINE_BLOCKED_EMAIL_DOMAINS must list domains like example.com (or be "none"), got "${domain}"`,
+      );
+    }
+  }
+  return domains;
+}
+
+const DEFAULT_MAP_TILE_URL = "//{s}.tile.openstreetmap.org/{z}/{x}/{y}.png";
+
+function mapTileUrl(env: Env): string {
+  const raw = env.SIGHTLINE_MAP_TILE_URL;
+  if (raw === undefined) return DEFAULT_MAP_TILE_URL;
+  if (raw === "" || raw === "none") return "";
+  if (
+    !/^(https?:)?\/\//.test(raw) ||
+    !raw.includes("{z}") ||
+    !raw.includes("{x}") ||
+    !raw.includes("{y}")
+  ) {
+    throw new ConfigError(
+      `SIGHTLINE_MAP_TILE_URL must be an http(s) URL template with {z}, {x} and {y}, or "none"; got "${raw}"`,
+    );
+  }
+  return raw;
+}
+
+/** Reads and validates the configuration. Throws ConfigError naming the bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(str(env, "SIGHTLINE_DATA_DIR", "./data"));
+  const databaseUrl = str(env, "SIGHTLINE_DATABASE_URL", path.join(dataDir, "sightline.db"));
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new ConfigError(
+      `SIGHTLINE_DATABASE_URL must be a postgres:// URL or a SQLite file path, got "${databaseUrl}"`,
+    );
+  }
+  const redisUrl = optional(env, "SIGHTLINE_REDIS_URL");
+  if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) {
+    throw new ConfigError(`SIGHTLINE_REDIS_URL must be a redis:// URL, got "${redisUrl}"`);
+  }
+  const mode = redisUrl ? "scaled" : "embedded";
+  const secretKey = optional(env, "SIGHTLINE_SECRET_KEY");
+  if (secretKey !== null && secretKey.length < 32) {
+    throw new ConfigError("SIGHTLINE_SECRET_KEY must be at least 32 characters long");
+  }
+  if (mode === "scaled" && secretKey === null) {
+    throw new ConfigError(
+      "SIGHTLINE_SECRET_KEY is required in scaled mode (SIGHTLINE_REDIS_URL is set)",
+    );
+  }
+  const port = int(env, "SIGHTLINE_PORT", 5000, 0, 65535);
+  const host = str(env, "SIGHTLINE_HOST", mode === "embedded" ? "127.0.0.1" : "0.0.0.0");
+  const baseUrl = str(
+    env,
+    "SIGHTLINE_BASE_URL",
+    `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`,
+  ).replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(baseUrl)) {
+    throw new ConfigError(
+      `SIGHTLINE_BASE_URL must start with http:// or https://, got "${baseUrl}"`,
+    );
+  }
+  const fileDataDirRaw = optional(env, "SIGHTLINE_FILE_DATA_DIR");
+  const logLevel = str(env, "SIGHTLINE_LOG_LEVEL", "info");
+  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
+    throw new ConfigError(
+      `SIGHTLINE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`,
+    );
+  }
+  const ranges = optional(env, "SIGHTLINE_OUTBOUND_ALLOWED_RANGES");
+  const redisPrefix = str(env, "SIGHTLINE_REDIS_PREFIX", "sightline");
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) {
+    throw new ConfigError(
+      `SIGHTLINE_REDIS_PREFIX may hold only letters, digits and _ . : - (at most 64), got "${redisPrefix}"`,
+    );
+  }
+  return {
+    mode,
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    secretKey,
+    baseUrl,
+    fileDataDir: fileDataDirRaw ? path.resolve(fileDataDirRaw) : path.join(dataDir, "files"),
+    sessionLifetimeSeconds: int(env, "SIGHTLINE_SESSION_LIFETIME", 6 * 3600, 60),
+    rememberLifetimeSeconds: int(env, "SIGHTLINE_REMEMBER_LIFETIME", 31 * 86400, 60),
+    cookieSecure: bool(env, "SIGHTLINE_COOKIE_SECURE", baseUrl.startsWith("https://")),
+    loginRateLimitPerHour: int(env, "SIGHTLINE_LOGIN_RATE_LIMIT", 50, 1),
+    forgotRateLimitPerHour: int(env, "SIGHTLINE_FORGOT_RATE_LIMIT", 10, 1),
+    inviteTokenMaxAgeSeconds: int(env, "SIGHTLINE_INVITE_TOKEN_MAX_AGE", 7 * 86400, 60),
+    logLevel,
+    mail: {
+      server: optional(env, "SIGHTLINE_MAIL_SERVER"),
+      port: int(env, "SIGHTLINE_MAIL_PORT", 25, 1, 65535),
+      useTls: bool(env, "SIGHTLINE_MAIL_USE_TLS", false),
+      username: optional(env, "SIGHTLINE_MAIL_USERNAME"),
+      password: optional(env, "SIGHTLINE_MAIL_PASSWORD"),
+      defaultSender: optional(env, "SIGHTLINE_MAIL_DEFAULT_SENDER"),
+    },
+    outboundAllowedRanges: ranges
+      ? ranges
+          .split(",")
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : [],
+    workerConcurrency: int(env, "SIGHTLINE_WORKER_CONCURRENCY", 4, 1, 256),
+    queryTimeoutSeconds: int(env, "SIGHTLINE_QUERY_TIMEOUT", 300, 1),
+    allowCustomJsVisualizations: bool(env, "SIGHTLINE_ALLOW_CUSTOM_JS_VISUALIZATIONS", false),
+    mapTileUrl: mapTileUrl(env),
+    autoPublishNamedQueries: bool(env, "SIGHTLINE_AUTO_PUBLISH_NAMED_QUERIES", true),
+    resultLimits: resultLimits(env),
+    corsOrigins: corsOrigins(env),
+    corsAllowCredentials: bool(env, "SIGHTLINE_CORS_ALLOW_CREDENTIALS", false),
+    blockedEmailDomains: blockedEmailDomains(env),
+    redisPrefix,
+  };
+}

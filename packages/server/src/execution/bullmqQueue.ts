@@ -1,0 +1,433 @@
+import crypto from "node:crypto";
+import os from "node:os";
+import { Job, Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import {
+  CANCELLED_MESSAGE,
+  FAILED_JOB_TTL_MS,
+  JOB_TTL_MS,
+  QueueUnavailableError,
+  WORKER_LOST_MESSAGE,
+  type JobData,
+  type JobProcessor,
+  type JobState,
+  type JobStatus,
+  type QueueBackend,
+  type QueueStatus,
+  type WorkerInfo,
+} from "./types";
+
+export interface BullmqQueueOptions {
+  redisUrl: string;
+  /** Redis key prefix; tests use a unique one per run. */
+  prefix: string;
+  /** Queue names in use (the data sources' queues); workers listen on all of them. */
+  listQueueNames: () => Promise<string[]>;
+  /** How long a worker's lock on a running job lasts without renewal (default 30 s). */
+  lockDurationMs?: number;
+  /** How often workers look for jobs whose worker died (default 30 s). */
+  stalledIntervalMs?: number;
+  /** A Redis call slower than this fails the execution (default 3 s). */
+  commandTimeoutMs?: number;
+  onError?: (error: Error) => void;
+}
+
+const DEFAULT_QUEUES = ["queries", "scheduled_queries"];
+const TASK_NAME = "execute_query";
+const HEARTBEAT_MS = 10_000;
+const STALLED_REASON = "job stalled more than allowable limit";
+
+/** Job ids carry their queue so a job can be found from its id alone. */
+function makeJobId(queueName: string): string {
+  return `${crypto.randomUUID()}_${Buffer.from(queueName).toString("base64url")}`;
+}
+
+function queueOfJobId(jobId: string): string | null {
+  const match = /^[0-9a-f-]{36}_([A-Za-z0-9_-]+)$/.exec(jobId);
+  return match ? Buffer.from(match[1]!, "base64url").toString() : null;
+}
+
+function statusOf(state: string): JobStatus | null {
+  switch (state) {
+    case "waiting":
+    case "wait":
+    case "delayed":
+    case "prioritized":
+    case "waiting-children":
+      return 1;
+    case "active":
+      return 2;
+    case "completed":
+      return 3;
+    case "failed":
+      return 4;
+    default:
+      return null;
+  }
+}
+
+const isLive = (s: JobState) => s.status === 1 || s.status === 2;
+
+interface LocalWorkerStats {
+  name: string;
+  birthDate: string;
+  running: Map<string, AbortController>;
+  successful: number;
+  failed: number;
+  workingMs: number;
+}
+
+/**
+ * The scaled queue: BullMQ on Redis, one BullMQ queue per Sightline queue name. Workers in any
+ * process take jobs; a cancel is broadcast over Redis pub/sub to the worker running the job; a
+ * worker that dies loses its lock and BullMQ's stalled-job check fails its job.
+ */
+export class BullmqQueue implements QueueBackend {
+  private readonly client: Redis;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers = new Map<string, Worker>();
+  private readonly workerConnections: Redis[] = [];
+  private subscriber: Redis | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private discovery: NodeJS.Timeout | null = null;
+  private stats: LocalWorkerStats | null = null;
+  private readonly timeoutMs: number;
+  private lastError = "";
+
+  constructor(private readonly options: BullmqQueueOptions) {
+    this.timeoutMs = options.commandTimeoutMs ?? 3000;
+    this.client = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: this.timeoutMs,
+      retryStrategy: (times) => Math.min(times * 200, 2000),
+    });
+    this.client.on("error", (error: Error) => this.reportError(error));
+  }
+
+  private reportError(error: Error): void {
+    // Reconnect loops repeat the same error; report each distinct one once.
+    if (error.message === this.lastError) return;
+    this.lastError = error.message;
+    this.options.onError?.(error);
+  }
+
+  private key(...parts: (string | number)[]): string {
+    return [this.options.prefix, "sightline", ...parts].join(":");
+  }
+
+  /** Every Redis call of an API request goes through here: bounded in time, clear on failure. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new QueueUnavailableError(`Redis did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([work(), timeout]);
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (
+        this.client.status !== "ready" ||
+        /ECONNREFUSED|Connection|connect|writeable/i.test(message)
+      ) {
+        throw new QueueUnavailableError(message || "cannot reach Redis");
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.client, prefix: this.options.prefix });
+      queue.on("error", (error: Error) => this.reportError(error));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  async enqueue(data: JobData): Promise<JobState> {
+    return this.guard(async () => {
+      const lock = this.key("lock", data.dataSourceId, data.queryHash);
+      const id = makeJobId(data.queueName);
+      const acquired = (await this.client.set(lock, id, "PX", JOB_TTL_MS, "NX")) === "OK";
+      if (!acquired) {
+        const existing = await this.liveJob(await this.client.get(lock));
+        if (existing) return existing;
+        // The lock pointed at a finished job: take it over.
+        await this.client.set(lock, id, "PX", JOB_TTL_MS);
+      }
+      await this.queue(data.queueName).add(TASK_NAME, data, {
+        jobId: id,
+        attempts: 1,
+        removeOnComplete: { age: JOB_TTL_MS / 1000 },
+        removeOnFail: { age: FAILED_JOB_TTL_MS / 1000 },
+      });
+      return {
+        id,
+        data,
+        status: 1,
+        error: "",
+        resultId: null,
+        enqueuedAt: Date.now(),
+        startedAt: null,
+      };
+    });
+  }
+
+  /** The job a dedup lock points at, if it is still waiting or running. */
+  private async liveJob(jobId: string | null): Promise<JobState | null> {
+    if (!jobId) return null;
+    let state = await this.read(jobId);
+    if (!state) {
+      // The other caller may have taken the lock but not added its job yet.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = await this.read(jobId);
+    }
+    return state && isLive(state) ? state : null;
+  }
+
+  async get(jobId: string): Promise<JobState | null> {
+    return this.guard(() => this.read(jobId));
+  }
+
+  private async read(jobId: string): Promise<JobState | null> {
+    const queueName = queueOfJobId(jobId);
+    if (queueName === null) return null;
+    const queue = this.queue(queueName);
+    // The state before the job's hash: once the state says completed, the hash read after it
+    // holds the return value (read the other way round, a job finishing in between would
+    // report "completed" with no result id).
+    const [cancelled, state] = await Promise.all([
+      this.client.get(this.key("cancelled", jobId)),
+      queue.getJobState(jobId),
+    ]);
+    const job = await Job.fromId<JobData, number>(queue, jobId);
+    if (!job) {
+      if (!cancelled) return null;
+      return this.cancelledState(jobId, JSON.parse(cancelled) as JobData, null);
+    }
+    const status = statusOf(state);
+    if (status === null) return null;
+    if (cancelled && status !== 3) return this.cancelledState(jobId, job.data, job.processedOn);
+    let error = "";
+    if (status === 4) {
+      error = job.failedReason === STALLED_REASON ? WORKER_LOST_MESSAGE : job.failedReason;
+    }
+    return {
+      id: jobId,
+      data: job.data,
+      status,
+      error,
+      resultId: status === 3 ? Number(job.returnvalue) : null,
+      enqueuedAt: job.timestamp,
+      startedAt: job.processedOn ?? null,
+    };
+  }
+
+  private cancelledState(jobId: string, data: JobData, startedAt: number | null | undefined) {
+    return {
+      id: jobId,
+      data,
+      status: 4 as const,
+      error: CANCELLED_MESSAGE,
+      resultId: null,
+      enqueuedAt: 0,
+      startedAt: startedAt ?? null,
+    };
+  }
+
+  async cancel(jobId: string): Promise<void> {
+    await this.guard(async () => {
+      const state = await this.read(jobId);
+      if (!state || !isLive(state)) return;
+      await this.client.set(
+        this.key("cancelled", jobId),
+        JSON.stringify(state.data),
+        "PX",
+        FAILED_JOB_TTL_MS,
+      );
+      const lock = this.key("lock", state.data.dataSourceId, state.data.queryHash);
+      if ((await this.client.get(lock)) === jobId) await this.client.del(lock);
+      const job = await Job.fromId(this.queue(state.data.queueName), jobId);
+      // A waiting job is simply removed; a running one is locked and is stopped by its worker.
+      if (job && state.status === 1) await job.remove().catch(() => undefined);
+      await this.client.publish(this.key("cancel"), jobId);
+    });
+  }
+
+  async waitFor(jobId: string, ms: number): Promise<JobState | null> {
+    const deadline = Date.now() + ms;
+    let delay = 25;
+    for (;;) {
+      const state = await this.get(jobId);
+      if (!state || !isLive(state) || Date.now() >= deadline) return state;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, deadline - Date.now())));
+      delay = Math.min(delay * 2, 200);
+    }
+  }
+
+  async startWorker(processor: JobProcessor, concurrency: number): Promise<void> {
+    const stats: LocalWorkerStats = {
+      name: `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`,
+      birthDate: new Date().toISOString(),
+      running: new Map(),
+      successful: 0,
+      failed: 0,
+      workingMs: 0,
+    };
+    this.stats = stats;
+    this.subscriber = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+    this.subscriber.on("error", (error: Error) => this.reportError(error));
+    this.subscriber.on("message", (_channel: string, jobId: string) =>
+      stats.running.get(jobId)?.abort(),
+    );
+    await this.subscriber.subscribe(this.key("cancel"));
+
+    const listen = async (name: string) => {
+      if (this.workers.has(name)) return;
+      const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+      connection.on("error", (error: Error) => this.reportError(error));
+      this.workerConnections.push(connection);
+      const worker = new Worker<JobData, number>(
+        name,
+        async (job) => {
+          const jobId = job.id!;
+          if (await this.client.get(this.key("cancelled", jobId)))
+            throw new Error(CANCELLED_MESSAGE);
+          const controller = new AbortController();
+          stats.running.set(jobId, controller);
+          void this.beat();
+          const started = Date.now();
+          try {
+            const resultId = await processor(job.data, jobId, controller.signal);
+            stats.successful += 1;
+            return resultId;
+          } catch (error) {
+            stats.failed += 1;
+            throw error;
+          } finally {
+            stats.running.delete(jobId);
+            stats.workingMs += Date.now() - started;
+            const lock = this.key("lock", job.data.dataSourceId, job.data.queryHash);
+            if ((await this.client.get(lock).catch(() => null)) === jobId) {
+              await this.client.del(lock).catch(() => undefined);
+            }
+            void this.beat();
+          }
+        },
+        {
+          connection,
+          prefix: this.options.prefix,
+          concurrency,
+          lockDuration: this.options.lockDurationMs ?? 30_000,
+          stalledInterval: this.options.stalledIntervalMs ?? 30_000,
+          // A job whose worker died is failed, never re-run behind the user's back.
+          maxStalledCount: 0,
+        },
+      );
+      worker.on("error", (error: Error) => this.reportError(error));
+      this.workers.set(name, worker);
+    };
+
+    const discover = async () => {
+      const names = new Set([...DEFAULT_QUEUES, ...(await this.options.listQueueNames())]);
+      for (const name of names) await listen(name);
+      await this.beat();
+    };
+    await discover();
+    this.discovery = setInterval(() => void discover().catch(() => undefined), 30_000);
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
+  }
+
+  /** Publishes this worker's state for the admin pages (expires if the process dies). */
+  private async beat(): Promise<void> {
+    const stats = this.stats;
+    if (!stats) return;
+    const [current] = stats.running.keys();
+    const info: WorkerInfo = {
+      name: stats.name,
+      hostname: os.hostname(),
+      pid: process.pid,
+      queues: [...this.workers.keys()].sort(),
+      state: stats.running.size > 0 ? "busy" : "idle",
+      lastHeartbeat: new Date().toISOString(),
+      birthDate: stats.birthDate,
+      currentJob: current ? `${current} (execute_query)` : null,
+      successfulJobs: stats.successful,
+      failedJobs: stats.failed,
+      totalWorkingTime: stats.workingMs / 1000,
+    };
+    await this.client
+      .set(this.key("worker", stats.name), JSON.stringify(info), "PX", HEARTBEAT_MS * 3)
+      .catch(() => undefined);
+  }
+
+  async status(): Promise<QueueStatus> {
+    return this.guard(async () => {
+      const names = new Set([...DEFAULT_QUEUES, ...(await this.options.listQueueNames())]);
+      const queues = [];
+      for (const name of [...names].sort()) {
+        const queue = this.queue(name);
+        const counts = await queue.getJobCounts("waiting", "prioritized", "delayed");
+        const active = await queue.getActive(0, 99);
+        const started: JobState[] = [];
+        for (const job of active) {
+          const state = job.id ? await this.read(job.id) : null;
+          if (state) started.push(state);
+        }
+        queues.push({
+          name,
+          queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0),
+          started,
+        });
+      }
+      const workers: WorkerInfo[] = [];
+      let cursor = "0";
+      do {
+        const [next, keys] = await this.client.scan(
+          cursor,
+          "MATCH",
+          this.key("worker", "*"),
+          "COUNT",
+          100,
+        );
+        cursor = next;
+        for (const key of keys) {
+          const raw = await this.client.get(key);
+          if (raw) workers.push(JSON.parse(raw) as WorkerInfo);
+        }
+      } while (cursor !== "0");
+      workers.sort((a, b) => a.name.localeCompare(b.name));
+      const memory = /used_memory:(\d+)/.exec(await this.client.info("memory"));
+      return { queues, workers, redisUsedMemory: memory ? Number(memory[1]) : 0 };
+    });
+  }
+
+  /**
+   * Stops this process's workers (their running queries are aborted) and connections.
+   * `simulateCrash` (tests) drops the workers without finishing their jobs, as a killed process would.
+   */
+  async close(options: { simulateCrash?: boolean } = {}): Promise<void> {
+    if (this.discovery) clearInterval(this.discovery);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (!options.simulateCrash) for (const c of this.stats?.running.values() ?? []) c.abort();
+    if (options.simulateCrash) for (const c of this.workerConnections) c.disconnect();
+    await Promise.all(
+      [...this.workers.values()].map((w) =>
+        w.close(options.simulateCrash === true).catch(() => undefined),
+      ),
+    );
+    for (const c of this.workerConnections) c.disconnect();
+    if (this.stats)
+      await this.client.del(this.key("worker", this.stats.name)).catch(() => undefined);
+    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+    this.subscriber?.disconnect();
+    this.client.disconnect();
+  }
+}

@@ -1,0 +1,41 @@
+// The execution engine: one queue interface, in-process and BullMQ backends, worker, scheduler.
+import type { Kysely } from "kysely";
+import type { Config } from "../config";
+import type { DB } from "../store/schema";
+import { BullmqQueue } from "./bullmqQueue";
+import { MemoryQueue } from "./memoryQueue";
+import type { QueueBackend } from "./types";
+
+export * from "./types";
+export { queryHash } from "./hash";
+export { createExecutionService } from "./service";
+export { jobProcessor, annotate, forbiddenPaths } from "./runJob";
+export { MemoryQueue } from "./memoryQueue";
+export { BullmqQueue } from "./bullmqQueue";
+export { Scheduler, localLeader, redisLeader } from "./scheduler";
+export * from "./pipeline";
+export { principalOf, resolvePrincipal } from "./principal";
+
+/** The queue names data sources use, for BullMQ workers and the status pages. */
+export async function listQueueNames(db: Kysely<DB>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("data_sources")
+    .select(["queue_name", "scheduled_queue_name"])
+    .execute();
+  return [...new Set(rows.flatMap((r) => [r.queue_name, r.scheduled_queue_name]))].filter(Boolean);
+}
+
+/** In-process when no Redis is configured (embedded), else BullMQ (scaled). */
+export function createQueueBackend(
+  config: Pick<Config, "redisUrl" | "redisPrefix">,
+  db: Kysely<DB>,
+  options: { prefix?: string; onError?: (error: Error) => void } = {},
+): QueueBackend {
+  if (!config.redisUrl) return new MemoryQueue();
+  return new BullmqQueue({
+    redisUrl: config.redisUrl,
+    prefix: options.prefix ?? config.redisPrefix,
+    listQueueNames: () => listQueueNames(db),
+    onError: options.onError,
+  });
+}

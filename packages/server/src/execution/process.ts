@@ -1,0 +1,35 @@
+import { deriveKeys, loadOrCreateSecretKey } from "../auth/secretKey";
+import type { Config } from "../config";
+import { createLogger } from "../logging";
+import { openDatabase } from "../store/database";
+import { migrate } from "../store/migrate";
+import { startExecution } from "./runtime";
+
+/**
+ * `sightline worker` / `sightline scheduler`: the scaled-mode background processes. Both need
+ * Redis (the queue is shared with the HTTP servers through it).
+ */
+export async function runBackground(config: Config, role: "worker" | "scheduler"): Promise<void> {
+  if (!config.redisUrl) {
+    throw new Error(
+      `"sightline ${role}" needs SIGHTLINE_REDIS_URL (without Redis, "sightline all" runs the worker and scheduler in-process).`,
+    );
+  }
+  const log = createLogger(config.logLevel);
+  const database = await openDatabase(config.databaseUrl);
+  await migrate(database);
+  const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
+  const execution = await startExecution(
+    { config, db: database.db, keys, resultLimits: config.resultLimits, log },
+    { worker: role === "worker", scheduler: role === "scheduler" },
+  );
+  log.info({ role, concurrency: config.workerConcurrency }, `Sightline ${role} started`);
+  const stop = async (signal: string) => {
+    log.info({ signal }, `${role} shutting down`);
+    await execution.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}

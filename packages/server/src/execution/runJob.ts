@@ -1,0 +1,123 @@
+import path from "node:path";
+import type { Kysely } from "kysely";
+import type { Config } from "../config";
+import type { Keys } from "../auth/secretKey";
+import { createOutboundClient } from "../outbound/client";
+import { countScheduleFailure, linkLatestResult } from "../results/cache";
+import type { ResultLimits } from "../results/limits";
+import { writeResult, type ResultMeta } from "../results/resultStore";
+import { getRunner } from "../runners/registry";
+import { QueryCancelledError, QueryTimeoutError } from "../runners/types";
+import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOptions";
+import { isPostgresUrl } from "../store/database";
+import type { DB } from "../store/schema";
+import { resolvePrincipal } from "./principal";
+import { CANCELLED_MESSAGE, TIMEOUT_MESSAGE, type JobData, type JobProcessor } from "./types";
+
+export interface RunJobDeps {
+  db: Kysely<DB>;
+  config: Config;
+  keys: Keys;
+  limits: ResultLimits;
+  /** Called after each stored result (alerts plug in here). */
+  onResult?: (result: ResultMeta, job: JobData) => Promise<void>;
+}
+
+/** Sightline's own files, never openable by file-based data sources (SECURITY.md rule 3). */
+export function forbiddenPaths(config: Config): string[] {
+  const paths = [path.join(config.dataDir, "secret_key")];
+  if (!isPostgresUrl(config.databaseUrl)) {
+    const file = path.resolve(config.databaseUrl);
+    paths.push(file, `${file}-wal`, `${file}-shm`, `${file}-journal`);
+  }
+  return paths;
+}
+
+/** Redash's annotation comment, so database logs show who ran what. */
+export function annotate(data: JobData, jobId: string, username: string): string {
+  const comment = [
+    `Username: ${username}`,
+    `query_id: ${data.queryId ?? "adhoc"}`,
+    `Queue: ${data.queueName}`,
+    `Job ID: ${jobId}`,
+    `Query Hash: ${data.queryHash}`,
+    `Scheduled: ${data.scheduled ? "True" : "False"}`,
+  ].join(", ");
+  return `/* ${comment.replace(/\*\//g, "* /")} */ ${data.queryText}`;
+}
+
+async function username(db: Kysely<DB>, data: JobData): Promise<string> {
+  if (data.scheduled || data.userId === null) return data.scheduled ? "Scheduled" : "API";
+  const user = await db
+    .selectFrom("users")
+    .select("email")
+    .where("id", "=", data.userId)
+    .executeTakeFirst();
+  return user?.email ?? "unknown";
+}
+
+function userMessage(error: unknown): string {
+  if (error instanceof QueryCancelledError) return CANCELLED_MESSAGE;
+  if (error instanceof QueryTimeoutError) return TIMEOUT_MESSAGE;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The worker's job: run the text on its data source, store the result, link it to the queries
+ * with the same text, and account for scheduled failures (§5.4).
+ */
+export function jobProcessor(deps: RunJobDeps): JobProcessor {
+  const outbound = createOutboundClient({ allowedRanges: deps.config.outboundAllowedRanges });
+  return async (data, jobId, signal) => {
+    try {
+      const source = await deps.db
+        .selectFrom("data_sources")
+        .selectAll()
+        .where("org_id", "=", data.orgId)
+        .where("id", "=", data.dataSourceId)
+        .executeTakeFirst();
+      if (!source) throw new Error("The data source of this query no longer exists.");
+      const runner = getRunner(source.type);
+      if (!runner) throw new Error(`Unknown data source type "${source.type}".`);
+      const options = readDataSourceOptions({ keys: deps.keys }, source);
+      // HTTP-based runners take the text as a request description: no comment prefix.
+      const text =
+        runner.syntax === "sql" && runner.type !== "json"
+          ? annotate(data, jobId, await username(deps.db, data))
+          : data.queryText;
+      const startedAt = Date.now();
+      // Only runners that judge the caller need a principal resolved for jobs without one.
+      const principal =
+        data.principal ?? (runner.authorize ? await resolvePrincipal(deps.db, data) : null);
+      const run = await runner.run(options, text, {
+        signal,
+        timeoutMs: queryTimeoutMs(options, deps.config.queryTimeoutSeconds),
+        fileDataDir: deps.config.fileDataDir,
+        forbiddenPaths: forbiddenPaths(deps.config),
+        outbound,
+        principal: principal ?? undefined,
+        metadataDb: deps.db,
+      });
+      const result = await writeResult(deps.db, {
+        orgId: data.orgId,
+        dataSourceId: data.dataSourceId,
+        queryHash: data.queryHash,
+        query: data.queryText,
+        columns: run.columns,
+        batches: run.batches,
+        startedAt,
+        limits: deps.limits,
+      });
+      // A cancel that raced with the last rows still wins.
+      if (signal.aborted) throw new QueryCancelledError();
+      await linkLatestResult(deps.db, result, data.queryId);
+      await deps.onResult?.(result, data).catch(() => undefined);
+      return result.id;
+    } catch (error) {
+      if (data.scheduled && data.queryId !== null) {
+        await countScheduleFailure(deps.db, data.orgId, data.queryId).catch(() => undefined);
+      }
+      throw new Error(signal.aborted ? CANCELLED_MESSAGE : userMessage(error), { cause: error });
+    }
+  };
+}

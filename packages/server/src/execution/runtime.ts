@@ -1,0 +1,63 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import type { Config } from "../config";
+import type { Keys } from "../auth/secretKey";
+import type { ResultLimits } from "../results/limits";
+import type { DB } from "../store/schema";
+import { createQueueBackend } from "./index";
+import { jobProcessor } from "./runJob";
+import { localLeader, redisLeader, Scheduler } from "./scheduler";
+import { createExecutionService } from "./service";
+import type { ExecutionService } from "./types";
+
+export interface ExecutionDeps {
+  config: Config;
+  db: Kysely<DB>;
+  keys: Keys;
+  resultLimits: ResultLimits;
+  log: Pick<FastifyBaseLogger, "warn" | "error">;
+}
+
+export interface RunningExecution {
+  service: ExecutionService;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the execution service over the configured queue, and optionally this process's
+ * worker (config.workerConcurrency jobs at once) and scheduler loop (leader-locked in Redis in
+ * scaled mode).
+ */
+export async function startExecution(
+  deps: ExecutionDeps,
+  parts: { worker: boolean; scheduler: boolean },
+): Promise<RunningExecution> {
+  const { config, db, log } = deps;
+  const backend = createQueueBackend(config, db, {
+    onError: (error) => log.warn({ err: error.message }, "query queue connection problem"),
+  });
+  const service = createExecutionService({ db, backend });
+  if (parts.worker) {
+    await backend.startWorker(
+      jobProcessor({ db, config, keys: deps.keys, limits: deps.resultLimits }),
+      config.workerConcurrency,
+    );
+  }
+  let scheduler: Scheduler | null = null;
+  if (parts.scheduler) {
+    scheduler = new Scheduler({
+      db,
+      execution: service,
+      leader: config.redisUrl ? redisLeader(config.redisUrl, config.redisPrefix) : localLeader,
+      onError: (error) => log.error({ err: error }, "scheduler pass failed"),
+    });
+    scheduler.start();
+  }
+  return {
+    service,
+    async close() {
+      await scheduler?.stop();
+      await service.close();
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sql } from "kysely";
+import type { AppContext } from "../context";
+import { QueueUnavailableError, type JobState, type QueueStatus } from "../execution";
+import { readState, SCHEDULER_STATE_KEY, type SchedulerState } from "../execution/serverState";
+import { hasPermission } from "../policies";
+import { presentRecentQuery } from "../presenters/queries";
+import { presentUser } from "../presenters/users";
+import { countUnusedResults, formatBytes } from "../results";
+import { recordEvent } from "../services/events";
+import { findQueriesByIds } from "../store/queries";
+import { findUserById } from "../store/users";
+import { SERVER_VERSION } from "../version";
+import { forbidden, HttpError } from "./errors";
+
+const TASK_NAME = "sightline.execution.execute_query";
+
+function requireSuperAdmin(request: FastifyRequest) {
+  const { identity, org } = request.auth;
+  if (identity.kind !== "user" || !org || !hasPermission(identity, "super_admin"))
+    throw forbidden();
+  return { identity, org };
+}
+
+async function queueStatus(ctx: AppContext): Promise<QueueStatus | null> {
+  try {
+    return await ctx.execution.status();
+  } catch (error) {
+    if (error instanceof QueueUnavailableError) return null;
+    throw error;
+  }
+}
+
+function presentQueueJob(job: JobState) {
+  return {
+    id: job.id,
+    name: TASK_NAME,
+    origin: job.data.queueName,
+    enqueued_at: job.enqueuedAt ? new Date(job.enqueuedAt).toISOString() : null,
+    started_at: job.startedAt ? new Date(job.startedAt).toISOString() : null,
+    meta: {
+      data_source_id: job.data.dataSourceId,
+      org_id: job.data.orgId,
+      scheduled: job.data.scheduled,
+      query_id: job.data.queryId ?? "adhoc",
+      user_id: job.data.userId,
+    },
+  };
+}
+
+async function count(
+  ctx: AppContext,
+  table: "queries" | "dashboards" | "widgets" | "query_results",
+) {
+  const row = await ctx.database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function databaseSize(ctx: AppContext): Promise<number> {
+  const { db, dialect } = ctx.database;
+  if (dialect === "postgres") {
+    const r = await sql<{
+      size: number;
+    }>`select pg_database_size(current_database()) as size`.execute(db);
+    return Number(r.rows[0]?.size ?? 0);
+  }
+  const pages = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+  const size = await sql<{ page_size: number }>`pragma page_size`.execute(db);
+  return Number(pages.rows[0]?.page_count ?? 0) * Number(size.rows[0]?.page_size ?? 0);
+}
+
+/** /status.json and the admin queue pages (api-platform §7.11). */
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+
+  app.get("/status.json", async (request, reply) => {
+    const { identity, org } = request.auth;
+    if (identity.kind === "anonymous" || !org) {
+      return reply.redirect(`/login?next=${encodeURIComponent("/status.json")}`);
+    }
+    if (identity.kind !== "user" || !hasPermission(identity, "super_admin")) {
+      return reply.code(403).type("text/html; charset=utf-8").send("<h1>Forbidden</h1>");
+    }
+    const status = await queueStatus(ctx);
+    const scheduler = await readState<SchedulerState | null>(db, SCHEDULER_STATE_KEY, null);
+    const resultsSize = await db
+      .selectFrom("query_results")
+      .select((eb) => eb.fn.sum<number>("byte_size").as("n"))
+      .executeTakeFirst();
+    const redisMemory = status?.redisUsedMemory ?? 0;
+    return {
+      version: SERVER_VERSION,
+      workers: [],
+      redis_used_memory: redisMemory,
+      redis_used_memory_human: formatBytes(redisMemory),
+      queries_count: await count(ctx, "queries"),
+      dashboards_count: await count(ctx, "dashboards"),
+      widgets_count: await count(ctx, "widgets"),
+      query_results_count: await count(ctx, "query_results"),
+      unused_query_results_count: await countUnusedResults(db),
+      manager: {
+        started_at: scheduler?.started_at ?? null,
+        last_refresh_at: scheduler?.last_refresh_at ?? null,
+        outdated_queries_count: scheduler?.outdated_queries_count ?? 0,
+        query_ids: JSON.stringify(scheduler?.query_ids ?? []),
+        queues: Object.fromEntries((status?.queues ?? []).map((q) => [q.name, { size: q.queued }])),
+      },
+      database_metrics: {
+        metrics: [
+          ["Query Results Size", Number(resultsSize?.n ?? 0)],
+          ["Redash DB Size", await databaseSize(ctx)],
+        ],
+      },
+    };
+  });
+
+  app.get("/api/admin/queries/rq_status", async (request) => {
+    const { identity, org } = requireSuperAdmin(request);
+    let status: QueueStatus;
+    try {
+      status = await ctx.execution.status();
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw new HttpError(503, error.message);
+      throw error;
+    }
+    void recordEvent(db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: "list",
+      objectType: "rq_status",
+      request,
+    });
+    return {
+      queues: Object.fromEntries(
+        status.queues.map((q) => [
+          q.name,
+          { name: q.name, started: q.started.map(presentQueueJob), queued: q.queued },
+        ]),
+      ),
+      workers: status.workers.map((w) => ({
+        name: w.name,
+        hostname: w.hostname,
+        pid: w.pid,
+        queues: w.queues.join(","),
+        state: w.state,
+        last_heartbeat: w.lastHeartbeat,
+        birth_date: w.birthDate,
+        current_job: w.currentJob,
+        successful_jobs: w.successfulJobs,
+        failed_jobs: w.failedJobs,
+        total_working_time: w.totalWorkingTime,
+      })),
+    };
+  });
+
+  app.get("/api/admin/queries/outdated", async (request) => {
+    const { identity, org } = requireSuperAdmin(request);
+    const scheduler = await readState<SchedulerState | null>(db, SCHEDULER_STATE_KEY, null);
+    const queries = await findQueriesByIds(db, org.id, scheduler?.query_ids ?? []);
+    queries.sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const out = [];
+    for (const q of queries) {
+      const user = await findUserById(db, org.id, q.user_id);
+      const result = q.latest_query_data_id
+        ? await db
+            .selectFrom("query_results")
+            .select(["retrieved_at", "runtime"])
+            .where("id", "=", q.latest_query_data_id)
+            .executeTakeFirst()
+        : undefined;
+      out.push({
+        ...presentRecentQuery(q, null),
+        user: user ? presentUser(user) : null,
+        retrieved_at: result?.retrieved_at ?? null,
+        runtime: result ? Number(result.runtime) : null,
+      });
+    }
+    void recordEvent(db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: "list",
+      objectType: "outdated_queries",
+      request,
+    });
+    return {
+      queries: out,
+      updated_at: scheduler?.last_refresh_at ? String(scheduler.last_refresh_at) : null,
+    };
+  });
+}

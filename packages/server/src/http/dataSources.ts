@@ -1,0 +1,356 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../context";
+import { SchemaNotSupportedError, type Runner, type SchemaTable } from "../runners/types";
+import {
+  dataSourceViewOnly,
+  hasPermission,
+  isAdmin,
+  requireAdmin,
+  requireDataSourceAccess,
+  requireLogin,
+  requirePermission,
+} from "../policies";
+import {
+  presentDataSourceBasic,
+  presentDataSourceFull,
+  presentDataSourceType,
+} from "../presenters/dataSources";
+import {
+  deleteDataSource,
+  findDataSource,
+  findDataSourceByName,
+  groupLinks,
+  groupLinksOf,
+  insertDataSource,
+  listDataSources,
+  readCachedSchema,
+  updateDataSource,
+  writeCachedSchema,
+  type DataSource,
+} from "../store/dataSources";
+import { defaultGroupId } from "../services/organizationSetup";
+import {
+  configurationSchema,
+  keepMaskedSecrets,
+  optionsProblem,
+  readDataSourceOptions,
+  withoutNulls,
+  writeDataSourceOptions,
+} from "../services/dataSourceOptions";
+import { adminRunContext, allRunners, findRunner, withTimeout } from "../services/dataSourceTypes";
+import { recordEvent } from "../services/events";
+import { badRequest, notFound } from "./errors";
+import { bodyObject, flag, lenientBody, parseId, queryArgs } from "./input";
+
+/** Time limits of the synchronous admin calls (connection test, schema). */
+const TEST_TIMEOUT_MS = 30_000;
+const SCHEMA_TIMEOUT_MS = 60_000;
+
+type Params = { id: string };
+
+function failedJob(error: { code: number; message: string; details?: string }) {
+  return { job: { id: "", status: 4, error, result: null, query_result_id: null, updated_at: 0 } };
+}
+
+/** Name, type and options of a create/update body, validated against the type's schema. */
+function readDataSourceInput(
+  body: Record<string, unknown>,
+  stored: { options: Record<string, unknown>; type: string } | null,
+): { name: string; runner: Runner; options: Record<string, unknown> } {
+  const { name, type, options } = body;
+  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required.");
+  if (typeof type !== "string") throw badRequest("type is required.");
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw badRequest("options is required and must be an object.");
+  }
+  const runner = findRunner(type);
+  if (!runner) throw badRequest(`Unknown data source type: ${type}.`);
+  const schema = configurationSchema(runner);
+  let cleaned = withoutNulls(options as Record<string, unknown>);
+  if (stored && stored.type === type) cleaned = keepMaskedSecrets(schema, cleaned, stored.options);
+  const problem = optionsProblem(schema, cleaned);
+  if (problem) throw badRequest(problem);
+  return { name: name.trim(), runner, options: cleaned };
+}
+
+function duplicateName(name: string) {
+  return badRequest(`Data source with the name ${name} already exists.`);
+}
+
+export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { db } = ctx.database;
+
+  async function load(request: FastifyRequest<{ Params: Params }>, orgId: number) {
+    const ds = await findDataSource(db, orgId, parseId(request.params.id));
+    if (!ds) throw notFound();
+    return ds;
+  }
+
+  async function presentFull(ds: DataSource) {
+    return presentDataSourceFull(ctx, ds, findRunner(ds.type), await groupLinksOf(db, ds.id));
+  }
+
+  app.get("/api/data_sources/types", async (request) => {
+    requireAdmin(request);
+    return [...allRunners()]
+      .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()))
+      .map(presentDataSourceType);
+  });
+
+  app.get("/api/data_sources", async (request) => {
+    const { identity, org } = requirePermission(request, "list_data_sources");
+    const all = (await listDataSources(db, org.id)).filter((ds) => findRunner(ds.type));
+    const links = await groupLinks(
+      db,
+      all.map((ds) => ds.id),
+    );
+    const admin = isAdmin(identity);
+    return all
+      .filter(
+        (ds) =>
+          admin || (links.get(ds.id) ?? []).some((l) => identity.groupIds.includes(l.group_id)),
+      )
+      .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id)
+      .map((ds) => ({
+        ...presentDataSourceBasic(ds, findRunner(ds.type)),
+        view_only: dataSourceViewOnly(identity, links.get(ds.id) ?? []),
+      }));
+  });
+
+  app.post("/api/data_sources", async (request) => {
+    const { identity, org } = requireAdmin(request);
+    const input = readDataSourceInput(bodyObject(request), null);
+    if (await findDataSourceByName(db, org.id, input.name)) throw duplicateName(input.name);
+    let ds: DataSource;
+    try {
+      ds = await insertDataSource(db, {
+        orgId: org.id,
+        name: input.name,
+        type: input.runner.type,
+        encryptedOptions: writeDataSourceOptions(ctx, input.options),
+        groupId: await defaultGroupId(db, org.id),
+      });
+    } catch {
+      // A concurrent create with the same name hit the unique index.
+      throw duplicateName(input.name);
+    }
+    await recordEvent(db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: "create",
+      objectType: "datasource",
+      objectId: ds.id,
+      request,
+    });
+    return presentFull(ds);
+  });
+
+  app.get<{ Params: Params }>("/api/data_sources/:id", async (request) => {
+    const { identity, org } = requireLogin(request);
+    const ds = await load(request, org.id);
+    const links = await groupLinksOf(db, ds.id);
+    requireDataSourceAccess(identity, links, "view");
+    const viewOnly = dataSourceViewOnly(identity, links);
+    if (!hasPermission(identity, "list_data_sources")) return { view_only: viewOnly };
+    const runner = findRunner(ds.type);
+    const shape = isAdmin(identity)
+      ? presentDataSourceFull(ctx, ds, runner, links)
+      : presentDataSourceBasic(ds, runner);
+    return { ...shape, view_only: viewOnly };
+  });
+
+  app.post<{ Params: Params }>("/api/data_sources/:id", async (request) => {
+    const { identity, org } = requireAdmin(request);
+    const ds = await load(request, org.id);
+    const input = readDataSourceInput(bodyObject(request), {
+      type: ds.type,
+      options: readDataSourceOptions(ctx, ds),
+    });
+    const other = await findDataSourceByName(db, org.id, input.name);
+    if (other && other.id !== ds.id) throw duplicateName(input.name);
+    try {
+      await updateDataSource(db, ds.id, {
+        name: input.name,
+        type: input.runner.type,
+        encrypted_options: writeDataSourceOptions(ctx, input.options),
+      });
+    } catch {
+      throw duplicateName(input.name);
+    }
+    await recordEvent(db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: "edit",
+      objectType: "datasource",
+      objectId: ds.id,
+      request,
+    });
+    return presentFull((await findDataSource(db, org.id, ds.id))!);
+  });
+
+  app.delete<{ Params: Params }>("/api/data_sources/:id", async (request, reply) => {
+    const { identity, org } = requireAdmin(request);
+    const ds = await load(request, org.id);
+    await deleteDataSource(db, ds.id);
+    await recordEvent(db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: "delete",
+      objectType: "datasource",
+      objectId: ds.id,
+      request,
+    });
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: Params }>("/api/data_sources/:id/schema", async (request) => {
+    const { identity, org } = requireLogin(request);
+    const ds = await load(request, org.id);
+    requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "view");
+    if (!flag(request, "refresh")) {
+      const cached = await readCachedSchema<SchemaTable[]>(db, ds.id);
+      if (cached?.schema) return { schema: cached.schema };
+    }
+    const runner = findRunner(ds.type);
+    if (!runner) return failedJob({ code: 1, message: new SchemaNotSupportedError().message });
+    try {
+      const tables = await withTimeout(
+        SCHEMA_TIMEOUT_MS,
+        "Timed out while reading the schema.",
+        (signal) =>
+          runner.getSchema(
+            readDataSourceOptions(ctx, ds),
+            adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+          ),
+      );
+      const schema = sortSchema(tables);
+      await writeCachedSchema(db, ds.id, schema);
+      return { schema };
+    } catch (error) {
+      if (error instanceof SchemaNotSupportedError) {
+        return failedJob({ code: 1, message: error.message });
+      }
+      return failedJob({
+        code: 2,
+        message: "Error retrieving schema",
+        details: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+
+  async function setPaused(request: FastifyRequest<{ Params: Params }>, paused: boolean) {
+    const { identity, org } = requireAdmin(request);
+    const ds = await load(request, org.id);
+    let reason: string | null = null;
+    if (paused) {
+      const body = lenientBody(request);
+      const fromQuery = queryArgs(request).reason;
+      const raw = request.body !== undefined ? body.reason : fromQuery;
+      reason = typeof raw === "string" ? raw : "";
+    }
+    await updateDataSource(db, ds.id, { paused, pause_reason: reason });
+    await recordEvent(db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: paused ? "pause" : "resume",
+      objectType: "datasource",
+      objectId: ds.id,
+      request,
+    });
+    const updated = (await findDataSource(db, org.id, ds.id))!;
+    return presentDataSourceBasic(updated, findRunner(updated.type));
+  }
+
+  app.post<{ Params: Params }>("/api/data_sources/:id/pause", (request) =>
+    setPaused(request, true),
+  );
+  app.delete<{ Params: Params }>("/api/data_sources/:id/pause", (request) =>
+    setPaused(request, false),
+  );
+
+  app.post<{ Params: Params }>("/api/data_sources/:id/test", async (request) => {
+    const { org } = requireAdmin(request);
+    const ds = await load(request, org.id);
+    const runner = findRunner(ds.type);
+    if (!runner) return { message: `Unknown data source type: ${ds.type}.`, ok: false };
+    try {
+      await withTimeout(TEST_TIMEOUT_MS, "Connection test timed out.", (signal) =>
+        runner.test(readDataSourceOptions(ctx, ds), adminRunContext(ctx, signal, TEST_TIMEOUT_MS)),
+      );
+      return { message: "success", ok: true };
+    } catch (error) {
+      return { message: error instanceof Error ? error.message : String(error), ok: false };
+    }
+  });
+
+  // Lazy schema (api-queries.md §12), for every type that lists databases/schemas one by one.
+  async function lazySource(request: FastifyRequest<{ Params: Params }>) {
+    const { identity, org } = requireLogin(request);
+    const ds = await load(request, org.id);
+    requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "view");
+    const runner = findRunner(ds.type);
+    if (!runner?.listDatabases || !runner.listTables || !runner.listColumns) {
+      throw badRequest("Resource only available for data sources that list databases.");
+    }
+    const run = <T>(
+      message: string,
+      work: (options: Record<string, unknown>, signal: AbortSignal) => Promise<T>,
+    ) =>
+      withTimeout(SCHEMA_TIMEOUT_MS, message, (signal) =>
+        work(readDataSourceOptions(ctx, ds), signal),
+      ).catch((error: unknown) => {
+        request.log.info({ err: error }, "lazy schema failed");
+        return { failed: message } as const;
+      });
+    return {
+      runner,
+      run,
+      runContext: (signal: AbortSignal) => adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+    };
+  }
+
+  app.get<{ Params: Params }>("/api/databricks/databases/:id", async (request) => {
+    const { runner, run, runContext } = await lazySource(request);
+    const result = await run("Error retrieving database list.", (options, signal) =>
+      runner.listDatabases!(options, runContext(signal)),
+    );
+    if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+    return result;
+  });
+
+  app.get<{ Params: Params & { database: string } }>(
+    "/api/databricks/databases/:id/:database/tables",
+    async (request) => {
+      const { runner, run, runContext } = await lazySource(request);
+      const database = request.params.database;
+      const result = await run("Error retrieving schema.", (options, signal) =>
+        runner.listTables!(options, database, runContext(signal)),
+      );
+      if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+      return {
+        schema: [...result].sort().map((table) => ({ name: `${database}.${table}`, columns: [] })),
+        has_columns: false,
+      };
+    },
+  );
+
+  app.get<{ Params: Params & { database: string; table: string } }>(
+    "/api/databricks/databases/:id/:database/columns/:table",
+    async (request) => {
+      const { runner, run, runContext } = await lazySource(request);
+      const { database, table } = request.params;
+      const result = await run("Error retrieving table columns.", (options, signal) =>
+        runner.listColumns!(options, database, table, runContext(signal)),
+      );
+      if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+      return result;
+    },
+  );
+}
+
+/** Tables sorted by name, and columns by name, as Redash serves them. */
+function sortSchema(tables: SchemaTable[]): SchemaTable[] {
+  return [...tables]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((t) => ({ ...t, columns: [...t.columns].sort((a, b) => a.name.localeCompare(b.name)) }));
+}

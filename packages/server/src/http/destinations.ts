@@ -1,0 +1,146 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../context";
+import { requireAdmin, requireLogin } from "../policies";
+import {
+  presentDestination,
+  presentDestinationFull,
+  presentDestinationType,
+} from "../presenters/destinations";
+import {
+  deleteDestination,
+  findDestination,
+  findDestinationByName,
+  insertDestination,
+  listDestinations,
+  updateDestination,
+  type Destination,
+} from "../store/destinations";
+import { findDestinationType, listDestinationTypes } from "../destinations/registry";
+import {
+  prepareDestinationOptions,
+  readDestinationOptions,
+  writeDestinationOptions,
+} from "../destinations/options";
+import type { DestinationOptions, DestinationType } from "../destinations/types";
+import { badRequest, notFound } from "./errors";
+import { bodyObject, parseId } from "./input";
+import { recordRequestEvent } from "./users";
+
+type Params = { Params: { id: string } };
+
+/** Redash's column limit for the name. */
+const MAX_NAME = 255;
+
+interface DestinationInput {
+  name: string;
+  type: DestinationType;
+  options: DestinationOptions;
+}
+
+/** Name, type and options of a create/update body; every field required (400 otherwise). */
+function readInput(
+  body: Record<string, unknown>,
+  stored: { type: string; options: DestinationOptions } | null,
+): DestinationInput {
+  const { name, type, options } = body;
+  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required.");
+  if (name.trim().length > MAX_NAME) {
+    throw badRequest(`name is too long (at most ${MAX_NAME} characters).`);
+  }
+  if (typeof type !== "string" || type === "") throw badRequest("type is required.");
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw badRequest("options is required and must be an object.");
+  }
+  const destinationType = findDestinationType(type);
+  if (!destinationType) throw badRequest(`Unknown alert destination type: ${type}.`);
+  const prepared = prepareDestinationOptions(
+    destinationType,
+    options as Record<string, unknown>,
+    stored,
+  );
+  if ("problem" in prepared) throw badRequest(prepared.problem);
+  return { name: name.trim(), type: destinationType, options: prepared.options };
+}
+
+function duplicateName(name: string) {
+  return badRequest(`Alert Destination with the name ${name} already exists.`);
+}
+
+/** Alert destinations (api-platform.md §7.10); events per §10 (create and update record none). */
+export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+
+  async function load(request: FastifyRequest<Params>, orgId: number): Promise<Destination> {
+    const destination = await findDestination(db, orgId, parseId(request.params.id));
+    if (!destination) throw notFound();
+    return destination;
+  }
+
+  app.get("/api/destinations/types", async (request) => {
+    requireAdmin(request);
+    return listDestinationTypes().map(presentDestinationType);
+  });
+
+  app.get("/api/destinations", async (request) => {
+    const { org } = requireLogin(request);
+    const destinations = await listDestinations(db, org.id);
+    await recordRequestEvent(ctx, request, "list", "destination", "admin/destinations");
+    return destinations.map(presentDestination);
+  });
+
+  app.post("/api/destinations", async (request) => {
+    const { identity, org } = requireAdmin(request);
+    const input = readInput(bodyObject(request), null);
+    if (await findDestinationByName(db, org.id, input.name)) throw duplicateName(input.name);
+    let destination: Destination;
+    try {
+      destination = await insertDestination(db, {
+        orgId: org.id,
+        userId: identity.user.id,
+        name: input.name,
+        type: input.type.type,
+        encryptedOptions: writeDestinationOptions(ctx, input.options),
+      });
+    } catch {
+      // A concurrent create with the same name hit the unique constraint.
+      throw duplicateName(input.name);
+    }
+    return presentDestinationFull(ctx, destination);
+  });
+
+  app.get<Params>("/api/destinations/:id", async (request) => {
+    const { org } = requireAdmin(request);
+    const destination = await load(request, org.id);
+    await recordRequestEvent(ctx, request, "view", "destination", destination.id);
+    return presentDestinationFull(ctx, destination);
+  });
+
+  app.post<Params>("/api/destinations/:id", async (request) => {
+    const { org } = requireAdmin(request);
+    const destination = await load(request, org.id);
+    const input = readInput(bodyObject(request), {
+      type: destination.type,
+      options: readDestinationOptions(ctx, destination),
+    });
+    const other = await findDestinationByName(db, org.id, input.name);
+    if (other && other.id !== destination.id) throw duplicateName(input.name);
+    try {
+      await updateDestination(db, destination.id, {
+        name: input.name,
+        type: input.type.type,
+        encrypted_options: writeDestinationOptions(ctx, input.options),
+      });
+    } catch {
+      throw duplicateName(input.name);
+    }
+    return presentDestinationFull(ctx, (await findDestination(db, org.id, destination.id))!);
+  });
+
+  app.delete<Params>("/api/destinations/:id", async (request, reply) => {
+    const { org } = requireAdmin(request);
+    const destination = await load(request, org.id);
+    await deleteDestination(db, destination.id);
+    await recordRequestEvent(ctx, request, "delete", "destination", destination.id);
+    return reply.code(204).send();
+  });
+}

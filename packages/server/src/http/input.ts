@@ -1,0 +1,72 @@
+import type { FastifyRequest } from "fastify";
+import { badRequest, notFound } from "./errors";
+
+/** Reading request input at the edge: ids, bodies and typed fields, with 404/400 for bad values. */
+
+/** A path id: anything but a positive whole number is an unknown id (404). */
+export function parseId(raw: unknown): number {
+  if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+/** The JSON body as an object; `{}` when empty; 400 when it is some other JSON value. */
+export function bodyObject(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== "object" || Array.isArray(body)) {
+    throw badRequest("The request body must be a JSON object.");
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Like bodyObject, but any non-object body counts as `{}` (routes that tolerate bad bodies). */
+export function lenientBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  return body && typeof body === "object" && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}
+
+export function queryArgs(request: FastifyRequest): Record<string, unknown> {
+  return (request.query ?? {}) as Record<string, unknown>;
+}
+
+export function requireString(body: Record<string, unknown>, key: string): string {
+  const value = body[key];
+  if (typeof value !== "string") throw badRequest(`${key} is required and must be a string.`);
+  return value;
+}
+
+export function optionalString(
+  body: Record<string, unknown>,
+  key: string,
+): string | null | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return value;
+  if (typeof value !== "string") throw badRequest(`${key} must be a string.`);
+  return value;
+}
+
+export function optionalObject(
+  body: Record<string, unknown>,
+  key: string,
+): Record<string, unknown> | null | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return value;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw badRequest(`${key} must be an object.`);
+  return value as Record<string, unknown>;
+}
+
+/** An id in a body: a whole number (or its string form), else 400. */
+export function bodyId(body: Record<string, unknown>, key: string): number {
+  const value = body[key];
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === "string" && /^\d{1,15}$/.test(value)) return Number(value);
+  throw badRequest(`${key} is required and must be an id.`);
+}
+
+/** Query-string flags are true when present, whatever their value. */
+export function flag(request: FastifyRequest, name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(queryArgs(request), name);
+}

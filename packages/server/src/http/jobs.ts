@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../context";
+import { QueueUnavailableError } from "../execution";
+import { requireLogin } from "../policies";
+import { canAccessJob } from "../policies/jobs";
+import { HttpError, notFound } from "./errors";
+import { presentJob } from "./queryResults";
+
+export const JOB_NOT_FOUND_MESSAGE = "Job not found. It may have expired.";
+
+/** Polling and cancelling jobs (api-queries §5.2, §5.3). */
+export async function jobRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const findJob = async (request: FastifyRequest) => {
+    const { identity, org } = requireLogin(request);
+    const { jobId } = request.params as { jobId: string };
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(jobId)) throw notFound(JOB_NOT_FOUND_MESSAGE);
+    try {
+      const job = await ctx.execution.getJob(jobId);
+      // Another organisation's or another user's job is as unknown as a missing one.
+      if (!job || !(await canAccessJob(ctx.database.db, identity, org.id, job))) {
+        throw notFound(JOB_NOT_FOUND_MESSAGE);
+      }
+      return job;
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw new HttpError(503, error.message);
+      throw error;
+    }
+  };
+
+  const get = async (request: FastifyRequest) => ({ job: presentJob(await findJob(request)) });
+  const cancel = async (request: FastifyRequest) => {
+    const job = await findJob(request);
+    try {
+      await ctx.execution.cancel(job.id);
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw new HttpError(503, error.message);
+      throw error;
+    }
+    return null;
+  };
+  app.get("/api/jobs/:jobId", get);
+  app.get("/api/queries/:id/jobs/:jobId", get);
+  app.delete("/api/jobs/:jobId", cancel);
+  app.delete("/api/queries/:id/jobs/:jobId", cancel);
+}

@@ -1,0 +1,571 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DetachedDropdownQueryError, queryHashSource } from "@sightline/core";
+import type { AppContext } from "../context";
+import type { Identity } from "../auth/identity";
+import {
+  accessAllows,
+  canModify,
+  dataSourceAccess,
+  hasPermission,
+  queryAccess,
+  requireAdminOrOwner,
+  requireDataSourceAccess,
+  requireLogin,
+  requirePermission,
+  requireUser,
+} from "../policies";
+import { presentListedQuery, presentQueryDetail, presentRecentQuery } from "../presenters/queries";
+import { findDataSource, groupLinks, groupLinksOf, type GroupLink } from "../store/dataSources";
+import { addFavorite, favoritesAmong, removeFavorite } from "../store/favorites";
+import {
+  archiveQuery,
+  findQueriesByIds,
+  findQuery,
+  insertQuery,
+  listVisibleQueries,
+  newestResultId,
+  parameterSchema,
+  recentQueries,
+  setQueryApiKey,
+  updateQuery,
+  type ListFilter,
+  type Query,
+  type QueryFields,
+  type QueryOptions,
+} from "../store/queries";
+import { withGroups, type User } from "../store/users";
+import { insertVisualization, visualizationsOf } from "../store/visualizations";
+import { findRunner } from "../services/dataSourceTypes";
+import { queryHash } from "../execution/hash";
+import { dropdownValues } from "../services/queryDropdowns";
+import { recordEvent } from "../services/events";
+import { formatSql } from "../services/sqlFormat";
+import { badRequest, conflict, forbidden, notFound } from "./errors";
+import { bodyId, bodyObject, parseId, queryArgs } from "./input";
+import { filterAndOrder, paginate, readListArgs } from "./queryListing";
+import { executeSavedQuery, refreshSavedQuery } from "./queryExecution";
+
+type Params = { id: string };
+
+const DROPDOWN_NO_GROUP =
+  "You are trying to associate a dropdown query that does not have a matching group. " +
+  "Please verify the dropdown query id you are trying to associate with this query.";
+const DETACHED = "This query is detached from any data source. Please select a different query.";
+
+/**
+ * `Query.query_hash` (api-queries.md §6.2): saved defaults rendered in, the runner's auto-limit
+ * step, hash normalisation, MD5. The one place the stored hash is computed.
+ */
+export function storedQueryHash(
+  q: Pick<Query, "query" | "options" | "data_source_id">,
+  dataSourceType: string | null,
+): string {
+  const runner = dataSourceType === null ? null : findRunner(dataSourceType);
+  const source = queryHashSource({
+    text: q.query,
+    parameters: parameterSchema(q.options),
+    applyAutoLimit: q.options.apply_auto_limit === true,
+    runner: q.data_source_id === null || !runner ? null : runner,
+  });
+  return queryHash(source);
+}
+
+async function usersByIds(ctx: AppContext, ids: (number | null)[]): Promise<Map<number, User>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await ctx.database.db
+    .selectFrom("users")
+    .selectAll()
+    .where("id", "in", wanted)
+    .execute();
+  return new Map((await withGroups(ctx.database.db, rows)).map((u) => [u.id, u]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Body fields
+
+function readTags(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw badRequest("tags must be a list of strings.");
+  return value
+    .filter((t) => t !== null && t !== "" && t !== undefined)
+    .map((t) => {
+      if (typeof t !== "string") throw badRequest("tags must be a list of strings.");
+      return t;
+    });
+}
+
+function readOptions(value: unknown): QueryOptions {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value))
+    throw badRequest("options must be an object.");
+  const options = value as QueryOptions;
+  if (options.parameters !== undefined && !Array.isArray(options.parameters)) {
+    throw badRequest("options.parameters must be a list.");
+  }
+  if (options.apply_auto_limit !== undefined && typeof options.apply_auto_limit !== "boolean") {
+    throw badRequest("options.apply_auto_limit must be true or false.");
+  }
+  return options;
+}
+
+function readSchedule(value: unknown): Record<string, unknown> | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw badRequest("schedule must be an object.");
+  return value as Record<string, unknown>;
+}
+
+function readText(value: unknown, key: string, nullable: boolean): string | null {
+  if (value === null && nullable) return null;
+  if (typeof value !== "string") throw badRequest(`${key} must be a string.`);
+  return value;
+}
+
+function readBool(value: unknown, key: string): boolean {
+  if (typeof value !== "boolean") throw badRequest(`${key} must be true or false.`);
+  return value;
+}
+
+function readNullableId(value: unknown, key: string): number | null {
+  if (value === null) return null;
+  return bodyId({ [key]: value }, key);
+}
+
+export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { db } = ctx.database;
+
+  async function loadQuery(request: FastifyRequest<{ Params: Params }>, orgId: number) {
+    const query = await findQuery(db, orgId, parseId(request.params.id));
+    if (!query) throw notFound();
+    return query;
+  }
+
+  const linksOf = async (q: Pick<Query, "data_source_id">): Promise<GroupLink[]> =>
+    q.data_source_id === null ? [] : groupLinksOf(db, q.data_source_id);
+
+  async function requireQueryAccess(identity: Identity, query: Query, needed: "view" | "full") {
+    const access = await queryAccess(db, identity, query, await linksOf(query));
+    if (!accessAllows(access, needed)) throw forbidden();
+  }
+
+  /** The data source of a body, in the org (404), with full access for the caller (403). */
+  async function writableDataSource(identity: Identity, orgId: number, id: number) {
+    const ds = await findDataSource(db, orgId, id);
+    if (!ds) throw notFound("Data source not found.");
+    requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "full");
+    return ds;
+  }
+
+  /** §3.19: every dropdown source must exist with group links the caller can view. */
+  async function checkDropdownQueries(identity: Identity, orgId: number, options: QueryOptions) {
+    const ids = parameterSchema(options)
+      .filter((p) => p.type === "query")
+      .map((p) => Number(p.queryId));
+    if (ids.length === 0) return;
+    const sources = await findQueriesByIds(db, orgId, ids);
+    const links = await groupLinks(
+      db,
+      sources.flatMap((s) => (s.data_source_id === null ? [] : [s.data_source_id])),
+    );
+    const all: GroupLink[] = [];
+    for (const id of new Set(ids)) {
+      const source = sources.find((s) => s.id === id);
+      const sourceLinks = source?.data_source_id ? (links.get(source.data_source_id) ?? []) : [];
+      if (sourceLinks.length === 0) throw badRequest(DROPDOWN_NO_GROUP);
+      all.push(...sourceLinks);
+    }
+    requireDataSourceAccess(identity, all, "view");
+  }
+
+  async function dataSourceType(id: number | null, orgId: number): Promise<string | null> {
+    if (id === null) return null;
+    return (await findDataSource(db, orgId, id))?.type ?? null;
+  }
+
+  /** Hash recomputed; the newest result with that hash becomes the latest one (§6.2, §6.4). */
+  async function rehash(query: Query): Promise<Query> {
+    const hash = storedQueryHash(query, await dataSourceType(query.data_source_id, query.org_id));
+    const latest =
+      query.data_source_id === null
+        ? null
+        : await newestResultId(db, query.org_id, query.data_source_id, hash);
+    const changes = {
+      query_hash: hash,
+      latest_query_data_id: latest ?? query.latest_query_data_id,
+    };
+    // Not a user change: neither the version nor updated_at moves.
+    await db.updateTable("queries").set(changes).where("id", "=", query.id).execute();
+    return { ...query, ...changes };
+  }
+
+  async function presentWrite(query: Query, identity: Identity, withVisualizations = true) {
+    const users = await usersByIds(ctx, [query.user_id, query.last_modified_by_id]);
+    const favorite =
+      identity.kind === "user"
+        ? (await favoritesAmong(db, "Query", [query.id], identity.user.id)).has(query.id)
+        : undefined;
+    return presentQueryDetail(query, {
+      users,
+      visualizations: withVisualizations
+        ? ((await visualizationsOf(db, [query.id])).get(query.id) ?? [])
+        : undefined,
+      isFavorite: favorite,
+    });
+  }
+
+  function event(
+    request: FastifyRequest,
+    identity: Identity,
+    orgId: number,
+    action: string,
+    objectId: number | string,
+    details?: Record<string, unknown>,
+  ) {
+    return recordEvent(db, {
+      orgId,
+      userId: identity.kind === "user" ? identity.user.id : null,
+      apiKeyName: identity.kind === "api_key" ? identity.name : undefined,
+      action,
+      objectType: "query",
+      objectId,
+      details,
+      request,
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lists
+
+  async function listPage(request: FastifyRequest, filter: Omit<ListFilter, "orgId" | "groupIds">) {
+    const { identity, org } = requireLogin(request);
+    const rows = await listVisibleQueries(db, {
+      ...filter,
+      orgId: org.id,
+      groupIds: identity.groupIds,
+    });
+    const args = readListArgs(queryArgs(request), org.settings.multi_byte_search_enabled === true);
+    const page = paginate(filterAndOrder(rows, args), args.page, args.pageSize);
+    const users = await usersByIds(
+      ctx,
+      page.results.map((q) => q.user_id),
+    );
+    const favorites =
+      identity.kind === "user"
+        ? await favoritesAmong(
+            db,
+            "Query",
+            page.results.map((q) => q.id),
+            identity.user.id,
+          )
+        : new Map<number, string>();
+    return {
+      ...page,
+      results: page.results.map((q) =>
+        presentListedQuery(q, users, q.starred_at ?? favorites.get(q.id) ?? null),
+      ),
+    };
+  }
+
+  app.get("/api/queries", async (request) => {
+    requirePermission(request, "view_query");
+    return listPage(request, { archived: false });
+  });
+
+  app.get("/api/queries/my", async (request) => {
+    const { identity } = requireUser(request);
+    if (!hasPermission(identity, "view_query")) throw forbidden();
+    return listPage(request, { archived: false, ownerId: identity.user.id });
+  });
+
+  app.get("/api/queries/archive", async (request) => {
+    const { identity } = requirePermission(request, "view_query");
+    return listPage(request, {
+      archived: true,
+      draftsOnlyOf: identity.kind === "user" ? identity.user.id : -1,
+    });
+  });
+
+  app.get("/api/queries/favorites", async (request) => {
+    const { identity } = requireUser(request);
+    return listPage(request, { archived: false, favoritesOf: identity.user.id });
+  });
+
+  app.get("/api/queries/recent", async (request) => {
+    const { identity, org } = requireUser(request);
+    if (!hasPermission(identity, "view_query")) throw forbidden();
+    const rows = await recentQueries(db, org.id, identity.user.id, identity.groupIds);
+    const favorites = await favoritesAmong(
+      db,
+      "Query",
+      rows.map((q) => q.id),
+      identity.user.id,
+    );
+    return rows.map((q) => presentRecentQuery(q, favorites.get(q.id) ?? null));
+  });
+
+  app.get("/api/queries/search", async (request, reply) => {
+    requirePermission(request, "view_query");
+    const args = queryArgs(request);
+    const q = typeof args.q === "string" ? args.q : "";
+    if (!q) return [];
+    const drafts = Object.prototype.hasOwnProperty.call(args, "include_drafts");
+    const location = `/api/queries?${new URLSearchParams({ q, drafts: String(drafts) })}`;
+    return reply.code(301).header("location", location).send({});
+  });
+
+  app.get("/api/queries/tags", async (request) => {
+    const { identity, org } = requireLogin(request);
+    const rows = await listVisibleQueries(db, {
+      orgId: org.id,
+      groupIds: identity.groupIds,
+      archived: false,
+    });
+    const counts = new Map<string, number>();
+    for (const q of rows)
+      for (const tag of new Set(q.tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    return {
+      tags: [...counts]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, count]) => ({ name, count })),
+    };
+  });
+
+  app.post("/api/queries/format", async (request) => {
+    requireLogin(request);
+    const body = bodyObject(request);
+    const text = body.query === undefined || body.query === null ? "" : body.query;
+    if (typeof text !== "string") throw badRequest("query must be a string.");
+    return { query: formatSql(text) };
+  });
+
+  // -------------------------------------------------------------------------------------------
+  // One query
+
+  app.post("/api/queries", async (request) => {
+    const { identity, org } = requirePermission(request, "create_query");
+    if (identity.kind !== "user") throw forbidden();
+    const body = bodyObject(request);
+    const dataSourceId = bodyId(body, "data_source_id");
+    if (typeof body.query !== "string") throw badRequest("query is required and must be a string.");
+    if (typeof body.name !== "string") throw badRequest("name is required and must be a string.");
+    const ds = await writableDataSource(identity, org.id, dataSourceId);
+    const options = readOptions(body.options);
+    await checkDropdownQueries(identity, org.id, options);
+    const fields: QueryFields = {
+      data_source_id: ds.id,
+      latest_query_data_id:
+        body.latest_query_data_id === undefined || body.latest_query_data_id === null
+          ? null
+          : readNullableId(body.latest_query_data_id, "latest_query_data_id"),
+      name: body.name,
+      description:
+        body.description === undefined ? null : readText(body.description, "description", true),
+      query: body.query,
+      query_hash: "",
+      user_id: identity.user.id,
+      last_modified_by_id: identity.user.id,
+      is_archived: false,
+      is_draft: true,
+      schedule: readSchedule(body.schedule),
+      options,
+      tags: readTags(body.tags),
+    };
+    fields.query_hash = storedQueryHash({ ...fields }, ds.type);
+    const latest = await newestResultId(db, org.id, ds.id, fields.query_hash);
+    if (latest !== null) fields.latest_query_data_id = latest;
+    const query = await insertQuery(db, org.id, fields);
+    await insertVisualization(db, query.id, {
+      type: "TABLE",
+      name: "Table",
+      description: "",
+      options: {},
+    });
+    await event(request, identity, org.id, "create", query.id);
+    return presentWrite(query, identity);
+  });
+
+  app.get<{ Params: Params }>("/api/queries/:id", async (request) => {
+    const { identity, org } = requirePermission(request, "view_query");
+    const query = await loadQuery(request, org.id);
+    await requireQueryAccess(identity, query, "view");
+    const users = await usersByIds(ctx, [query.user_id, query.last_modified_by_id]);
+    const visualizations = (await visualizationsOf(db, [query.id])).get(query.id) ?? [];
+    await event(request, identity, org.id, "view", query.id);
+    return presentQueryDetail(query, {
+      users,
+      visualizations,
+      canEdit: await canModify(db, identity, "queries", query),
+      isFavorite:
+        identity.kind === "user"
+          ? (await favoritesAmong(db, "Query", [query.id], identity.user.id)).has(query.id)
+          : undefined,
+    });
+  });
+
+  app.post<{ Params: Params }>("/api/queries/:id", async (request) => {
+    const { identity, org } = requirePermission(request, "edit_query");
+    if (identity.kind !== "user") throw forbidden();
+    const query = await loadQuery(request, org.id);
+    if (!(await canModify(db, identity, "queries", query))) throw forbidden();
+    const body = bodyObject(request);
+    const changes: Partial<QueryFields> = {};
+    if ("query" in body) changes.query = readText(body.query, "query", false)!;
+    if ("name" in body) changes.name = readText(body.name, "name", false)!;
+    if ("description" in body)
+      changes.description = readText(body.description, "description", true);
+    if ("schedule" in body) changes.schedule = readSchedule(body.schedule);
+    if ("options" in body) changes.options = readOptions(body.options);
+    if ("tags" in body) changes.tags = readTags(body.tags);
+    if ("is_draft" in body) changes.is_draft = readBool(body.is_draft, "is_draft");
+    if ("is_archived" in body) changes.is_archived = readBool(body.is_archived, "is_archived");
+    if ("latest_query_data_id" in body) {
+      changes.latest_query_data_id = readNullableId(
+        body.latest_query_data_id,
+        "latest_query_data_id",
+      );
+    }
+    if ("data_source_id" in body) {
+      changes.data_source_id = (
+        await writableDataSource(identity, org.id, bodyId(body, "data_source_id"))
+      ).id;
+    }
+    let version: number | undefined;
+    if ("version" in body && body.version !== null) {
+      if (typeof body.version !== "number" || !Number.isInteger(body.version)) {
+        throw badRequest("version must be a whole number.");
+      }
+      if (body.version !== query.version) throw conflict();
+      version = body.version;
+    }
+    if (changes.options) await checkDropdownQueries(identity, org.id, changes.options);
+    changes.last_modified_by_id = identity.user.id;
+    if (!(await updateQuery(db, query.id, changes, version))) throw conflict();
+    const saved = await rehash((await findQuery(db, org.id, query.id))!);
+    await event(request, identity, org.id, "edit", query.id);
+    return presentWrite(saved, identity);
+  });
+
+  app.delete<{ Params: Params }>("/api/queries/:id", async (request) => {
+    const { identity, org } = requireLogin(request);
+    const query = await loadQuery(request, org.id);
+    requireAdminOrOwner(identity, query.user_id);
+    await archiveQuery(db, query.id, identity.kind === "user" ? identity.user.id : query.user_id);
+    await event(request, identity, org.id, "archive", query.id);
+    return null;
+  });
+
+  app.post<{ Params: Params }>("/api/queries/:id/fork", async (request) => {
+    const { identity, org } = requirePermission(request, "edit_query");
+    if (identity.kind !== "user") throw forbidden();
+    const original = await loadQuery(request, org.id);
+    requireDataSourceAccess(identity, await linksOf(original), "full");
+    const fork = await insertQuery(db, org.id, {
+      data_source_id: original.data_source_id,
+      latest_query_data_id: original.latest_query_data_id,
+      name: `Copy of (#${original.id}) ${original.name}`,
+      description: original.description,
+      query: original.query,
+      query_hash: original.query_hash,
+      user_id: identity.user.id,
+      last_modified_by_id: identity.user.id,
+      is_archived: false,
+      is_draft: true,
+      schedule: null,
+      options: original.options,
+      tags: original.tags,
+    });
+    for (const v of (await visualizationsOf(db, [original.id])).get(original.id) ?? []) {
+      await insertVisualization(db, fork.id, v);
+    }
+    await event(request, identity, org.id, "fork", original.id);
+    return presentWrite(fork, identity);
+  });
+
+  app.post<{ Params: Params }>("/api/queries/:id/regenerate_api_key", async (request) => {
+    const { identity, org } = requirePermission(request, "edit_query");
+    const query = await loadQuery(request, org.id);
+    requireAdminOrOwner(identity, query.user_id);
+    await setQueryApiKey(db, query.id);
+    await event(request, identity, org.id, "regnerate_api_key", query.id);
+    return presentWrite((await findQuery(db, org.id, query.id))!, identity, false);
+  });
+
+  async function favorite(request: FastifyRequest<{ Params: Params }>, add: boolean) {
+    const { identity, org } = requireUser(request);
+    const query = await loadQuery(request, org.id);
+    await requireQueryAccess(identity, query, "view");
+    if (add) await addFavorite(db, org.id, "Query", query.id, identity.user.id);
+    else await removeFavorite(db, "Query", query.id, identity.user.id);
+    await event(request, identity, org.id, "favorite", query.id);
+    return null;
+  }
+  app.post<{ Params: Params }>("/api/queries/:id/favorite", (request) => favorite(request, true));
+  app.delete<{ Params: Params }>("/api/queries/:id/favorite", (request) =>
+    favorite(request, false),
+  );
+
+  // -------------------------------------------------------------------------------------------
+  // Dropdowns (§3.17, §3.18)
+
+  async function dropdownOf(source: Query, orgId: number) {
+    try {
+      return await dropdownValues(db, orgId, source);
+    } catch (error) {
+      if (error instanceof DetachedDropdownQueryError) throw badRequest(DETACHED);
+      throw error;
+    }
+  }
+
+  app.get<{ Params: Params }>("/api/queries/:id/dropdown", async (request) => {
+    const { identity, org } = requireLogin(request);
+    const query = await loadQuery(request, org.id);
+    if (query.data_source_id !== null) {
+      requireDataSourceAccess(identity, await linksOf(query), "view");
+    } else if (!accessAllows(await queryAccess(db, identity, query, []), "view")) {
+      throw forbidden();
+    }
+    return dropdownOf(query, org.id);
+  });
+
+  app.get<{ Params: { id: string; dropdown_query_id: string } }>(
+    "/api/queries/:id/dropdowns/:dropdown_query_id",
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const parent = await loadQuery(request, org.id);
+      const dropdownId = parseId(request.params.dropdown_query_id);
+      await requireQueryAccess(identity, parent, "view");
+      const associated = parameterSchema(parent.options).some(
+        (p) => p.type === "query" && Number(p.queryId) === dropdownId,
+      );
+      const source = await findQuery(db, org.id, dropdownId);
+      if (!source) throw notFound();
+      if (!associated && source.data_source_id !== null) {
+        const access = dataSourceAccess(identity, await linksOf(source));
+        if (!accessAllows(access, "view")) throw forbidden();
+      }
+      return dropdownOf(source, org.id);
+    },
+  );
+
+  // -------------------------------------------------------------------------------------------
+  // Execution of saved queries (§4.2, §3.14)
+
+  app.post<{ Params: Params }>("/api/queries/:id/results", async (request, reply) => {
+    const { identity, org } = requireLogin(request);
+    if (!hasPermission(identity, "view_query") && !hasPermission(identity, "execute_query")) {
+      throw forbidden();
+    }
+    const query = await loadQuery(request, org.id);
+    const access = await queryAccess(db, identity, query, await linksOf(query));
+    return executeSavedQuery(ctx, request, reply, { identity, org, query, access });
+  });
+
+  app.post<{ Params: Params }>("/api/queries/:id/refresh", async (request, reply) => {
+    const { identity, org } = requireLogin(request);
+    if (identity.kind === "api_key") throw forbidden("Please use a user API key.");
+    const query = await loadQuery(request, org.id);
+    await requireQueryAccess(identity, query, "full");
+    return refreshSavedQuery(ctx, request, reply, { identity, org, query });
+  });
+}

@@ -1,0 +1,97 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context";
+import { badRequest } from "./errors";
+import { bodyObject } from "./input";
+import { recordRequestEvent } from "./users";
+import { requireAdmin, requireLogin } from "../policies";
+import { effectiveSettings, googleAppsDomains, orgSetting } from "../services/orgSettings";
+import {
+  DEFAULT_ORGANIZATION_SETTINGS,
+  GOOGLE_APPS_DOMAINS_KEY,
+  isOrganizationSettingKey,
+  type OrganizationSettingKey,
+} from "@sightline/core";
+import { saveOrgSettings, type Organization } from "../store/organizations";
+import { objectCounters } from "../store/groups";
+
+export const PASSWORD_LOGIN_REQUIRED =
+  "Password login can't be turned off unless another login method (SAML, Google login or JWT) is enabled.";
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
+}
+
+/** Checks a value against the type of the setting's default (booleans, strings, string lists). */
+function checkSettingValue(key: OrganizationSettingKey, value: unknown): void {
+  if (key === "beacon_consent") {
+    if (value !== null && typeof value !== "boolean") {
+      throw badRequest(`'${key}' must be true, false or null.`);
+    }
+    return;
+  }
+  const fallback: unknown = DEFAULT_ORGANIZATION_SETTINGS[key];
+  if (Array.isArray(fallback)) {
+    if (!isStringList(value)) throw badRequest(`'${key}' must be a list of strings.`);
+  } else if (typeof value !== typeof fallback) {
+    throw badRequest(`'${key}' must be a ${typeof fallback}.`);
+  }
+}
+
+/** Whether the organisation still has a way to sign in besides passwords. */
+function hasOtherLoginMethod(org: Organization): boolean {
+  return (
+    orgSetting(org, "auth_saml_enabled") === true ||
+    orgSetting(org, "auth_jwt_login_enabled") === true ||
+    googleAppsDomains(org).length > 0
+  );
+}
+
+/** Organisation settings and the home page's counters (api-platform.md §7.3, §8). */
+export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+
+  app.get("/api/settings/organization", async (request) => {
+    const { org } = requireAdmin(request);
+    return { settings: effectiveSettings(org) };
+  });
+
+  app.post("/api/settings/organization", async (request) => {
+    const { org } = requireAdmin(request);
+    const body = bodyObject(request);
+    const stored = { ...((org.settings.settings as Record<string, unknown> | undefined) ?? {}) };
+    const next: Record<string, unknown> = { ...org.settings, settings: stored };
+    const newValues: Record<string, unknown> = {};
+    const previousValues: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (key === GOOGLE_APPS_DOMAINS_KEY) {
+        if (!isStringList(value)) throw badRequest(`'${key}' must be a list of strings.`);
+        previousValues[key] = googleAppsDomains(org);
+        next.google_apps_domains = value.map((d) => d.trim().toLowerCase()).filter(Boolean);
+      } else if (isOrganizationSettingKey(key)) {
+        checkSettingValue(key, value);
+        previousValues[key] = orgSetting(org, key);
+        stored[key] = value;
+      } else {
+        throw badRequest(`Unknown setting: ${key}.`);
+      }
+      newValues[key] = value;
+    }
+    const updated: Organization = { ...org, settings: next };
+    if (orgSetting(updated, "auth_password_login_enabled") === false) {
+      if (!hasOtherLoginMethod(updated)) throw badRequest(PASSWORD_LOGIN_REQUIRED);
+    }
+    if (Object.keys(newValues).length > 0) {
+      await saveOrgSettings(db, org.id, next);
+      await recordRequestEvent(ctx, request, "edit", "settings", org.id, {
+        new_values: newValues,
+        previous_values: previousValues,
+      });
+    }
+    return { settings: effectiveSettings(updated) };
+  });
+
+  app.get("/api/organization/status", async (request) => {
+    const { identity, org } = requireLogin(request);
+    return { object_counters: await objectCounters(db, org.id, identity.groupIds) };
+  });
+}

@@ -1,0 +1,39 @@
+import type { Kysely } from "kysely";
+import type { Identity } from "../auth/identity";
+import type { DB } from "../store/schema";
+import { groupLinksOf } from "../store/dataSources";
+import { findQuery } from "../store/queries";
+import { dataSourceAccess, isAdmin, queryAccess } from "./index";
+
+export interface JobOwner {
+  orgId: number;
+  userId: number | null;
+  queryId: number | null;
+  dataSourceId: number;
+  queryHash: string;
+}
+
+/**
+ * Who may see or cancel a job (SECURITY.md rule 5): only within its organisation; its own user
+ * and admins; other users who may view its data source (identical runs share one job); a query
+ * API key only for jobs of its own query (or of the same text on the same data source).
+ */
+export async function canAccessJob(
+  db: Kysely<DB>,
+  identity: Identity,
+  orgId: number,
+  job: JobOwner,
+): Promise<boolean> {
+  if (identity.kind === "anonymous" || job.orgId !== orgId) return false;
+  if (identity.kind === "user") {
+    if (isAdmin(identity) || identity.user.id === job.userId) return true;
+    return dataSourceAccess(identity, await groupLinksOf(db, job.dataSourceId)) !== "none";
+  }
+  const queryId = identity.object.type === "queries" ? identity.object.id : job.queryId;
+  if (queryId === null) return false;
+  const query = await findQuery(db, orgId, queryId);
+  if (!query || query.data_source_id !== job.dataSourceId) return false;
+  if (job.queryId !== query.id && job.queryHash !== query.query_hash) return false;
+  const links = await groupLinksOf(db, job.dataSourceId);
+  return (await queryAccess(db, identity, query, links)) !== "none";
+}

@@ -1,0 +1,303 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../store/database";
+import { migrate } from "../store/migrate";
+import { now } from "../store/values";
+import type { Cell, ResultColumn } from "../runners/types";
+import {
+  contentDisposition,
+  delimitedStream,
+  downloadFilename,
+  findCachedResult,
+  formatDateCell,
+  loadResultMeta,
+  purgeUnusedResults,
+  queryResultJsonStream,
+  readResultRows,
+  ResultTooLargeError,
+  writeResult,
+  DEFAULT_RESULT_LIMITS,
+  type ResultLimits,
+} from "./index";
+
+let dir: string;
+let database: Database;
+let orgId: number;
+let dsId: number;
+
+const COLUMNS: ResultColumn[] = [
+  { name: "id", friendly_name: "id", type: "integer" },
+  { name: "name", friendly_name: "name", type: "string" },
+];
+
+async function* batchesOf(total: number, size = 5000): AsyncGenerator<Cell[][]> {
+  for (let start = 0; start < total; start += size) {
+    const rows: Cell[][] = [];
+    for (let i = start; i < Math.min(total, start + size); i++) rows.push([i, `row ${i}`]);
+    yield rows;
+  }
+}
+
+function store(total: number, limits: Partial<ResultLimits> = {}, hash = "h1") {
+  return writeResult(database.db, {
+    orgId,
+    dataSourceId: dsId,
+    queryHash: hash,
+    query: "SELECT 1",
+    columns: COLUMNS,
+    batches: batchesOf(total),
+    startedAt: Date.now(),
+    limits: { ...DEFAULT_RESULT_LIMITS, ...limits },
+  });
+}
+
+async function collect(gen: AsyncIterable<string>): Promise<{ text: string; pieces: number }> {
+  let text = "";
+  let pieces = 0;
+  for await (const piece of gen) {
+    text += piece;
+    pieces += 1;
+  }
+  return { text, pieces };
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-results-"));
+  database = await openDatabase(path.join(dir, "meta.db"));
+  await migrate(database);
+  const ts = now();
+  const org = await database.db
+    .insertInto("organizations")
+    .values({ name: "o", slug: "o", settings: "{}", created_at: ts, updated_at: ts })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  orgId = org.id;
+  const ds = await database.db
+    .insertInto("data_sources")
+    .values({
+      org_id: orgId,
+      name: "d",
+      type: "sqlite",
+      encrypted_options: "",
+      queue_name: "queries",
+      scheduled_queue_name: "scheduled_queries",
+      paused: false,
+      pause_reason: null,
+      created_at: ts,
+      updated_at: ts,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  dsId = ds.id;
+});
+
+afterAll(async () => {
+  await database.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("result store", () => {
+  it("round-trips rows through compressed chunks", async () => {
+    const meta = await store(12_345);
+    expect(meta.rowCount).toBe(12_345);
+    expect(meta.chunkCount).toBe(3);
+    expect(meta.truncated).toBe(false);
+    const loaded = await loadResultMeta(database.db, orgId, meta.id);
+    expect(loaded).toMatchObject({ rowCount: 12_345, columns: COLUMNS, queryHash: "h1" });
+    const rows: Cell[][] = [];
+    for await (const chunk of readResultRows(database.db, loaded!)) rows.push(...chunk);
+    expect(rows).toHaveLength(12_345);
+    expect(rows[12_344]).toEqual([12_344, "row 12344"]);
+    expect(await loadResultMeta(database.db, orgId + 1, meta.id)).toBeNull();
+  });
+
+  it("cuts the result at the row cap and marks it truncated", async () => {
+    const meta = await store(20_000, { maxRows: 7_500 });
+    expect(meta.rowCount).toBe(7_500);
+    expect(meta.truncated).toBe(true);
+    const { text } = await collect(queryResultJsonStream(database.db, meta));
+    const json = JSON.parse(text);
+    expect(json.query_result.data.rows).toHaveLength(7_500);
+    expect(json.query_result.data.truncated).toBe(true);
+  });
+
+  it("fails past the byte cap and leaves nothing behind", async () => {
+    const before = await database.db.selectFrom("query_results").select("id").execute();
+    await expect(store(50_000, { maxBytes: 100_000 })).rejects.toBeInstanceOf(ResultTooLargeError);
+    await expect(store(50_000, { maxBytes: 100_000 })).rejects.toThrow(
+      /larger than the limit of 97.7 KB/,
+    );
+    const after = await database.db.selectFrom("query_results").select("id").execute();
+    expect(after).toHaveLength(before.length);
+  });
+
+  it("streams a 200k-row result as Redash JSON in many pieces, with a display cap", async () => {
+    const meta = await store(200_000);
+    const { text, pieces } = await collect(queryResultJsonStream(database.db, meta));
+    expect(pieces).toBeGreaterThan(100);
+    const json = JSON.parse(text);
+    expect(json.query_result).toMatchObject({
+      id: meta.id,
+      query_hash: "h1",
+      data_source_id: dsId,
+    });
+    expect(json.query_result.data.rows).toHaveLength(200_000);
+    expect(json.query_result.data.rows[199_999]).toEqual({ id: 199_999, name: "row 199999" });
+    expect(json.query_result.data.truncated).toBeUndefined();
+
+    const capped = JSON.parse(
+      (await collect(queryResultJsonStream(database.db, meta, { maxRows: 10 }))).text,
+    );
+    expect(capped.query_result.data.rows).toHaveLength(10);
+    expect(capped.query_result.data.truncated).toBe(true);
+
+    const reduced = JSON.parse(
+      (await collect(queryResultJsonStream(database.db, meta, { maxRows: 1, reduced: true }))).text,
+    );
+    expect(Object.keys(reduced.query_result).sort()).toEqual(["data", "retrieved_at"]);
+
+    const csv = await collect(
+      delimitedStream(database.db, meta, {
+        delimiter: ",",
+        dateFormat: "DD/MM/YY",
+        timeFormat: "HH:mm",
+      }),
+    );
+    expect(csv.pieces).toBeGreaterThan(10);
+    expect(csv.text.split("\r\n")).toHaveLength(200_002);
+  });
+});
+
+describe("cache lookup and purge", () => {
+  it("follows max_age (§4.7)", async () => {
+    const db = database.db;
+    expect(
+      await findCachedResult(db, { orgId, dataSourceId: dsId, queryHash: "nope", maxAge: -1 }),
+    ).toBeNull();
+    const old = await store(1, {}, "cache");
+    const fresh = await store(1, {}, "cache");
+    const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+    const hundredDays = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    await db
+      .updateTable("query_results")
+      .set({ retrieved_at: hundredDays })
+      .where("id", "=", old.id)
+      .execute();
+    await db
+      .updateTable("query_results")
+      .set({ retrieved_at: dayAgo })
+      .where("id", "=", fresh.id)
+      .execute();
+    const lookup = { orgId, dataSourceId: dsId, queryHash: "cache" };
+    expect((await findCachedResult(db, { ...lookup, maxAge: -1 }))?.id).toBe(fresh.id);
+    expect(await findCachedResult(db, { ...lookup, maxAge: 60 })).toBeNull();
+    expect(await findCachedResult(db, { ...lookup, maxAge: 0 })).toBeNull();
+    expect(
+      await findCachedResult(db, { ...lookup, dataSourceId: dsId + 1, maxAge: -1 }),
+    ).toBeNull();
+    const recent = await store(1, {}, "cache");
+    await db
+      .updateTable("query_results")
+      .set({ retrieved_at: new Date(Date.now() - 30_000).toISOString() })
+      .where("id", "=", recent.id)
+      .execute();
+    expect((await findCachedResult(db, { ...lookup, maxAge: 120 }))?.id).toBe(recent.id);
+  });
+
+  it("purges unreferenced results older than 7 days, with their chunks", async () => {
+    const db = database.db;
+    const stale = await store(10, {}, "stale");
+    await db
+      .updateTable("query_results")
+      .set({ retrieved_at: new Date(Date.now() - 8 * 86_400_000).toISOString() })
+      .execute();
+    const purged = await purgeUnusedResults(db, { limit: 1000 });
+    expect(purged).toBeGreaterThan(0);
+    expect(await loadResultMeta(db, orgId, stale.id)).toBeNull();
+    const chunks = await db
+      .selectFrom("query_result_chunks")
+      .select("result_id")
+      .where("result_id", "=", stale.id)
+      .execute();
+    expect(chunks).toHaveLength(0);
+  });
+});
+
+describe("download formats (§4.4)", () => {
+  it("formats dates with the org formats and keeps other values", () => {
+    expect(formatDateCell("2019-05-26T12:39:23.026Z", "DD/MM/YY HH:mm")).toBe("26/05/19 12:39");
+    expect(formatDateCell("2019-05-26", "DD/MM/YY")).toBe("26/05/19");
+    expect(formatDateCell("2019-05-26T12:39:23.026Z", "YYYY-MM-DD HH:mm:ss.SSS")).toBe(
+      "2019-05-26 12:39:23.026",
+    );
+    expect(formatDateCell(459, "DD/MM/YY")).toBe(459);
+    expect(formatDateCell("459", "DD/MM/YY")).toBe("459");
+    expect(formatDateCell(null, "DD/MM/YY")).toBe("");
+  });
+
+  it("writes CSV with CRLF, minimal quoting and per-type conversions", async () => {
+    const columns: ResultColumn[] = [
+      { name: "d", friendly_name: "d", type: "date" },
+      { name: "dt", friendly_name: "dt", type: "datetime" },
+      { name: "b", friendly_name: "b", type: "boolean" },
+      { name: "n", friendly_name: "n", type: "integer" },
+      { name: "s", friendly_name: "s", type: "string" },
+    ];
+    async function* rows(): AsyncGenerator<Cell[][]> {
+      yield [
+        ["2019-05-26", "2019-05-26T12:39:23.026Z", true, 459, 'a,"b"'],
+        [null, null, false, null, "line\nbreak"],
+        [null, null, null, "459", "plain"],
+      ];
+    }
+    const meta = await writeResult(database.db, {
+      orgId,
+      dataSourceId: dsId,
+      queryHash: "csv",
+      query: "x",
+      columns,
+      batches: rows(),
+      startedAt: Date.now(),
+      limits: DEFAULT_RESULT_LIMITS,
+    });
+    const options = { dateFormat: "DD/MM/YY", timeFormat: "HH:mm" };
+    const csv = (await collect(delimitedStream(database.db, meta, { ...options, delimiter: "," })))
+      .text;
+    expect(csv).toBe(
+      'd,dt,b,n,s\r\n26/05/19,26/05/19 12:39,true,459,"a,""b"""\r\n,,false,,"line\nbreak"\r\n,,,459,plain\r\n',
+    );
+    const tsv = (await collect(delimitedStream(database.db, meta, { ...options, delimiter: "\t" })))
+      .text;
+    expect(tsv.split("\r\n")[1]).toBe('26/05/19\t26/05/19 12:39\ttrue\t459\t"a,""b"""');
+  });
+
+  it("names downloads after the query and encodes non-ASCII names", () => {
+    const retrievedAt = "2024-03-05T10:00:00.000Z";
+    expect(downloadFilename({ resultId: 7, retrievedAt, extension: "csv" })).toBe(
+      "7_2024_03_05.csv",
+    );
+    expect(
+      downloadFilename({
+        query: { id: 3, name: 'Sales: Q1 / "EU"?' },
+        resultId: 7,
+        retrievedAt,
+        extension: "xlsx",
+      }),
+    ).toBe("Sales_Q1_EU_2024_03_05.xlsx");
+    expect(
+      downloadFilename({
+        query: { id: 3, name: "\u0007" },
+        resultId: 7,
+        retrievedAt,
+        extension: "json",
+      }),
+    ).toBe("3_2024_03_05.json");
+    expect(contentDisposition("a_2024_03_05.csv")).toBe("attachment; filename=a_2024_03_05.csv");
+    expect(contentDisposition("a(1).csv")).toBe('attachment; filename="a(1).csv"');
+    const hebrew = contentDisposition("שאילתה_2024_03_05.csv");
+    expect(/^[\x20-\x7e]*$/.test(hebrew)).toBe(true);
+    expect(hebrew).toContain("filename*=UTF-8''%D7%A9");
+  });
+});

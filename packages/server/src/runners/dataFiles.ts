@@ -1,0 +1,70 @@
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import type { RunContext } from "./types";
+
+type FileContext = Pick<RunContext, "fileDataDir" | "forbiddenPaths">;
+
+/** True when `child` is `parent` itself or lies somewhere below it. */
+export function isWithin(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The allowed folder, resolved, or an error saying file sources are off. */
+export function allowedFolder(ctx: FileContext): string {
+  if (!ctx.fileDataDir) {
+    throw new Error(
+      "File-based data sources are disabled: the operator has not configured an allowed data folder.",
+    );
+  }
+  try {
+    return realpathSync(ctx.fileDataDir);
+  } catch {
+    throw new Error("The allowed data folder for file-based data sources does not exist.");
+  }
+}
+
+/**
+ * Resolves a SQLite/DuckDB database path (relative paths are taken inside the allowed folder)
+ * and refuses anything outside that folder or belonging to Sightline itself (SECURITY.md rule 3).
+ * Symbolic links are followed before checking.
+ */
+export function resolveDataFile(dbpath: unknown, ctx: FileContext): string {
+  const root = allowedFolder(ctx);
+  if (typeof dbpath !== "string" || dbpath.trim() === "") {
+    throw new Error("Database Path is required.");
+  }
+  const requested = path.resolve(root, dbpath.trim());
+  let real: string;
+  try {
+    real = realpathSync(requested);
+  } catch {
+    throw new Error(`Database file not found: ${dbpath}`);
+  }
+  if (!isWithin(root, real) || real === root) {
+    throw new Error(`Database file must be inside the allowed data folder (${root}).`);
+  }
+  assertNotForbidden(real, ctx);
+  return real;
+}
+
+export function assertNotForbidden(real: string, ctx: FileContext): void {
+  for (const forbidden of ctx.forbiddenPaths) {
+    if (isWithin(realOrResolved(forbidden), real)) {
+      throw new Error("This file belongs to Sightline itself and cannot be used as a data source.");
+    }
+  }
+}
+
+/** True when some forbidden path lies inside the allowed folder (so folder-wide access is unsafe). */
+export function folderHoldsForbidden(root: string, ctx: FileContext): boolean {
+  return ctx.forbiddenPaths.some((forbidden) => isWithin(root, realOrResolved(forbidden)));
+}

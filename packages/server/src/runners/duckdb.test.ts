@@ -1,0 +1,245 @@
+import { DuckDBInstance } from "@duckdb/node-api";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { duckdbRunner } from "./duckdb";
+import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
+import { isoTimestamp } from "./values";
+
+let dir: string;
+let outside: string;
+let ctx: ReturnType<typeof testContext>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "sightline-duckdb-"));
+  outside = mkdtempSync(path.join(tmpdir(), "sightline-outside-"));
+  writeFileSync(path.join(dir, "people.csv"), "id,name\n1,Ada\n2,Grace\n");
+  writeFileSync(path.join(outside, "secret.csv"), "token\nabc\n");
+  const instance = await DuckDBInstance.create(path.join(dir, "shop.duckdb"));
+  const connection = await instance.connect();
+  await connection.run(`
+    CREATE TABLE items (id INTEGER, name VARCHAR, price DECIMAL(10, 2), added DATE);
+    INSERT INTO items VALUES (1, 'pen', 1.50, '2024-01-02');
+    CREATE SCHEMA sales;
+    CREATE TABLE sales.orders (id BIGINT, placed TIMESTAMP);
+  `);
+  connection.closeSync();
+  instance.closeSync();
+  ctx = testContext({ fileDataDir: dir });
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+const memory = { dbpath: ":memory:" };
+
+describe("duckdb runner", () => {
+  it("returns every column type with JSON-safe values", async () => {
+    const { columns, rows } = await runAll(
+      duckdbRunner.run(
+        memory,
+        `SELECT 1::INTEGER AS i, 9007199254740993::BIGINT AS big, 2.5::DOUBLE AS f, 'nan'::DOUBLE AS nan,
+                1.50::DECIMAL(10,2) AS d, 12345678901234567890.123::DECIMAL(38,3) AS wide,
+                true AS b, 'x' AS s, DATE '2024-01-02' AS day,
+                TIMESTAMP '2024-01-02 10:00:00.123456' AS ts, TIMESTAMPTZ '2024-01-02 10:00:00+02' AS tstz,
+                'hi'::BLOB AS blob, [1, 2] AS list, NULL AS n, 2 AS i`,
+        ctx,
+      ),
+    );
+    expect(columns.map((c) => [c.name, c.type])).toEqual([
+      ["i", "integer"],
+      ["big", "integer"],
+      ["f", "float"],
+      ["nan", "float"],
+      ["d", "float"],
+      ["wide", "float"],
+      ["b", "boolean"],
+      ["s", "string"],
+      ["day", "date"],
+      ["ts", "datetime"],
+      ["tstz", "datetime"],
+      ["blob", "string"],
+      ["list", "string"],
+      ["n", "integer"],
+      ["i1", "integer"],
+    ]);
+    expect(rows).toEqual([
+      [
+        1,
+        "9007199254740993",
+        2.5,
+        null,
+        1.5,
+        "12345678901234567890.123",
+        true,
+        "x",
+        "2024-01-02",
+        "2024-01-02T10:00:00.123456",
+        "2024-01-02T08:00:00+00:00",
+        "aGk=",
+        "[1, 2]",
+        null,
+        2,
+      ],
+    ]);
+  });
+
+  it("writes timestamps and dates exactly as the driver's own text", async () => {
+    // Random instants over years 2–9800 (fast path and the far past/future), whole seconds and
+    // milliseconds, NULLs, infinities and the first day of year 1; the same instants as TIMESTAMPTZ and DATE.
+    const query = `WITH t AS (
+        SELECT make_timestamp((hash(i) % 310000000000000000)::BIGINT - 62100000000000000) AS ts
+        FROM range(3000) r(i)
+        UNION ALL SELECT date_trunc('second', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
+        FROM range(500) r(i)
+        UNION ALL SELECT date_trunc('millisecond', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
+        FROM range(500, 1000) r(i)
+        UNION ALL SELECT NULL UNION ALL SELECT 'infinity'::TIMESTAMP UNION ALL SELECT '-infinity'::TIMESTAMP
+        UNION ALL SELECT TIMESTAMP '0001-01-01 00:00:00' UNION ALL SELECT TIMESTAMP '1970-01-01')
+      SELECT ts, ts::TIMESTAMPTZ AS tz, ts::DATE AS day FROM t`;
+    const { rows } = await runAll(duckdbRunner.run(memory, query, ctx));
+    const instance = await DuckDBInstance.create(":memory:");
+    const expected = await (await (await instance.connect()).run(query)).getRows();
+    instance.closeSync();
+    const text = (v: unknown) => (v === null ? null : String(v));
+    expect(rows).toEqual(
+      expected.map(([ts, tz, day]) => [
+        ts === null ? null : isoTimestamp(String(ts)),
+        tz === null ? null : isoTimestamp(String(tz)),
+        text(day),
+      ]),
+    );
+    expect(rows.length).toBe(4005);
+  });
+
+  it("streams a 100k-row result in batches", async () => {
+    const { rows, batches } = await runAll(
+      duckdbRunner.run(
+        memory,
+        "SELECT range AS x, 'row ' || range AS label FROM range(100000)",
+        ctx,
+      ),
+    );
+    expect(rows).toHaveLength(100_000);
+    expect(batches).toBeGreaterThanOrEqual(10);
+    expect(rows[99_999]).toEqual([99_999, "row 99999"]);
+  });
+
+  it("reads CSV files inside the allowed folder only", async () => {
+    const { rows } = await runAll(
+      duckdbRunner.run(
+        memory,
+        `SELECT name FROM '${path.join(dir, "people.csv")}' ORDER BY id`,
+        ctx,
+      ),
+    );
+    expect(rows).toEqual([["Ada"], ["Grace"]]);
+    await expect(
+      duckdbRunner.run(memory, `SELECT * FROM '${path.join(outside, "secret.csv")}'`, ctx),
+    ).rejects.toThrow("Permission Error");
+    await expect(
+      duckdbRunner.run(memory, `COPY (SELECT 1) TO '${path.join(outside, "out.csv")}'`, ctx),
+    ).rejects.toThrow("Permission Error");
+    await expect(
+      duckdbRunner.run(memory, "SET enable_external_access = true", ctx),
+    ).rejects.toThrow("the configuration has been locked");
+  });
+
+  it("reports the database's error message", async () => {
+    await expect(duckdbRunner.run(memory, "SELECT * FROM nope", ctx)).rejects.toThrow(
+      "Table with name nope does not exist",
+    );
+  });
+
+  const slow = "SELECT count(*) FROM range(100000000000) a";
+
+  it("cancellation stops a long query quickly", async () => {
+    const { error, ms } = await timeRejection(
+      duckdbRunner.run(memory, slow, { ...ctx, signal: abortAfter(300) }),
+    );
+    expect(error.message).toBe("Query cancelled by user.");
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it("stops a query at the time limit", async () => {
+    const { error, ms } = await timeRejection(
+      duckdbRunner.run(memory, slow, { ...ctx, timeoutMs: 300 }),
+    );
+    expect(error.message).toBe("Query exceeded the time limit of 0.3 seconds and was stopped.");
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it("works with a database file, and read_only refuses writes", async () => {
+    const { rows } = await runAll(
+      duckdbRunner.run({ dbpath: "shop.duckdb" }, "SELECT name, price FROM items", ctx),
+    );
+    expect(rows).toEqual([["pen", 1.5]]);
+    const ro = { dbpath: path.join(dir, "ro.duckdb"), read_only: true };
+    const instance = await DuckDBInstance.create(ro.dbpath);
+    await (await instance.connect()).run("CREATE TABLE t AS SELECT 1 AS x");
+    instance.closeSync();
+    await expect(duckdbRunner.run(ro, "INSERT INTO t VALUES (2)", ctx)).rejects.toThrow(
+      /read-only/,
+    );
+    const after = await runAll(duckdbRunner.run(ro, "SELECT count(*) AS n FROM t", ctx));
+    expect(after.rows).toEqual([[1]]);
+  });
+
+  it("keeps a reused file instance sandboxed", async () => {
+    const shop = { dbpath: "shop.duckdb" };
+    for (let run = 0; run < 3; run += 1) {
+      await expect(
+        duckdbRunner.run(shop, "SET enable_external_access = true", ctx),
+      ).rejects.toThrow("the configuration has been locked");
+      await expect(
+        duckdbRunner.run(shop, `SELECT * FROM '${path.join(outside, "secret.csv")}'`, ctx),
+      ).rejects.toThrow("Permission Error");
+    }
+    // Another allowed folder is another key: its own checks run (and refuse this file).
+    await expect(
+      duckdbRunner.run({ dbpath: path.join(dir, "shop.duckdb") }, "SELECT 1", {
+        ...ctx,
+        fileDataDir: outside,
+      }),
+    ).rejects.toThrow("must be inside the allowed data folder");
+  });
+
+  it("refuses database files outside the folder or belonging to Sightline", async () => {
+    await expect(
+      duckdbRunner.run({ dbpath: path.join(outside, "x.duckdb") }, "SELECT 1", ctx),
+    ).rejects.toThrow();
+    mkdirSync(path.join(dir, "meta"), { recursive: true });
+    await expect(
+      duckdbRunner.run(memory, "SELECT 1", { ...ctx, forbiddenPaths: [path.join(dir, "meta")] }),
+    ).rejects.toThrow("the allowed data folder contains Sightline's own data");
+    await expect(
+      duckdbRunner.run(memory, "SELECT 1", { ...ctx, fileDataDir: null }),
+    ).rejects.toThrow("File-based data sources are disabled");
+  });
+
+  it("tests the connection and lists the schema", async () => {
+    await expect(duckdbRunner.test(memory, ctx)).resolves.toBeUndefined();
+    const schema = await duckdbRunner.getSchema({ dbpath: "shop.duckdb" }, ctx);
+    expect(schema).toEqual([
+      {
+        name: "items",
+        columns: [
+          { name: "id", type: "INTEGER" },
+          { name: "name", type: "VARCHAR" },
+          { name: "price", type: "DECIMAL(10,2)" },
+          { name: "added", type: "DATE" },
+        ],
+      },
+      {
+        name: "sales.orders",
+        columns: [
+          { name: "id", type: "BIGINT" },
+          { name: "placed", type: "TIMESTAMP" },
+        ],
+      },
+    ]);
+  });
+});

@@ -1,0 +1,369 @@
+import {
+  DuckDBBlobValue,
+  DuckDBConnection,
+  DuckDBDateValue,
+  DuckDBDecimalValue,
+  DuckDBInstance,
+  DuckDBTimestampTZValue,
+  DuckDBTypeId,
+  type DuckDBTimestampValue,
+  type DuckDBDataChunk,
+  type DuckDBResult,
+  type DuckDBValue,
+} from "@duckdb/node-api";
+import { BatchChannel } from "./batchChannel";
+import { allowedFolder, folderHoldsForbidden, resolveDataFile } from "./dataFiles";
+import { watchQuery, type QueryWatch } from "./queryWatch";
+import type { Cell, ColumnType, DataSourceOptions, QueryRun, RunContext, Runner } from "./types";
+import {
+  bigintCell,
+  buildColumns,
+  bytesCell,
+  decimalCell,
+  isoDateFromDays,
+  isoTimestamp,
+  microsTimestampFormatter,
+  numberCell,
+} from "./values";
+
+const BATCH_SIZE = 5000;
+const MEMORY = ":memory:";
+
+export function duckdbColumnType(typeId: DuckDBTypeId): ColumnType {
+  switch (typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return "boolean";
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+      return "integer";
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+    case DuckDBTypeId.DECIMAL:
+      return "float";
+    case DuckDBTypeId.DATE:
+      return "date";
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_S:
+    case DuckDBTypeId.TIMESTAMP_MS:
+    case DuckDBTypeId.TIMESTAMP_NS:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return "datetime";
+    default:
+      return "string";
+  }
+}
+
+function duckdbCell(value: DuckDBValue, type: ColumnType): Cell {
+  if (value === null) return null;
+  if (typeof value === "number") return numberCell(value);
+  if (typeof value === "bigint") return bigintCell(value);
+  if (typeof value === "boolean" || typeof value === "string") return value;
+  if (value instanceof DuckDBDecimalValue) return decimalCell(value.toString());
+  if (value instanceof DuckDBBlobValue) return bytesCell(value.bytes);
+  if (value instanceof DuckDBDateValue) return value.toString();
+  const text = value.toString();
+  return type === "datetime" ? isoTimestamp(text) : text;
+}
+
+/** Converts one non-null value of a column. */
+type Converter = (value: DuckDBValue) => Cell;
+
+const same: Converter = (value) => value as Cell;
+
+/**
+ * The converter of a column, chosen once per result from its type: the common types skip the
+ * per-value type tests, and timestamps and dates are written from their numbers directly.
+ */
+function columnConverter(typeId: DuckDBTypeId, type: ColumnType): Converter {
+  const general: Converter = (value) => duckdbCell(value, type);
+  switch (typeId) {
+    case DuckDBTypeId.BOOLEAN:
+    case DuckDBTypeId.VARCHAR:
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+      return same;
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return (value) => numberCell(value as number);
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+      return (value) => bigintCell(value as bigint);
+    case DuckDBTypeId.DATE:
+      return (value) => isoDateFromDays((value as DuckDBDateValue).days) ?? general(value);
+    case DuckDBTypeId.TIMESTAMP: {
+      const format = microsTimestampFormatter();
+      return (value) => format((value as DuckDBTimestampValue).micros) ?? general(value);
+    }
+    case DuckDBTypeId.TIMESTAMP_TZ: {
+      // As the driver writes them: in the server's time zone, with its offset.
+      const format = microsTimestampFormatter(DuckDBTimestampTZValue.timezoneOffsetInMinutes);
+      return (value) => format((value as DuckDBTimestampTZValue).micros) ?? general(value);
+    }
+    default:
+      return general;
+  }
+}
+
+/** A chunk's rows, filled column by column. */
+function chunkRows(chunk: DuckDBDataChunk, converters: Converter[]): Cell[][] {
+  const count = chunk.rowCount;
+  const rows: Cell[][] = [];
+  for (let r = 0; r < count; r += 1) rows.push([]);
+  for (let c = 0; c < converters.length; c += 1) {
+    const vector = chunk.getColumnVector(c);
+    const convert = converters[c];
+    for (let r = 0; r < count; r += 1) {
+      const value = vector.getItem(r);
+      rows[r].push(value === null ? null : convert(value));
+    }
+  }
+  return rows;
+}
+
+async function isLocked(connection: DuckDBConnection): Promise<boolean> {
+  const result = await connection.run("SELECT current_setting('lock_configuration')");
+  const rows = await result.getRows();
+  return rows[0]?.[0] === true;
+}
+
+/**
+ * Limits file access to the allowed folder, then locks the configuration so queries cannot undo
+ * it. Settings are per database instance; file instances are shared within the process (DuckDB
+ * must not open one file twice), so an instance that is already locked was sandboxed before.
+ */
+async function sandbox(
+  connection: DuckDBConnection,
+  root: string,
+  inMemory: boolean,
+): Promise<void> {
+  if (await isLocked(connection)) return;
+  const folder = `${root.replace(/\/+$/, "")}/`.replace(/'/g, "''");
+  try {
+    await connection.run(`SET allowed_directories = ['${folder}']`);
+    if (inMemory) await connection.run("SET temp_directory = ''");
+    await connection.run("SET enable_external_access = false");
+    await connection.run("SET lock_configuration = true");
+  } catch (error) {
+    // Another query sandboxed the same instance at the same moment.
+    if (!(await isLocked(connection))) throw error;
+  }
+}
+
+interface Opened {
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened> {
+  const dbpath =
+    typeof options.dbpath === "string" && options.dbpath.trim() ? options.dbpath.trim() : MEMORY;
+  const accessMode = options.read_only === true ? "READ_ONLY" : "READ_WRITE";
+  // A warm instance passed the folder checks below with these same inputs, and holding it keeps
+  // the file it checked open: it is reused without the file-system lookups.
+  const key = JSON.stringify([accessMode, dbpath, ctx.fileDataDir, ctx.forbiddenPaths]);
+  const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
+  if (warm) {
+    keepWarm(key, warm.instance);
+    const connection = await warm.instance.connect();
+    return { connection, close: () => connection.closeSync() };
+  }
+  const root = allowedFolder(ctx);
+  if (folderHoldsForbidden(root, ctx)) {
+    throw new Error(
+      "DuckDB data sources are disabled: the allowed data folder contains Sightline's own data.",
+    );
+  }
+  const engineOptions = {
+    autoinstall_known_extensions: "false",
+    autoload_known_extensions: "false",
+    allow_community_extensions: "false",
+  };
+  if (dbpath === MEMORY) {
+    // A fresh database per query: nothing is shared between data sources or runs.
+    const instance = await DuckDBInstance.create(MEMORY, engineOptions);
+    const close = () => instance.closeSync();
+    try {
+      const connection = await instance.connect();
+      await sandbox(connection, root, true);
+      return { connection, close: () => (connection.closeSync(), close()) };
+    } catch (error) {
+      close();
+      throw error;
+    }
+  }
+  const file = resolveDataFile(dbpath, ctx);
+  const instance = await DuckDBInstance.fromCache(file, {
+    ...engineOptions,
+    access_mode: accessMode,
+  });
+  const connection = await instance.connect();
+  try {
+    await sandbox(connection, root, false);
+  } catch (error) {
+    connection.closeSync();
+    throw error;
+  }
+  keepWarm(key, instance);
+  return { connection, close: () => connection.closeSync() };
+}
+
+/**
+ * File instances sandboxed by this process, held for a while after their last query so that the
+ * next run skips the `lock_configuration` check (a query of ~1 ms). Holding the instance keeps the
+ * same, locked database open; once released, DuckDB may close it and the check runs again.
+ */
+const recentlySandboxed = new Map<string, { instance: DuckDBInstance; timer: NodeJS.Timeout }>();
+const KEEP_WARM_MS = 60_000;
+
+function keepWarm(key: string, instance: DuckDBInstance): void {
+  const entry = recentlySandboxed.get(key);
+  if (entry) clearTimeout(entry.timer);
+  const timer = setTimeout(() => recentlySandboxed.delete(key), KEEP_WARM_MS);
+  timer.unref();
+  recentlySandboxed.set(key, { instance, timer });
+}
+
+/**
+ * Streams a DuckDB result as Sightline columns and row batches, converting column by column.
+ * `close` releases the connection once the rows are read, the consumer stops, or the run ends.
+ * Shared by the DuckDB and Query Results runners.
+ */
+export function streamDuckdbResult(
+  result: DuckDBResult,
+  connection: DuckDBConnection,
+  watch: QueryWatch,
+  close: () => void,
+): QueryRun {
+  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
+  const types = typeIds.map(duckdbColumnType);
+  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
+  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
+  const channel = new BatchChannel(() => {
+    connection.interrupt();
+    close();
+  });
+  // Stops a producer waiting for a consumer that has gone quiet.
+  watch.signal.addEventListener("abort", () => channel.fail(watch.signal.reason as Error), {
+    once: true,
+  });
+  void (async () => {
+    try {
+      let pending: Cell[][] = [];
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const rows = chunkRows(chunk, converters);
+        if (pending.length === 0) pending = rows;
+        else for (const row of rows) pending.push(row);
+        if (pending.length >= BATCH_SIZE) {
+          if (!(await channel.push(pending))) return;
+          pending = [];
+        }
+      }
+      await channel.push(pending);
+      channel.end();
+    } catch (error) {
+      channel.fail(watch.explain(error));
+    } finally {
+      close();
+    }
+  })();
+  return { columns, batches: channel };
+}
+
+async function streamQuery(
+  options: DataSourceOptions,
+  query: string,
+  ctx: RunContext,
+): Promise<QueryRun> {
+  const watch = watchQuery(ctx);
+  let opened: Opened | null = null;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    watch.dispose();
+    opened?.close();
+  };
+  try {
+    opened = await open(options, ctx);
+    const connection = opened.connection;
+    const onAbort = () => connection.interrupt();
+    watch.signal.addEventListener("abort", onAbort, { once: true });
+    if (watch.signal.aborted) throw watch.signal.reason;
+    const result: DuckDBResult = await connection.stream(query);
+    return streamDuckdbResult(result, connection, watch, close);
+  } catch (error) {
+    const explained = watch.explain(error);
+    close();
+    throw explained;
+  }
+}
+
+async function rowsOf(
+  options: DataSourceOptions,
+  query: string,
+  ctx: RunContext,
+): Promise<Cell[][]> {
+  const run = await streamQuery(options, query, ctx);
+  const rows: Cell[][] = [];
+  for await (const batch of run.batches) rows.push(...batch);
+  return rows;
+}
+
+export const duckdbRunner: Runner = {
+  type: "duckdb",
+  name: "DuckDB",
+  syntax: "sql",
+  supportsAutoLimit: true,
+  configurationSchema: {
+    type: "object",
+    properties: {
+      dbpath: { type: "string", title: "Database Path", default: MEMORY },
+      read_only: { type: "boolean", title: "Read only (enforced by the database)", default: false },
+    },
+    order: ["dbpath", "read_only"],
+    required: ["dbpath"],
+  },
+
+  run: streamQuery,
+
+  async test(options, ctx) {
+    await rowsOf(options, "SELECT 1", ctx);
+  },
+
+  async getSchema(options, ctx) {
+    const rows = await rowsOf(
+      options,
+      `SELECT table_catalog, table_schema, table_name, column_name, data_type
+       FROM information_schema.columns
+       WHERE table_schema NOT IN ('information_schema', 'pg_catalog')
+       ORDER BY table_catalog, table_schema, table_name, ordinal_position`,
+      ctx,
+    );
+    const tables = new Map<string, { name: string; type: string | null }[]>();
+    for (const [, schema, table, column, type] of rows) {
+      const name = schema === "main" ? String(table) : `${schema}.${table}`;
+      const columns = tables.get(name) ?? [];
+      columns.push({ name: String(column), type: type === null ? null : String(type) });
+      tables.set(name, columns);
+    }
+    return [...tables]
+      .map(([name, columns]) => ({ name, columns }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  },
+};

@@ -1,0 +1,26 @@
+import { duckdbRunner } from "./duckdb";
+import { jsonRunner } from "./json";
+import { mysqlRunner } from "./mysql";
+import { pgRunner } from "./pg";
+import { resultsRunner } from "./results";
+import { sqliteRunner } from "./sqlite";
+import type { Runner } from "./types";
+
+/** Every data source type Sightline can query, by Redash type identifier. */
+export const runners: ReadonlyMap<string, Runner> = new Map(
+  [sqliteRunner, duckdbRunner, pgRunner, mysqlRunner, jsonRunner, resultsRunner].map((runner) => [
+    runner.type,
+    runner,
+  ]),
+);
+
+export function getRunner(type: string): Runner | undefined {
+  return runners.get(type);
+}
+
+/** Runners sorted by display name, case-insensitively (the order of /api/data_sources/types). */
+export function listRunners(): Runner[] {
+  return [...runners.values()].sort((a, b) =>
+    a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+  );
+}

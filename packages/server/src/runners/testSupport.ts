@@ -1,0 +1,51 @@
+// Helpers shared by the runner tests.
+import { createOutboundClient } from "../outbound/client";
+import type { Cell, QueryRun, RunContext } from "./types";
+
+export function testContext(overrides: Partial<RunContext> = {}): RunContext {
+  return {
+    signal: new AbortController().signal,
+    timeoutMs: null,
+    fileDataDir: null,
+    forbiddenPaths: [],
+    outbound: createOutboundClient(),
+    ...overrides,
+  };
+}
+
+export async function collect(run: QueryRun): Promise<{ rows: Cell[][]; batches: number }> {
+  const rows: Cell[][] = [];
+  let batches = 0;
+  for await (const batch of run.batches) {
+    batches += 1;
+    for (const row of batch) rows.push(row);
+  }
+  return { rows, batches };
+}
+
+/** Runs a query to the end and returns its columns and rows. */
+export async function runAll(
+  run: Promise<QueryRun>,
+): Promise<{ columns: QueryRun["columns"]; rows: Cell[][]; batches: number }> {
+  const result = await run;
+  return { columns: result.columns, ...(await collect(result)) };
+}
+
+/** Aborts after `ms` and reports how long the rejection took. */
+export async function timeRejection(
+  promise: Promise<unknown>,
+): Promise<{ error: Error; ms: number }> {
+  const started = Date.now();
+  try {
+    await promise;
+  } catch (error) {
+    return { error: error as Error, ms: Date.now() - started };
+  }
+  throw new Error("expected the query to fail");
+}
+
+export function abortAfter(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms);
+  return controller.signal;
+}

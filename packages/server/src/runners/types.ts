@@ -1,0 +1,142 @@
+import type { Kysely } from "kysely";
+import type { OutboundClient } from "../outbound/client";
+import type { DB } from "../store/schema";
+
+/** Redash's column types. */
+export type ColumnType = "integer" | "float" | "boolean" | "string" | "datetime" | "date" | null;
+
+export interface ResultColumn {
+  name: string;
+  friendly_name: string;
+  type: ColumnType;
+}
+
+/** A result cell: JSON-safe scalars only. */
+export type Cell = string | number | boolean | null;
+
+export interface QueryRun {
+  columns: ResultColumn[];
+  /** Rows in column order, in batches, so a big result is streamed and never held whole. */
+  batches: AsyncIterable<Cell[][]>;
+}
+
+export interface RunContext {
+  /** Abort = cancel: the runner stops the query in the database. */
+  signal: AbortSignal;
+  /** Per-data-source query timeout. */
+  timeoutMs: number | null;
+  /** The operator's allowed folder for SQLite/DuckDB files (null = file sources disabled). */
+  fileDataDir: string | null;
+  /** Sightline's own files (metadata database, data folder): never openable. */
+  forbiddenPaths: string[];
+  /** The guarded HTTP client (JSON runner). */
+  outbound: OutboundClient;
+  /** Who runs the query (the Query Results runner checks access to the queries it reads). */
+  principal?: RunPrincipal;
+  /** The metadata store (the Query Results runner reads other queries' stored results). */
+  metadataDb?: Kysely<DB>;
+}
+
+/** Who a job runs for: a user (scheduled runs: the query's owner) or an API key. */
+export interface RunPrincipal {
+  orgId: number;
+  /** The user, or null for a query or dashboard API key. */
+  userId: number | null;
+  groupIds: number[];
+  isAdmin: boolean;
+  /** A query or dashboard share key; null for users (also users calling with their own key). */
+  apiKey: { key: string; object: { type: "queries" | "dashboards"; id: number } } | null;
+}
+
+/** One property of a configuration form (Redash's JSON-schema subset). */
+export interface ConfigurationProperty {
+  type: "string" | "number" | "boolean" | "object" | "array";
+  title?: string;
+  default?: string | number | boolean;
+  enum?: (string | number)[];
+  extendedEnum?: { value: string | number; name: string }[];
+}
+
+export interface ConfigurationSchema {
+  type: "object";
+  properties: Record<string, ConfigurationProperty>;
+  required?: string[];
+  order?: string[];
+  secret?: string[];
+  extra_options?: string[];
+}
+
+export type DataSourceOptions = Record<string, unknown>;
+
+export interface SchemaColumn {
+  name: string;
+  type: string | null;
+}
+
+export interface SchemaTable {
+  name: string;
+  columns: SchemaColumn[];
+}
+
+export interface Runner {
+  /** Redash identifier: "sqlite", "duckdb", "pg", "mysql", "json". */
+  type: string;
+  /** Display name, e.g. "PostgreSQL". */
+  name: string;
+  /** Editor mode hint (Redash: "sql"; the JSON runner says "yaml"). */
+  syntax: "sql" | "json" | "yaml";
+  supportsAutoLimit: boolean;
+  configurationSchema: ConfigurationSchema;
+  run(options: DataSourceOptions, query: string, ctx: RunContext): Promise<QueryRun>;
+  /** Throws an Error carrying the database's message when the connection does not work. */
+  test(options: DataSourceOptions, ctx: RunContext): Promise<void>;
+  /** Throws SchemaNotSupportedError when the type has no schema. */
+  getSchema(options: DataSourceOptions, ctx: RunContext): Promise<SchemaTable[]>;
+  /**
+   * Checked before a cached result or a running identical job is handed out (SECURITY.md rule 5):
+   * the reason the principal may not run `query`, or null. Only runners whose answer depends on
+   * who runs them (Query Results) have it.
+   */
+  authorize?(
+    query: string,
+    access: { db: Kysely<DB>; principal: RunPrincipal | null },
+  ): Promise<string | null>;
+  /** Lazy schema for sources with several databases/schemas. */
+  listDatabases?(options: DataSourceOptions, ctx: RunContext): Promise<string[]>;
+  listTables?(options: DataSourceOptions, database: string, ctx: RunContext): Promise<string[]>;
+  listColumns?(
+    options: DataSourceOptions,
+    database: string,
+    table: string,
+    ctx: RunContext,
+  ): Promise<SchemaColumn[]>;
+}
+
+/** The user (or a job cancel) stopped the query. */
+export class QueryCancelledError extends Error {
+  constructor() {
+    super("Query cancelled by user.");
+    this.name = "QueryCancelledError";
+  }
+}
+
+/** The data source's time limit was reached; the query was stopped. */
+export class QueryTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`Query exceeded the time limit of ${formatSeconds(timeoutMs)} and was stopped.`);
+    this.name = "QueryTimeoutError";
+  }
+}
+
+/** Redash's job error code 1: the type cannot list a schema. */
+export class SchemaNotSupportedError extends Error {
+  constructor() {
+    super("Data source type does not support retrieving schema");
+    this.name = "SchemaNotSupportedError";
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} second${seconds === 1 ? "" : "s"}`;
+}

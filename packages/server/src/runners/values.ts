@@ -1,0 +1,179 @@
+import type { Cell, ColumnType, ResultColumn } from "./types";
+
+/** Redash's rule for duplicate names: the second `a` becomes `a1`, the third `a2`. */
+export function uniqueColumnNames(names: string[]): string[] {
+  const used = new Set<string>();
+  return names.map((original) => {
+    let name = original;
+    let counter = 1;
+    while (used.has(name)) {
+      name = `${original}${counter}`;
+      counter += 1;
+    }
+    used.add(name);
+    return name;
+  });
+}
+
+export function buildColumns(fields: { name: string; type: ColumnType }[]): ResultColumn[] {
+  const names = uniqueColumnNames(fields.map((field) => field.name));
+  return fields.map((field, i) => ({ name: names[i], friendly_name: names[i], type: field.type }));
+}
+
+export function numberCell(value: number): Cell {
+  return Number.isFinite(value) ? value : null;
+}
+
+/** bigint → number while exactly representable, else its decimal string. */
+export function bigintCell(value: bigint): Cell {
+  const asNumber = Number(value);
+  return Number.isSafeInteger(asNumber) ? asNumber : value.toString();
+}
+
+/** A decimal given as text → number when the number prints back to the same value, else the text. */
+export function decimalCell(text: string): Cell {
+  const trimmed = text.trim();
+  const asNumber = Number(trimmed);
+  if (trimmed === "" || !Number.isFinite(asNumber)) return trimmed === "NaN" ? null : trimmed;
+  return canonicalDecimal(String(asNumber)) === canonicalDecimal(trimmed) ? asNumber : trimmed;
+}
+
+function canonicalDecimal(text: string): string {
+  if (/e/i.test(text)) return text.toLowerCase();
+  let s = text.startsWith("+") ? text.slice(1) : text;
+  const negative = s.startsWith("-");
+  if (negative) s = s.slice(1);
+  s = s.replace(/^0+(?=\d)/, "");
+  if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
+  if (s === "0" || s === "") return "0";
+  return negative ? `-${s}` : s;
+}
+
+export function bytesCell(value: Uint8Array): string {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+}
+
+/** Dates become ISO strings; date-only columns keep "YYYY-MM-DD". */
+export function dateCell(value: Date, type: ColumnType): Cell {
+  if (Number.isNaN(value.getTime())) return null;
+  const iso = value.toISOString();
+  return type === "date" ? iso.slice(0, 10) : iso;
+}
+
+/** Any driver value → a JSON-safe cell. Objects and arrays become JSON text. */
+export function toCell(value: unknown, type: ColumnType = null): Cell {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return numberCell(value);
+    case "bigint":
+      return bigintCell(value);
+    default:
+      break;
+  }
+  if (value instanceof Date) return dateCell(value, type);
+  if (value instanceof Uint8Array) return bytesCell(value);
+  try {
+    return JSON.stringify(value, (_key, inner: unknown) =>
+      typeof inner === "bigint" ? inner.toString() : inner,
+    );
+  } catch {
+    return String(value);
+  }
+}
+
+/** Redash's type guess for drivers that only return text (e.g. SQLite expressions). */
+export function guessType(value: Cell): ColumnType {
+  if (value === null) return null;
+  if (typeof value === "boolean") return "boolean";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "float";
+  return "string";
+}
+
+const NAIVE_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
+
+/**
+ * A database's timestamp text ("2024-01-02 10:00:00.123456", "... 08:00:00+00") → ISO 8601
+ * ("2024-01-02T10:00:00.123456", "...T08:00:00+00:00"). Wall-clock time is kept as written, so
+ * naive timestamps are not shifted by the server's time zone. Other text is returned unchanged.
+ */
+export function isoTimestamp(text: string): string {
+  // The usual shape, "YYYY-MM-DD HH:MM:SS[.ffffff]", needs no capture groups.
+  if (NAIVE_TIMESTAMP.test(text)) return `${text.slice(0, 10)}T${text.slice(11)}`;
+  const match = text.match(
+    /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/,
+  );
+  if (!match) return text;
+  const [, date, time, zone] = match;
+  let suffix = zone ?? "";
+  if (/^[+-]\d{2}$/.test(suffix)) suffix += ":00";
+  else if (/^[+-]\d{4}$/.test(suffix)) suffix = `${suffix.slice(0, 3)}:${suffix.slice(3)}`;
+  return `${date}T${time}${suffix}`;
+}
+
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0"));
+const MS_PER_DAY = 86_400_000;
+const MICROS_PER_DAY = 86_400_000_000;
+/** Days since 1970-01-01 of 0001-01-01 and of 10000-01-01: the range of 4-digit years. */
+const FIRST_DAY = -719_162;
+const END_DAY = 2_932_897;
+
+/** Days since 1970-01-01 → "YYYY-MM-DD" for the years 1–9999, else null. */
+export function isoDateFromDays(days: number): string | null {
+  if (!(days >= FIRST_DAY && days < END_DAY)) return null;
+  return new Date(days * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/**
+ * A formatter of microseconds since the epoch → ISO 8601 wall-clock text
+ * ("2024-01-02T10:00:00.123456", fraction digits only when non-zero), shifted by and suffixed
+ * with `offsetMinutes` when given ("…+02:00"). Returns null for values it cannot write exactly
+ * (beyond ±2^53 µs, i.e. before 1685 or after 2255), which the caller formats another way.
+ * The formatter remembers the last day's text: a column's timestamps often share days.
+ */
+export function microsTimestampFormatter(
+  offsetMinutes?: number,
+): (micros: bigint) => string | null {
+  let lastDay = Number.NaN;
+  let lastDate: string | null = null;
+  const shift = (offsetMinutes ?? 0) * 60_000_000;
+  const suffix = offsetMinutes === undefined ? "" : offsetText(offsetMinutes);
+  return (micros) => {
+    if (micros > MAX_SAFE_MICROS || micros < -MAX_SAFE_MICROS) return null;
+    const value = Number(micros) + shift;
+    let day = Math.floor(value / MICROS_PER_DAY);
+    let rest = value - day * MICROS_PER_DAY;
+    // Guards against a rounded quotient at a day's edge.
+    const carry = rest < 0 ? -1 : rest >= MICROS_PER_DAY ? 1 : 0;
+    day += carry;
+    rest -= carry * MICROS_PER_DAY;
+    if (day !== lastDay) {
+      lastDay = day;
+      lastDate = isoDateFromDays(day);
+    }
+    if (lastDate === null) return null;
+    const seconds = Math.floor(rest / 1_000_000);
+    const fraction = rest - seconds * 1_000_000;
+    const time = `${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
+    const text = `${lastDate}T${time}`;
+    return fraction === 0 ? text + suffix : `${text}.${fractionDigits(fraction)}${suffix}`;
+  };
+}
+
+/** Exact as a double even after an offset is added (a day's worth of margin). */
+const MAX_SAFE_MICROS = BigInt(Number.MAX_SAFE_INTEGER - MICROS_PER_DAY);
+
+/** 123400 µs → "1234": six digits without the trailing zeros. */
+function fractionDigits(micros: number): string {
+  let text = String(micros).padStart(6, "0");
+  while (text.endsWith("0")) text = text.slice(0, -1);
+  return text;
+}
+
+function offsetText(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? "-" : "+"}${TWO_DIGITS[Math.floor(abs / 60)]}:${TWO_DIGITS[abs % 60]}`;
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "./config";
+import type { AppContext, AppHooks } from "./context";
+import { buildApp } from "./app";
+import { demoAfterSetup } from "./services/demoDataSource";
+import { deriveKeys, loadOrCreateSecretKey } from "./auth/secretKey";
+import { createMailer } from "./mail";
+import { openDatabase, type OpenOptions } from "./store/database";
+import { migrate } from "./store/migrate";
+import { startExecution } from "./execution/runtime";
+import { createLogger } from "./logging";
+import type { DestinationStream } from "pino";
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** Opens the store (migrating it), derives keys, and builds the HTTP app. Does not listen. */
+export async function createServer(
+  config: Config,
+  options: {
+    dbOptions?: OpenOptions;
+    hooks?: Partial<AppHooks>;
+    logDestination?: DestinationStream;
+    /** Run the query worker and scheduler in this process (default: embedded mode). */
+    background?: boolean;
+  } = {},
+): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const database = await openDatabase(config.databaseUrl, options.dbOptions);
+  await migrate(database);
+  const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
+  const resultLimits = config.resultLimits;
+  const background = options.background ?? config.mode === "embedded";
+  const execution = await startExecution(
+    { config, db: database.db, keys, resultLimits, log: logger },
+    { worker: background, scheduler: background },
+  );
+  const ctx: AppContext = {
+    config,
+    database,
+    keys,
+    mailer: createMailer(config.mail),
+    log: logger,
+    hooks: { afterSetup: (user) => demoAfterSetup(ctx, user.org_id), ...options.hooks },
+    execution: execution.service,
+    resultLimits,
+  };
+  const app = await buildApp(ctx, logger);
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await execution.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import path from "node:path";
+import type { AppContext } from "../context";
+import { isPostgresUrl } from "../store/database";
+import { createOutboundClient } from "../outbound/client";
+import { getRunner, listRunners } from "../runners/registry";
+import type { RunContext, Runner } from "../runners/types";
+
+/** The installed data source types, sorted by display name. */
+export function allRunners(): readonly Runner[] {
+  return listRunners();
+}
+
+export function findRunner(type: string): Runner | null {
+  return getRunner(type) ?? null;
+}
+
+/** Sightline's own files that no file-based data source may open (SECURITY.md rule 3). */
+export function forbiddenPaths(ctx: AppContext): string[] {
+  const paths = [path.join(ctx.config.dataDir, "secret_key")];
+  if (!isPostgresUrl(ctx.config.databaseUrl)) {
+    const db = path.resolve(ctx.config.databaseUrl);
+    paths.push(db, `${db}-wal`, `${db}-shm`, `${db}-journal`);
+  }
+  return paths;
+}
+
+/** The context a runner gets for the short synchronous calls of the data source routes (test, schema). */
+export function adminRunContext(
+  ctx: AppContext,
+  signal: AbortSignal,
+  timeoutMs: number,
+): RunContext {
+  return {
+    signal,
+    timeoutMs,
+    fileDataDir: ctx.config.fileDataDir,
+    forbiddenPaths: forbiddenPaths(ctx),
+    outbound: createOutboundClient({
+      allowedRanges: ctx.config.outboundAllowedRanges,
+      timeoutMs,
+    }),
+  };
+}
+
+/** Runs `work` with an abort signal that fires after `timeoutMs`; the timeout rejects with `message`. */
+export async function withTimeout<T>(
+  timeoutMs: number,
+  message: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(message));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([work(controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { AppContext } from "../context";
+import { createDemoDatabase } from "../runners/demoData";
+import { insertDataSource, updateDataSource, type DataSource } from "../store/dataSources";
+import { defaultGroupId } from "./organizationSetup";
+import { writeDataSourceOptions } from "./dataSourceOptions";
+
+export const DEMO_NAME = "Demo";
+export const DEMO_FILE = "demo.duckdb";
+export const GENERATING_REASON = "The demo data is still being generated. Try again in a moment.";
+
+/** Setup waits this long for the data; beyond it the file is finished in the background. */
+const WAIT_MS = 3000;
+
+/**
+ * The "Demo" DuckDB data source of a new organisation, linked to the default group. Its row
+ * exists at once; while the file is generated the source is paused with a reason that says so.
+ * The file is built under a temporary name and renamed, so it never appears half-written.
+ */
+export async function createDemoDataSource(
+  ctx: AppContext,
+  orgId: number,
+): Promise<{ dataSource: DataSource; ready: Promise<void> }> {
+  const dir = ctx.config.fileDataDir;
+  if (!dir) throw new Error("File-based data sources are disabled: no demo data source.");
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, DEMO_FILE);
+  const dataSource = await insertDataSource(ctx.database.db, {
+    orgId,
+    name: DEMO_NAME,
+    type: "duckdb",
+    encryptedOptions: writeDataSourceOptions(ctx, { dbpath: DEMO_FILE, read_only: true }),
+    groupId: await defaultGroupId(ctx.database.db, orgId),
+  });
+  if (fs.existsSync(target)) return { dataSource, ready: Promise.resolve() };
+
+  await updateDataSource(ctx.database.db, dataSource.id, {
+    paused: true,
+    pause_reason: GENERATING_REASON,
+  });
+  const temp = path.join(dir, `.${DEMO_FILE}.${process.pid}.${Date.now()}.tmp`);
+  const ready = (async () => {
+    try {
+      await createDemoDatabase(temp);
+      fs.renameSync(temp, target);
+      await updateDataSource(ctx.database.db, dataSource.id, { paused: false, pause_reason: null });
+    } catch (err) {
+      fs.rmSync(temp, { force: true });
+      fs.rmSync(`${temp}.wal`, { force: true });
+      ctx.log.error({ err }, "could not generate the demo data");
+      await updateDataSource(ctx.database.db, dataSource.id, {
+        paused: true,
+        pause_reason: "The demo data could not be generated. See the server log.",
+      }).catch(() => undefined);
+    }
+  })();
+  return { dataSource, ready };
+}
+
+/** The afterSetup hook: the demo data source, waited for only a few seconds. */
+export async function demoAfterSetup(ctx: AppContext, orgId: number): Promise<void> {
+  try {
+    const { ready } = await createDemoDataSource(ctx, orgId);
+    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, WAIT_MS).unref())]);
+  } catch (err) {
+    ctx.log.warn({ err }, "no demo data source");
+  }
+}

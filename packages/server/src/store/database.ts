@@ -1,0 +1,118 @@
+import SQLite from "better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { Kysely, SqliteDialect, sql } from "kysely";
+import { SchemaScopedPostgresDialect } from "./schemaIntrospector";
+import type { DB } from "./schema";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** PostgreSQL schema holding the tables, when not the default search path. */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+// pg returns BIGINT/NUMERIC as strings; counts and sums in this store fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Prepared statements kept per SQL text; Kysely's statements are few and repeat. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 refuses JS booleans as bound parameters. Wrapping `prepare` lets the rest of the
+ * store pass booleans on both dialects; boolean columns read back as 0/1 and are converted by the
+ * repositories. The wrapper also reuses prepared statements (Kysely prepares every query anew,
+ * which was ~10 % of the server's CPU on small requests); a statement still iterating is busy,
+ * so a fresh one is prepared for that moment.
+ */
+export function sqliteWithBooleans(database: SQLite.Database): SQLite.Database {
+  const one = (p: unknown) => (p === true ? 1 : p === false ? 0 : p);
+  // Kysely passes the parameters as one array argument.
+  const convert = (args: unknown[]) => args.map((a) => (Array.isArray(a) ? a.map(one) : one(a)));
+  const prepare = database.prepare.bind(database);
+  const wrapped = (source: string) => {
+    const statement = prepare(source);
+    for (const method of ["all", "get", "run", "iterate"] as const) {
+      const original = statement[method].bind(statement) as (...a: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
+        original(...convert(args));
+    }
+    return statement;
+  };
+  const cache = new Map<string, SQLite.Statement>();
+  database.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) {
+      // Most recently used last, so the oldest is evicted first.
+      cache.delete(source);
+      cache.set(source, cached);
+      return cached;
+    }
+    const statement = wrapped(source);
+    if (!cached) {
+      cache.set(source, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    return statement;
+  }) as typeof database.prepare;
+  return database;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: put every table in this schema (created if missing). Used by tests. */
+  pgSchema?: string;
+}
+
+/** Opens the metadata store: a SQLite file path or a postgres:// URL. */
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
+  if (isPostgresUrl(url)) {
+    const schema = options.pgSchema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+      throw new Error(`invalid schema name ${schema}`);
+    }
+    if (schema) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await admin.end();
+    }
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // Fail fast with a clear error when the server is unreachable.
+    const client = await pool.connect();
+    client.release();
+    const db = new Kysely<DB>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
+    return { db, dialect: "postgres", schema, close: () => db.destroy() };
+  }
+  fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  const file = sqliteWithBooleans(new SQLite(url));
+  file.pragma("journal_mode = WAL");
+  // In WAL mode NORMAL syncs at checkpoints, not at every commit: still safe from corruption, and
+  // a power cut loses at most the last commits (each result and event write was a disk flush).
+  file.pragma("synchronous = NORMAL");
+  file.pragma("foreign_keys = ON");
+  file.pragma("busy_timeout = 5000");
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+/** Drops a test schema (PostgreSQL). */
+export async function dropPgSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}
+
+export { sql };

@@ -1,0 +1,37 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { Database } from "./database";
+import * as initial from "./migrations/001_initial";
+
+/** Migrations in order. Each gets the dialect so one file serves SQLite and PostgreSQL. */
+const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) => Promise<void>> =
+  {
+    "001_initial": initial.up,
+  };
+
+/**
+ * Brings the schema up to date. Safe to run at every start: applied migrations are recorded in
+ * Kysely's migration table and skipped; a lock keeps two starting servers from racing.
+ */
+export async function migrate(database: Database): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const all: Record<string, Migration> = {};
+      for (const [name, up] of Object.entries(steps)) {
+        all[name] = { up: (db) => up(db, database.dialect) };
+      }
+      return all;
+    },
+  };
+  // Kysely looks for its bookkeeping tables in any schema; pin them to ours so servers in other
+  // schemas of the same database (tests, several installations) never share them.
+  const schema = database.schema
+    ? { migrationTableSchema: database.schema, migrationLockTableSchema: database.schema }
+    : {};
+  const migrator = new Migrator({ db: database.db as Kysely<unknown>, provider, ...schema });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? "unknown error");
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,291 @@
+import type { ColumnType, Generated } from "kysely";
+
+/**
+ * Table types of the metadata store. Conventions that hold on SQLite and PostgreSQL alike:
+ * timestamps are ISO-8601 UTC strings with milliseconds (they sort as text), JSON values are
+ * stored as text, and booleans read back as 0/1 on SQLite (use `bool()` from ./values).
+ */
+type Id = Generated<number>;
+type Bool = ColumnType<boolean | number, boolean, boolean>;
+type Timestamp = string;
+type Json = string;
+
+export interface OrganizationsTable {
+  id: Id;
+  name: string;
+  slug: string;
+  settings: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Id;
+  org_id: number;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  api_key: string;
+  profile_image_url: string | null;
+  is_invitation_pending: Bool;
+  is_email_verified: Bool;
+  disabled_at: Timestamp | null;
+  active_at: Timestamp | null;
+  /** Changes whenever the password or email changes: invalidates sessions and reset links. */
+  session_token: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface GroupsTable {
+  id: Id;
+  org_id: number;
+  type: string;
+  name: string;
+  permissions: Json;
+  created_at: Timestamp;
+}
+
+export interface UserGroupsTable {
+  user_id: number;
+  group_id: number;
+}
+
+export interface ApiKeysTable {
+  id: Id;
+  org_id: number;
+  api_key: string;
+  active: Bool;
+  object_type: string;
+  object_id: number;
+  created_by_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DataSourcesTable {
+  id: Id;
+  org_id: number;
+  name: string;
+  type: string;
+  /** Encrypted JSON of the runner options. */
+  encrypted_options: string;
+  queue_name: string;
+  scheduled_queue_name: string;
+  paused: Bool;
+  pause_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DataSourceGroupsTable {
+  id: Id;
+  data_source_id: number;
+  group_id: number;
+  view_only: Bool;
+}
+
+export interface QueriesTable {
+  id: Id;
+  version: number;
+  org_id: number;
+  data_source_id: number | null;
+  latest_query_data_id: number | null;
+  name: string;
+  description: string | null;
+  query: string;
+  query_hash: string;
+  api_key: string;
+  user_id: number;
+  last_modified_by_id: number | null;
+  is_archived: Bool;
+  is_draft: Bool;
+  schedule: Json | null;
+  schedule_failures: number;
+  options: Json;
+  tags: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface QueryResultsTable {
+  id: Id;
+  org_id: number;
+  data_source_id: number;
+  query_hash: string;
+  query: string;
+  runtime: number;
+  retrieved_at: Timestamp;
+  /** JSON array of {name, friendly_name, type}. */
+  columns: Json;
+  row_count: number;
+  /** Size of the result as Redash JSON rows, in bytes (for caps and status pages). */
+  byte_size: number;
+  truncated: Bool;
+  log: Json;
+  chunk_count: number;
+}
+
+export interface QueryResultChunksTable {
+  result_id: number;
+  seq: number;
+  row_count: number;
+  /** Compressed JSON array of row arrays (column order). */
+  data: Buffer;
+}
+
+export interface VisualizationsTable {
+  id: Id;
+  type: string;
+  query_id: number;
+  name: string;
+  description: string | null;
+  options: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DashboardsTable {
+  id: Id;
+  version: number;
+  org_id: number;
+  slug: string;
+  name: string;
+  user_id: number;
+  layout: Json;
+  dashboard_filters_enabled: Bool;
+  is_archived: Bool;
+  is_draft: Bool;
+  tags: Json;
+  options: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WidgetsTable {
+  id: Id;
+  dashboard_id: number;
+  visualization_id: number | null;
+  text: string | null;
+  width: number;
+  options: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AlertsTable {
+  id: Id;
+  org_id: number;
+  name: string;
+  query_id: number;
+  user_id: number;
+  options: Json;
+  state: string;
+  last_triggered_at: Timestamp | null;
+  rearm: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AlertSubscriptionsTable {
+  id: Id;
+  user_id: number;
+  destination_id: number | null;
+  alert_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationDestinationsTable {
+  id: Id;
+  org_id: number;
+  user_id: number;
+  name: string;
+  type: string;
+  encrypted_options: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FavoritesTable {
+  id: Id;
+  org_id: number;
+  object_type: string;
+  object_id: number;
+  user_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: Id;
+  org_id: number;
+  user_id: number | null;
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  additional_properties: Json;
+  created_at: Timestamp;
+}
+
+export interface ChangesTable {
+  id: Id;
+  object_type: string;
+  object_id: number;
+  object_version: number;
+  user_id: number;
+  change: Json;
+  created_at: Timestamp;
+}
+
+export interface AccessPermissionsTable {
+  id: Id;
+  object_type: string;
+  object_id: number;
+  access_type: string;
+  grantor_id: number;
+  grantee_id: number;
+}
+
+export interface QuerySnippetsTable {
+  id: Id;
+  org_id: number;
+  trigger: string;
+  description: string;
+  user_id: number;
+  snippet: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Small server-wide state (scheduler status, last refresh times). */
+export interface ServerStateTable {
+  key: string;
+  value: Json;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  groups: GroupsTable;
+  user_groups: UserGroupsTable;
+  api_keys: ApiKeysTable;
+  data_sources: DataSourcesTable;
+  data_source_groups: DataSourceGroupsTable;
+  queries: QueriesTable;
+  query_results: QueryResultsTable;
+  query_result_chunks: QueryResultChunksTable;
+  visualizations: VisualizationsTable;
+  dashboards: DashboardsTable;
+  widgets: WidgetsTable;
+  alerts: AlertsTable;
+  alert_subscriptions: AlertSubscriptionsTable;
+  notification_destinations: NotificationDestinationsTable;
+  favorites: FavoritesTable;
+  events: EventsTable;
+  changes: ChangesTable;
+  access_permissions: AccessPermissionsTable;
+  query_snippets: QuerySnippetsTable;
+  server_state: ServerStateTable;
+}

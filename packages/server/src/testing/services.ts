@@ -1,0 +1,41 @@
+import pg from "pg";
+
+/** Addresses of the real services tests use, from the environment with the machine's defaults. */
+export const TEST_PG_URL =
+  process.env.SIGHTLINE_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const TEST_MYSQL_URL =
+  process.env.SIGHTLINE_TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
+export const TEST_REDIS_URL = process.env.SIGHTLINE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Under CI a missing service fails the run; on a developer machine its tests are skipped. */
+export const REQUIRE_SERVICES = process.env.CI === "true";
+
+let pgAvailable: Promise<boolean> | null = null;
+
+export function postgresAvailable(): Promise<boolean> {
+  pgAvailable ??= (async () => {
+    const client = new pg.Client({ connectionString: TEST_PG_URL, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.end();
+      return true;
+    } catch (err) {
+      if (REQUIRE_SERVICES) {
+        throw new Error(`PostgreSQL is required under CI but unreachable at ${TEST_PG_URL}`, {
+          cause: err,
+        });
+      }
+      return false;
+    }
+  })();
+  return pgAvailable;
+}
+
+export function randomName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The metadata databases API suites run against: SQLite always, PostgreSQL when reachable (always under CI). */
+export async function metadataDatabases(): Promise<("sqlite" | "postgres")[]> {
+  return (await postgresAvailable()) ? ["sqlite", "postgres"] : ["sqlite"];
+}

@@ -1,0 +1,56 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { loadConfig, type Config } from "../config";
+import { createServer, type RunningServer } from "../server";
+import { dropPgSchema } from "../store/database";
+import type { AppHooks } from "../context";
+import { TEST_PG_URL, randomName } from "./services";
+
+export type MetadataDb = "sqlite" | "postgres";
+
+export interface TestServer extends RunningServer {
+  url: string;
+  dataDir: string;
+  config: Config;
+}
+
+/**
+ * A real Sightline server on a free port, with its own metadata store: a SQLite file in a temp
+ * folder, or a fresh schema in the test PostgreSQL database.
+ */
+export async function startTestServer(
+  db: MetadataDb = "sqlite",
+  env: Record<string, string> = {},
+  hooks: Partial<AppHooks> = {},
+): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-test-"));
+  const schema = db === "postgres" ? randomName("t").toLowerCase() : undefined;
+  const config = loadConfig({
+    SIGHTLINE_DATA_DIR: dataDir,
+    SIGHTLINE_PORT: "0",
+    SIGHTLINE_LOG_LEVEL: "warn",
+    SIGHTLINE_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
+    ...(db === "postgres" ? { SIGHTLINE_DATABASE_URL: TEST_PG_URL } : {}),
+    ...env,
+  });
+  const server = await createServer(config, { dbOptions: { pgSchema: schema }, hooks });
+  await server.app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = server.app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  // Links in emails and API answers point at the running test server.
+  config.baseUrl = url;
+  return {
+    ...server,
+    url,
+    dataDir,
+    config,
+    async close() {
+      await server.close();
+      if (schema) await dropPgSchema(TEST_PG_URL, schema);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

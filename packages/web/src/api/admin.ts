@@ -1,0 +1,76 @@
+import type { Query } from "@sightline/core";
+import { http } from "./http";
+
+/** GET /status.json (api-platform §7.11). Every key besides manager and database_metrics is general info. */
+export interface SystemStatus {
+  manager?: {
+    started_at?: number | string | null;
+    last_refresh_at?: number | string | null;
+    outdated_queries_count?: number | string | null;
+    queues?: Record<string, { size: number }>;
+    [key: string]: unknown;
+  };
+  database_metrics?: { metrics?: [string, number][] };
+  [key: string]: unknown;
+}
+
+export interface RqJob {
+  id: string;
+  name: string;
+  origin: string;
+  enqueued_at: string | null;
+  started_at: string | null;
+  meta?: Record<string, unknown>;
+}
+
+export interface RqQueue {
+  name: string;
+  started: RqJob[];
+  queued: number;
+}
+
+export interface RqWorker {
+  name: string;
+  hostname: string;
+  pid: number;
+  queues: string;
+  state: string;
+  last_heartbeat: string | null;
+  birth_date: string | null;
+  current_job: string | null;
+  successful_jobs: number;
+  failed_jobs: number;
+  total_working_time: number;
+}
+
+export interface RqStatus {
+  queues: Record<string, RqQueue>;
+  workers: RqWorker[];
+}
+
+export type OutdatedQuery = Pick<
+  Query,
+  "id" | "name" | "tags" | "is_draft" | "is_archived" | "created_at" | "schedule"
+> & {
+  user?: { id: number; name: string; profile_image_url?: string };
+  runtime?: number | null;
+  retrieved_at?: string | null;
+};
+
+export interface OutdatedQueries {
+  queries: OutdatedQuery[];
+  /** Epoch seconds (or a string) of the scheduler's last pass; null before the first one. */
+  updated_at: number | string | null;
+}
+
+export function getSystemStatus(): Promise<SystemStatus> {
+  return http.get<SystemStatus>("status.json");
+}
+
+export function getRqStatus(): Promise<RqStatus> {
+  return http.get<RqStatus>("api/admin/queries/rq_status");
+}
+
+export function getOutdatedQueries(): Promise<OutdatedQueries> {
+  return http.get<OutdatedQueries>("api/admin/queries/outdated");
+}

@@ -1,0 +1,280 @@
+// Typed calls of the query area: lists, the query itself, execution, results, visualizations.
+import type {
+  Job,
+  Paginated,
+  Query,
+  QueryResult,
+  Schedule,
+  User,
+  Visualization,
+} from "@sightline/core";
+import { buildUrl } from "./client";
+import { http } from "./http";
+
+export type QueryListKind = "all" | "my" | "favorites" | "archive";
+
+export interface QueryListParams {
+  page: number;
+  page_size: number;
+  order?: string;
+  q?: string;
+  tags?: string[];
+}
+
+/** A row of the query lists (the server's "list" variant). */
+export type QueryListItem = Pick<
+  Query,
+  | "id"
+  | "name"
+  | "tags"
+  | "is_draft"
+  | "is_archived"
+  | "schedule"
+  | "created_at"
+  | "retrieved_at"
+  | "runtime"
+  | "is_favorite"
+> & { user?: Pick<User, "id" | "name" | "profile_image_url"> };
+
+const LIST_PATHS: Record<QueryListKind, string> = {
+  all: "api/queries",
+  my: "api/queries/my",
+  favorites: "api/queries/favorites",
+  archive: "api/queries/archive",
+};
+
+export function listQueries(
+  kind: QueryListKind,
+  params: QueryListParams,
+): Promise<Paginated<QueryListItem>> {
+  // Tags repeat as ?tags=a&tags=b, which the shared params object cannot express.
+  const search = new URLSearchParams();
+  search.set("page", String(params.page));
+  search.set("page_size", String(params.page_size));
+  if (params.order) search.set("order", params.order);
+  if (params.q) search.set("q", params.q);
+  for (const tag of params.tags ?? []) search.append("tags", tag);
+  return http.get<Paginated<QueryListItem>>(`${LIST_PATHS[kind]}?${search.toString()}`);
+}
+
+export interface TagCount {
+  name: string;
+  count: number;
+}
+
+export async function getQueryTags(): Promise<TagCount[]> {
+  const answer = await http.get<{ tags: TagCount[] }>("api/queries/tags");
+  return answer.tags ?? [];
+}
+
+export function getQuery(id: number | string): Promise<Query> {
+  return http.get<Query>(`api/queries/${id}`);
+}
+
+/** The fields the editor sends on save (spec 2 §7). */
+export interface QuerySaveBody {
+  id?: number;
+  version?: number;
+  name?: string;
+  query?: string;
+  description?: string | null;
+  schedule?: Schedule | null;
+  data_source_id?: number | null;
+  options?: Query["options"];
+  latest_query_data_id?: number | null;
+  is_draft?: boolean;
+  tags?: string[];
+}
+
+export function createQuery(body: QuerySaveBody): Promise<Query> {
+  return http.post<Query>("api/queries", body);
+}
+
+export function saveQuery(id: number, body: QuerySaveBody): Promise<Query> {
+  return http.post<Query>(`api/queries/${id}`, body);
+}
+
+/** Archive: DELETE of the query (it stays, archived). */
+export function archiveQuery(id: number): Promise<null> {
+  return http.delete<null>(`api/queries/${id}`);
+}
+
+export function forkQuery(id: number): Promise<Query> {
+  return http.post<Query>(`api/queries/${id}/fork`);
+}
+
+export function setQueryFavorite(id: number, favorite: boolean): Promise<null> {
+  return favorite
+    ? http.post<null>(`api/queries/${id}/favorite`)
+    : http.delete<null>(`api/queries/${id}/favorite`);
+}
+
+export function regenerateQueryApiKey(id: number): Promise<Query> {
+  return http.post<Query>(`api/queries/${id}/regenerate_api_key`);
+}
+
+export interface DropdownOption {
+  name: unknown;
+  value: string;
+}
+
+/** Options of a query-based dropdown: its own query's values, or in the context of a parent query. */
+export function getDropdownOptions(
+  dropdownQueryId: number | string,
+  parentQueryId?: number | null,
+): Promise<DropdownOption[]> {
+  return parentQueryId
+    ? http.get<DropdownOption[]>(`api/queries/${parentQueryId}/dropdowns/${dropdownQueryId}`)
+    : http.get<DropdownOption[]>(`api/queries/${dropdownQueryId}/dropdown`);
+}
+
+/** What the execution endpoints answer: a job to poll, or a result at once. */
+export interface ExecutionAnswer {
+  job?: Job;
+  query_result?: QueryResult;
+}
+
+export interface AdhocExecution {
+  query: string;
+  data_source_id: number;
+  parameters: Record<string, unknown>;
+  apply_auto_limit: boolean;
+  max_age: number;
+  query_id?: number;
+}
+
+export function executeAdhoc(body: AdhocExecution): Promise<ExecutionAnswer> {
+  return http.post<ExecutionAnswer>("api/query_results", body);
+}
+
+export interface SavedExecution {
+  parameters: Record<string, unknown>;
+  apply_auto_limit?: boolean;
+  max_age: number;
+}
+
+export function executeSaved(queryId: number, body: SavedExecution): Promise<ExecutionAnswer> {
+  return http.post<ExecutionAnswer>(`api/queries/${queryId}/results`, { id: queryId, ...body });
+}
+
+/** Polls a job; query API keys use the query-scoped form. */
+export async function getJob(jobId: string, queryId?: number): Promise<Job> {
+  const path = queryId ? `api/queries/${queryId}/jobs/${jobId}` : `api/jobs/${jobId}`;
+  const answer = await http.get<{ job: Job }>(path);
+  return answer.job;
+}
+
+export function cancelJob(jobId: string): Promise<null> {
+  return http.delete<null>(`api/jobs/${jobId}`);
+}
+
+export async function getQueryResult(resultId: number, queryId?: number): Promise<QueryResult> {
+  const path = queryId
+    ? `api/queries/${queryId}/results/${resultId}.json`
+    : `api/query_results/${resultId}`;
+  const answer = await http.get<{ query_result: QueryResult }>(path);
+  return answer.query_result;
+}
+
+export type DownloadFormat = "csv" | "tsv" | "xlsx";
+
+/** Download link of a result (spec 1 §7); unsaved queries use the bare result route. */
+export function resultDownloadUrl(
+  queryId: number | null,
+  resultId: number,
+  format: DownloadFormat,
+  apiKey?: string,
+): string {
+  const path = queryId
+    ? `api/queries/${queryId}/results/${resultId}.${format}`
+    : `api/query_results/${resultId}.${format}`;
+  return buildUrl(path, { api_key: apiKey });
+}
+
+export interface VisualizationBody {
+  query_id?: number;
+  type: string;
+  name: string;
+  description?: string | null;
+  options: Record<string, unknown>;
+}
+
+export function createVisualization(body: VisualizationBody): Promise<Visualization> {
+  return http.post<Visualization>("api/visualizations", body);
+}
+
+export function saveVisualization(id: number, body: VisualizationBody): Promise<Visualization> {
+  return http.post<Visualization>(`api/visualizations/${id}`, body);
+}
+
+export function deleteVisualization(id: number): Promise<null> {
+  return http.delete<null>(`api/visualizations/${id}`);
+}
+
+export interface AccessGrant {
+  id: number;
+  name: string;
+  email: string;
+  profile_image_url?: string;
+}
+
+export function getQueryAcl(id: number): Promise<Record<string, AccessGrant[]>> {
+  return http.get<Record<string, AccessGrant[]>>(`api/queries/${id}/acl`);
+}
+
+export function grantQueryAccess(id: number, userId: number): Promise<unknown> {
+  return http.post(`api/queries/${id}/acl`, { access_type: "modify", user_id: userId });
+}
+
+export function revokeQueryAccess(id: number, userId: number): Promise<unknown> {
+  return http.delete(`api/queries/${id}/acl`, { access_type: "modify", user_id: userId });
+}
+
+/** Users matching a search, for the Manage Permissions dialog. */
+export async function searchUsers(q: string): Promise<AccessGrant[]> {
+  const page = await http.get<Paginated<AccessGrant>>("api/users", { q, page_size: 10 });
+  return page.results ?? [];
+}
+
+// --- Lazy schema (api-queries §12): sources with several databases/schemas list them one by one.
+
+/** A lazy-schema answer: the data at once, or a job to poll (a failed job carries the error). */
+export type LazyAnswer<T> = T | { job: Job };
+
+export function isJobAnswer<T>(answer: LazyAnswer<T>): answer is { job: Job } {
+  return typeof answer === "object" && answer !== null && !Array.isArray(answer) && "job" in answer;
+}
+
+const lazyBase = (dataSourceId: number) => `api/databricks/databases/${dataSourceId}`;
+
+export function getSchemaDatabases(
+  dataSourceId: number,
+  refresh = false,
+): Promise<LazyAnswer<string[]>> {
+  return http.get(lazyBase(dataSourceId), { refresh: refresh || undefined });
+}
+
+export interface LazyTables {
+  schema: { name: string; columns: (string | { name: string; type?: string | null })[] }[];
+  has_columns: boolean;
+}
+
+export function getSchemaTables(
+  dataSourceId: number,
+  database: string,
+  refresh = false,
+): Promise<LazyAnswer<LazyTables>> {
+  return http.get(`${lazyBase(dataSourceId)}/${encodeURIComponent(database)}/tables`, {
+    refresh: refresh || undefined,
+  });
+}
+
+export function getSchemaColumns(
+  dataSourceId: number,
+  database: string,
+  table: string,
+): Promise<LazyAnswer<{ name: string; type?: string | null }[]>> {
+  return http.get(
+    `${lazyBase(dataSourceId)}/${encodeURIComponent(database)}/columns/${encodeURIComponent(table)}`,
+  );
+}

@@ -1,0 +1,32 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { App as AntApp, ConfigProvider } from "antd";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { NOTIFICATION_CONFIG, NotificationsBridge } from "./notifications";
+import { routes } from "./routes";
+import { SessionExpiredModal } from "./SessionExpiredModal";
+import { theme } from "./theme";
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { refetchOnWindowFocus: false, retry: false },
+  },
+});
+
+const router = createBrowserRouter(routes);
+
+/** Content blocks are white cards with a subtle shadow (UI.md). */
+const cardStyle = { boxShadow: "var(--ant-box-shadow-tertiary)" };
+
+export function App() {
+  return (
+    <ConfigProvider theme={theme} card={{ style: cardStyle }}>
+      <AntApp notification={NOTIFICATION_CONFIG}>
+        <QueryClientProvider client={queryClient}>
+          <NotificationsBridge />
+          <SessionExpiredModal />
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,183 @@
+import type { ComponentType } from "react";
+import type { RouteObject } from "react-router";
+import { AppLayout } from "./AppLayout";
+import { ShellSkeleton } from "./ShellSkeleton";
+import { NotFoundScreen, RouteErrorScreen } from "./ErrorScreen";
+
+type Tabs = "settings" | "admin";
+
+/**
+ * A page for an area that is not built yet: names the area (and shows the settings or admin tabs)
+ * so that navigation works. Each area replaces its entries with its own lazily loaded pages.
+ */
+function area(path: string, title: string, tabs?: Tabs, id?: string): RouteObject {
+  return {
+    id,
+    path,
+    lazy: async () => {
+      const { default: AreaPlaceholder } = await import("../components/AreaPlaceholder");
+      return { Component: () => <AreaPlaceholder title={title} tabs={tabs} /> };
+    },
+  };
+}
+
+/** Every logged-in path of the spec (route ids follow spec 1 §2). */
+const sessionRoutes: RouteObject[] = [
+  { index: true, lazy: () => import("../features/home/HomePage").then(asComponent) },
+
+  area("dashboards", "Dashboards", undefined, "Dashboards.List"),
+  area("dashboards/favorites", "Favorite Dashboards", undefined, "Dashboards.Favorites"),
+  area("dashboards/my", "My Dashboards", undefined, "Dashboards.My"),
+  area("dashboards/:dashboardId", "Dashboard", undefined, "Dashboards.ViewOrEdit"),
+  area("dashboard/:dashboardSlug", "Dashboard", undefined, "Dashboards.LegacyViewOrEdit"),
+
+  {
+    id: "Queries.List",
+    path: "queries",
+    lazy: () => import("../features/queries/QueryListPage").then(asComponent),
+  },
+  {
+    id: "Queries.Favorites",
+    path: "queries/favorites",
+    lazy: () => import("../features/queries/QueryListPage").then(asComponent),
+  },
+  {
+    id: "Queries.Archived",
+    path: "queries/archive",
+    lazy: () => import("../features/queries/QueryListPage").then(asComponent),
+  },
+  {
+    id: "Queries.My",
+    path: "queries/my",
+    lazy: () => import("../features/queries/QueryListPage").then(asComponent),
+  },
+  {
+    id: "Queries.New",
+    path: "queries/new",
+    lazy: () => import("../features/queries/QueryPage").then(asComponent),
+  },
+  {
+    id: "Queries.View",
+    path: "queries/:queryId",
+    lazy: () => import("../features/queries/QueryPage").then(asComponent),
+  },
+  {
+    id: "Queries.Edit",
+    path: "queries/:queryId/source",
+    lazy: () => import("../features/queries/QueryPage").then(asComponent),
+  },
+
+  area("alerts", "Alerts", undefined, "Alerts.List"),
+  area("alerts/new", "New Alert", undefined, "Alerts.New"),
+  area("alerts/:alertId", "Alert", undefined, "Alerts.View"),
+  area("alerts/:alertId/edit", "Alert", undefined, "Alerts.Edit"),
+
+  {
+    id: "DataSources.List",
+    path: "data_sources",
+    lazy: () => import("../features/dataSources/DataSourcesListPage").then(asComponent),
+  },
+  {
+    path: "data_sources/new",
+    lazy: () => import("../features/dataSources/DataSourcesListPage").then(asComponent),
+  },
+  {
+    path: "data_sources/:dataSourceId",
+    lazy: () => import("../features/dataSources/DataSourcePage").then(asComponent),
+  },
+
+  {
+    path: "destinations",
+    lazy: () => import("../features/destinations/DestinationsListPage").then(asComponent),
+  },
+  {
+    path: "destinations/new",
+    lazy: () => import("../features/destinations/DestinationsListPage").then(asComponent),
+  },
+  {
+    path: "destinations/:destinationId",
+    lazy: () => import("../features/destinations/DestinationPage").then(asComponent),
+  },
+
+  { path: "groups", lazy: () => import("../features/groups/GroupsListPage").then(asComponent) },
+  {
+    path: "groups/:groupId",
+    lazy: () => import("../features/groups/GroupMembersPage").then(asComponent),
+  },
+  {
+    path: "groups/:groupId/data_sources",
+    lazy: () => import("../features/groups/GroupDataSourcesPage").then(asComponent),
+  },
+
+  { path: "users", lazy: () => import("../features/users/UsersListPage").then(asComponent) },
+  {
+    path: "users/pending",
+    lazy: () => import("../features/users/UsersListPage").then(asComponent),
+  },
+  {
+    path: "users/disabled",
+    lazy: () => import("../features/users/UsersListPage").then(asComponent),
+  },
+  { path: "users/new", lazy: () => import("../features/users/UsersListPage").then(asComponent) },
+  { path: "users/me", lazy: () => import("../features/users/UserProfilePage").then(asComponent) },
+  {
+    path: "users/:userId",
+    lazy: () => import("../features/users/UserProfilePage").then(asComponent),
+  },
+
+  {
+    path: "query_snippets",
+    lazy: () => import("../features/querySnippets/QuerySnippetsPage").then(asComponent),
+  },
+  {
+    path: "query_snippets/:querySnippetId",
+    lazy: () => import("../features/querySnippets/QuerySnippetsPage").then(asComponent),
+  },
+
+  {
+    path: "settings/general",
+    lazy: () => import("../features/settings/GeneralSettingsPage").then(asComponent),
+  },
+  {
+    path: "settings/organization",
+    lazy: () => import("../features/settings/GeneralSettingsPage").then(asComponent),
+  },
+
+  {
+    path: "admin/status",
+    lazy: () => import("../features/admin/SystemStatusPage").then(asComponent),
+  },
+  {
+    path: "admin/queries/jobs",
+    lazy: () => import("../features/admin/JobsPage").then(asComponent),
+  },
+  {
+    path: "admin/queries/outdated",
+    lazy: () => import("../features/admin/OutdatedQueriesPage").then(asComponent),
+  },
+
+  { path: "*", Component: NotFoundScreen },
+];
+
+function asComponent(module: { default: ComponentType }) {
+  return { Component: module.default };
+}
+
+export const routes: RouteObject[] = [
+  // The login popup's landing page: no session needed, no frame.
+  { path: "/session-restored", lazy: () => import("./SessionRestoredPage").then(asComponent) },
+  // Pages opened without a session (api_key or public token), without the frame.
+  area("/public/dashboards/:token", "Dashboard"),
+  {
+    path: "/embed/query/:queryId/visualization/:visualizationId",
+    lazy: () => import("../features/embed/EmbedQueryPage").then(asComponent),
+  },
+  {
+    path: "/",
+    Component: AppLayout,
+    HydrateFallback: ShellSkeleton,
+    errorElement: <RouteErrorScreen />,
+    // A pathless level so that route errors render inside the frame.
+    children: [{ errorElement: <RouteErrorScreen />, children: sessionRoutes }],
+  },
+];

@@ -1,0 +1,49 @@
+import { useQuery } from "@tanstack/react-query";
+import { createContext, useContext, useEffect, type ReactNode } from "react";
+import { isApiError } from "../api/errors";
+import { getSession, isAuthenticated, loginUrl } from "../api/session";
+import type { AuthenticatedSession } from "../api/types";
+import { ErrorScreen } from "./ErrorScreen";
+import { ShellSkeleton } from "./ShellSkeleton";
+import styles from "./layout.module.css";
+
+const SessionContext = createContext<AuthenticatedSession | null>(null);
+
+export const SESSION_QUERY_KEY = ["session"] as const;
+
+/** The loaded, authenticated session; only available inside `SessionGate`. */
+export function useSession(): AuthenticatedSession {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error("useSession() used outside SessionGate");
+  return session;
+}
+
+/**
+ * Loads GET api/session once. Until it is loaded a skeleton of the page shows; an unauthenticated
+ * visitor is sent to the login page with the current address as next.
+ */
+export function SessionGate({ children }: { children: ReactNode }) {
+  const { data, error } = useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: getSession,
+    staleTime: Infinity,
+    retry: false,
+  });
+  // The server may answer 401 for api/session when logged out: same as an empty session.
+  const loggedOut =
+    (data !== undefined && !isAuthenticated(data)) || (isApiError(error) && error.status === 401);
+
+  useEffect(() => {
+    if (loggedOut) window.location.assign(loginUrl(window.location));
+  }, [loggedOut]);
+
+  if (error && !loggedOut) {
+    return (
+      <div className={styles.content}>
+        <ErrorScreen error={error} />
+      </div>
+    );
+  }
+  if (!data || loggedOut) return <ShellSkeleton />;
+  return <SessionContext.Provider value={data}>{children}</SessionContext.Provider>;
+}

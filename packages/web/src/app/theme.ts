@@ -1,0 +1,25 @@
+import type { ThemeConfig } from "antd";
+
+/** The one brand colour; everything else comes from antd's tokens (so dark mode is a token swap). */
+export const BRAND_PRIMARY = "#2251d1";
+
+export const theme: ThemeConfig = {
+  token: {
+    colorPrimary: BRAND_PRIMARY,
+    colorLink: BRAND_PRIMARY,
+    colorBgLayout: "#f3f4f7",
+    borderRadiusLG: 8,
+    fontFamily:
+      '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+  },
+  components: {
+    Layout: {
+      headerBg: "#ffffff",
+      headerHeight: 56,
+      headerPadding: "0 16px",
+    },
+    Menu: {
+      horizontalLineHeight: "54px",
+    },
+  },
+};

@@ -1,0 +1,188 @@
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Badge, Card, Statistic, Tabs, Tag } from "antd";
+import { useLocation, useNavigate } from "react-router";
+import { getRqStatus, type RqJob, type RqQueue, type RqWorker } from "../../api/admin";
+import { SettingsFrame } from "../settings/SettingsFrame";
+import { AdminTable } from "./AdminTable";
+import { STATUS_POLL_MS } from "./SystemStatusPage";
+import { TimeAgo } from "./TimeAgo";
+import styles from "./admin.module.css";
+
+export const QUERY_TASK = "redash.tasks.queries.execution.execute_query";
+export const LOAD_FAILED = "Failed loading status. Please refresh.";
+const TABS = ["queues", "workers", "queries", "other"] as const;
+type Tab = (typeof TABS)[number];
+
+export function tabFromHash(hash: string): Tab {
+  const key = hash.replace(/^#/, "");
+  return (TABS as readonly string[]).includes(key) ? (key as Tab) : "queues";
+}
+
+/** Started jobs of every queue, split into query executions and the rest. */
+export function splitJobs(queues: readonly RqQueue[]): { queries: RqJob[]; other: RqJob[] } {
+  const all = queues.flatMap((q) => q.started);
+  return {
+    queries: all.filter((j) => j.name === QUERY_TASK),
+    other: all.filter((j) => j.name !== QUERY_TASK),
+  };
+}
+
+const STATE_COLORS: Record<string, string> = {
+  busy: "processing",
+  idle: "default",
+  started: "success",
+  suspended: "warning",
+};
+
+const jobColumns = [
+  { key: "id", title: "Job ID", dataIndex: "id" },
+  { key: "name", title: "Name", dataIndex: "name" },
+  { key: "origin", title: "Queue", dataIndex: "origin" },
+  {
+    key: "meta",
+    title: "Query ID",
+    render: (_: unknown, j: RqJob) => String(j.meta?.query_id ?? "-"),
+  },
+  {
+    key: "started_at",
+    title: "Started",
+    render: (_: unknown, j: RqJob) => <TimeAgo date={j.started_at} />,
+  },
+  {
+    key: "enqueued_at",
+    title: "Enqueued",
+    render: (_: unknown, j: RqJob) => <TimeAgo date={j.enqueued_at} />,
+  },
+];
+
+const queueColumns = [
+  { key: "name", title: "Name", dataIndex: "name" },
+  { key: "started", title: "Started", render: (_: unknown, q: RqQueue) => q.started.length },
+  { key: "queued", title: "Queued", dataIndex: "queued" },
+];
+
+const workerColumns = [
+  {
+    key: "state",
+    title: "State",
+    render: (_: unknown, w: RqWorker) => (
+      <Badge status={(STATE_COLORS[w.state] ?? "default") as "default"} text={w.state} />
+    ),
+  },
+  { key: "hostname", title: "Hostname", dataIndex: "hostname" },
+  { key: "pid", title: "PID", dataIndex: "pid" },
+  { key: "name", title: "Name", dataIndex: "name" },
+  {
+    key: "queues",
+    title: "Queues",
+    render: (_: unknown, w: RqWorker) =>
+      w.queues.split(",").map((q) => <Tag key={q}>{q.trim()}</Tag>),
+  },
+  {
+    key: "current_job",
+    title: "Current Job",
+    render: (_: unknown, w: RqWorker) => w.current_job ?? "-",
+  },
+  { key: "successful_jobs", title: "Successful Jobs", dataIndex: "successful_jobs" },
+  { key: "failed_jobs", title: "Failed Jobs", dataIndex: "failed_jobs" },
+  {
+    key: "birth_date",
+    title: "Birth Date",
+    render: (_: unknown, w: RqWorker) => <TimeAgo date={w.birth_date} />,
+  },
+  { key: "total_working_time", title: "Total Working Time", dataIndex: "total_working_time" },
+];
+
+/** /admin/queries/jobs: RQ Status. */
+export default function JobsPage() {
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  const tab = tabFromHash(hash);
+  const status = useQuery({
+    queryKey: ["admin", "rq_status"],
+    queryFn: getRqStatus,
+    refetchInterval: STATUS_POLL_MS,
+    retry: false,
+  });
+  const loading = status.isPending;
+  const queues = Object.values(status.data?.queues ?? {});
+  const { queries, other } = splitJobs(queues);
+  const started = queries.length + other.length;
+  const queued = queues.reduce((sum, q) => sum + q.queued, 0);
+
+  return (
+    <SettingsFrame title="RQ Status" area="admin" permission="super_admin">
+      {status.isError && (
+        <Alert type="error" showIcon title={LOAD_FAILED} style={{ marginBottom: 16 }} />
+      )}
+      <div className={styles.counters}>
+        <Card size="small">
+          <Statistic title="Started Jobs" value={started} loading={loading} />
+        </Card>
+        <Card size="small">
+          <Statistic title="Queued Jobs" value={queued} loading={loading} />
+        </Card>
+      </div>
+      <Card size="small">
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => navigate({ hash: key }, { replace: true })}
+          items={[
+            {
+              key: "queues",
+              label: "Queues",
+              children: (
+                <AdminTable<RqQueue>
+                  rowKey="name"
+                  loading={loading}
+                  columns={queueColumns}
+                  dataSource={queues}
+                  scroll={{ x: 400 }}
+                />
+              ),
+            },
+            {
+              key: "workers",
+              label: "Workers",
+              children: (
+                <AdminTable<RqWorker>
+                  rowKey="name"
+                  loading={loading}
+                  columns={workerColumns}
+                  dataSource={status.data?.workers ?? []}
+                  scroll={{ x: 900 }}
+                />
+              ),
+            },
+            {
+              key: "queries",
+              label: "Queries",
+              children: (
+                <AdminTable<RqJob>
+                  rowKey="id"
+                  loading={loading}
+                  columns={jobColumns}
+                  dataSource={queries}
+                  scroll={{ x: 700 }}
+                />
+              ),
+            },
+            {
+              key: "other",
+              label: "Other Jobs",
+              children: (
+                <AdminTable<RqJob>
+                  rowKey="id"
+                  loading={loading}
+                  columns={jobColumns}
+                  dataSource={other}
+                  scroll={{ x: 700 }}
+                />
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </SettingsFrame>
+  );
+}

@@ -1,0 +1,100 @@
+import { prettySize } from "@sightline/core";
+import { useQuery } from "@tanstack/react-query";
+import { Badge, Card, Skeleton, Tag, Typography } from "antd";
+import type { ReactNode } from "react";
+import { getSystemStatus, type SystemStatus } from "../../api/admin";
+import { ErrorScreen } from "../../app/ErrorScreen";
+import { SettingsFrame } from "../settings/SettingsFrame";
+import { TimeAgo } from "./TimeAgo";
+import styles from "./admin.module.css";
+
+/** The status pages refresh every 60 s (spec 3 §9). */
+export const STATUS_POLL_MS = 60_000;
+export const NO_DATA = "No data";
+
+function Block({ title, items }: { title: string; items: [string, ReactNode][] }) {
+  return (
+    <Card size="small" title={title} data-testid={`status-${title}`}>
+      {items.length === 0 ? (
+        <Typography.Text type="secondary">{NO_DATA}</Typography.Text>
+      ) : (
+        <ul className={styles.pairs}>
+          {items.map(([name, value]) => (
+            <li key={name}>
+              <span>{name}</span>
+              <span className={styles.value}>{value}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** Every top-level key besides manager and database_metrics, as key/value badges. */
+export function generalItems(status: SystemStatus): [string, string][] {
+  return Object.entries(status)
+    .filter(
+      ([key, value]) =>
+        key !== "manager" &&
+        key !== "database_metrics" &&
+        (value === null || typeof value !== "object"),
+    )
+    .map(([key, value]) => [key.replace(/_/g, " "), String(value ?? "-")]);
+}
+
+function StatusBlocks({ status }: { status: SystemStatus }) {
+  const manager = status.manager;
+  const managerItems: [string, ReactNode][] = manager
+    ? [
+        ["Last Refresh", <TimeAgo key="r" date={manager.last_refresh_at ?? null} />],
+        ["Started", <TimeAgo key="s" date={manager.started_at ?? null} />],
+        ["Outdated Queries Count", String(manager.outdated_queries_count ?? 0)],
+      ]
+    : [];
+  const queues: [string, ReactNode][] = Object.entries(manager?.queues ?? {}).map(([name, q]) => [
+    name,
+    <Badge key={name} count={q.size} showZero color="blue" overflowCount={1e9} />,
+  ]);
+  const metrics: [string, ReactNode][] = (status.database_metrics?.metrics ?? []).map(
+    ([name, bytes]) => [name, prettySize(bytes)],
+  );
+  return (
+    <div className={styles.grid}>
+      <Block
+        title="General"
+        items={generalItems(status).map(([k, v]) => [
+          k,
+          <Tag key={k} color="geekblue">
+            {v}
+          </Tag>,
+        ])}
+      />
+      <Block title="Manager" items={managerItems} />
+      <Block title="Queues" items={queues} />
+      <Block title="Database metrics" items={metrics} />
+    </div>
+  );
+}
+
+/** /admin/status: System Status, for super admins. */
+export default function SystemStatusPage() {
+  return (
+    <SettingsFrame title="System Status" area="admin" permission="super_admin">
+      <StatusContent />
+    </SettingsFrame>
+  );
+}
+
+function StatusContent() {
+  const status = useQuery({
+    queryKey: ["admin", "status"],
+    queryFn: getSystemStatus,
+    refetchInterval: STATUS_POLL_MS,
+    retry: false,
+  });
+  // A failure goes to the shared error handler.
+  if (status.isError) return <ErrorScreen error={status.error} />;
+  if (!status.data) return <Skeleton active paragraph={{ rows: 8 }} />;
+  return <StatusBlocks status={status.data} />;
+}

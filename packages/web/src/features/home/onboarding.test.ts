@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { ASK_ADMIN_TEXT, onboardingSteps, showOnboarding } from "./onboarding";
+
+const counters = { data_sources: 0, queries: 0, alerts: 0, dashboards: 0, users: 1 };
+
+describe("onboarding steps", () => {
+  it("gives admins linked steps completed from the counters", () => {
+    const steps = onboardingSteps({ permissions: ["admin"] }, { ...counters, data_sources: 1 });
+    expect(steps.map((s) => [s.href, s.done])).toEqual([
+      ["/data_sources/new", true],
+      ["/queries/new", false],
+      ["/dashboards", false],
+      ["/users/new", false],
+    ]);
+    expect(showOnboarding(steps)).toBe(true);
+  });
+
+  it("hides the welcome block once everything is done", () => {
+    const done = { data_sources: 2, queries: 3, alerts: 0, dashboards: 1, users: 2 };
+    expect(showOnboarding(onboardingSteps({ permissions: ["admin"] }, done))).toBe(false);
+  });
+
+  it("tells non-admins to ask an admin for a data source", () => {
+    const steps = onboardingSteps({ permissions: ["create_query", "view_query"] }, counters);
+    expect(steps[0]).toEqual({ key: "data_source", title: ASK_ADMIN_TEXT, done: false });
+    expect(steps.map((s) => s.key)).toEqual(["data_source", "query"]);
+    expect(ASK_ADMIN_TEXT).toBe("Ask an account admin to connect a data source");
+  });
+
+  it("treats unknown counters as nothing done", () => {
+    expect(onboardingSteps({ permissions: ["admin"] }, undefined).every((s) => !s.done)).toBe(true);
+  });
+});

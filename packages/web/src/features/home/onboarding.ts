@@ -1,0 +1,62 @@
+import type { ObjectCounters, PermissionHolder } from "../../api/types";
+import { hasPermission, isAdmin } from "../../app/permissions";
+
+export const ASK_ADMIN_TEXT = "Ask an account admin to connect a data source";
+
+export interface OnboardingStep {
+  key: "data_source" | "query" | "dashboard" | "users";
+  title: string;
+  /** Where the step's link goes; absent when the user cannot take the step themselves. */
+  href?: string;
+  done: boolean;
+}
+
+/** The welcome steps for this user, each marked done from the organization's object counters. */
+export function onboardingSteps(
+  user: PermissionHolder,
+  counters: ObjectCounters | undefined,
+): OnboardingStep[] {
+  const admin = isAdmin(user);
+  const count = (key: keyof ObjectCounters) => counters?.[key] ?? 0;
+  const steps: OnboardingStep[] = [
+    admin
+      ? {
+          key: "data_source",
+          title: "Connect a Data Source",
+          href: "/data_sources/new",
+          done: count("data_sources") > 0,
+        }
+      : { key: "data_source", title: ASK_ADMIN_TEXT, done: count("data_sources") > 0 },
+  ];
+  if (hasPermission(user, "create_query")) {
+    steps.push({
+      key: "query",
+      title: "Create your first Query",
+      href: "/queries/new",
+      done: count("queries") > 0,
+    });
+  }
+  if (hasPermission(user, "create_dashboard")) {
+    steps.push({
+      key: "dashboard",
+      title: "Create your first Dashboard",
+      href: "/dashboards",
+      done: count("dashboards") > 0,
+    });
+  }
+  if (admin) {
+    // The first user is the admin themself: done once someone else is in.
+    steps.push({
+      key: "users",
+      title: "Invite your team members",
+      href: "/users/new",
+      done: count("users") > 1,
+    });
+  }
+  return steps;
+}
+
+/** The welcome block stays until every step is done. */
+export function showOnboarding(steps: OnboardingStep[]): boolean {
+  return steps.some((step) => !step.done);
+}

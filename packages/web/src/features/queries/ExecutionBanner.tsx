@@ -1,0 +1,53 @@
+import { Alert, Button } from "antd";
+import { useEffect, useState } from "react";
+import { formatElapsed } from "@sightline/core";
+import { STATUS_TEXT, type ExecutionState } from "./execution";
+
+interface ExecutionBannerProps {
+  state: ExecutionState | null;
+  onCancel: () => void;
+}
+
+/** The status of a running execution, or its error (spec 2 §2). */
+export function ExecutionBanner({ state, onCancel }: ExecutionBannerProps) {
+  const [now, setNow] = useState(Date.now());
+  const running = !!state && state.status !== "done" && state.status !== "failed";
+  useEffect(() => {
+    if (!running) return;
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [running]);
+
+  if (!state || state.status === "done") return null;
+  if (state.status === "failed") {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        data-testid="execution-error"
+        title={`Error running query: ${state.error ?? ""}`}
+      />
+    );
+  }
+  const cancellable = state.status === "waiting" || state.status === "processing";
+  return (
+    <Alert
+      type="info"
+      showIcon
+      data-testid="execution-status"
+      title={
+        <span>
+          {STATUS_TEXT[state.status]}{" "}
+          <span style={{ opacity: 0.7 }}>{formatElapsed((now - state.since) / 1000)}</span>
+        </span>
+      }
+      action={
+        cancellable && (
+          <Button size="small" onClick={onCancel} data-testid="cancel-execution">
+            Cancel
+          </Button>
+        )
+      }
+    />
+  );
+}

@@ -1,0 +1,218 @@
+// The SQL editor: CodeMirror 6 with schema- and keyword-aware completion, snippets and shortcuts.
+import {
+  acceptCompletion,
+  autocompletion,
+  completionKeymap,
+  startCompletion,
+  type Completion,
+  type CompletionContext,
+  type CompletionSource,
+} from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { sql, StandardSQL } from "@codemirror/lang-sql";
+import { bracketMatching, syntaxHighlighting, defaultHighlightStyle } from "@codemirror/language";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
+import {
+  EditorView,
+  highlightActiveLine,
+  keymap,
+  lineNumbers,
+  placeholder,
+} from "@codemirror/view";
+import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
+import type { SchemaTable } from "../../api/dataSources";
+import type { QuerySnippet } from "../../api/querySnippets";
+
+export interface QueryEditorHandle {
+  /** Inserts text at the cursor (schema browser clicks, new parameters). */
+  insert(text: string): void;
+  focus(): void;
+}
+
+export interface QueryEditorProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** The selected text ("" when nothing is selected). */
+  onSelectionChange?: (selected: string) => void;
+  schema: SchemaTable[];
+  snippets: QuerySnippet[];
+  /** Completion pops up while typing; otherwise only on Ctrl+Space. */
+  liveAutocomplete: boolean;
+  syntax: string;
+  readOnly?: boolean;
+  onRun?: () => void;
+  onSave?: () => void;
+  onFormat?: () => void;
+  onAddParameter?: () => void;
+}
+
+/** Completions from the schema: tables, then every column (typed after "table."). */
+export function schemaCompletions(schema: SchemaTable[]): Completion[] {
+  const out: Completion[] = [];
+  const seen = new Set<string>();
+  for (const table of schema) {
+    out.push({ label: table.name, type: "class", detail: "table", boost: 2 });
+    for (const column of table.columns) {
+      if (seen.has(column.name)) continue;
+      seen.add(column.name);
+      out.push({ label: column.name, type: "property", detail: column.type ?? "column", boost: 1 });
+    }
+  }
+  return out;
+}
+
+/** Snippets complete by their trigger and insert their text. */
+function snippetSource(snippets: QuerySnippet[]): CompletionSource {
+  return (context: CompletionContext) => {
+    const word = context.matchBefore(/[\w-]+/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    return {
+      from: word.from,
+      options: snippets.map((s) => ({
+        label: s.trigger,
+        type: "text",
+        detail: "snippet",
+        info: s.description || s.snippet,
+        apply: s.snippet,
+      })),
+    };
+  };
+}
+
+function schemaSource(schema: SchemaTable[]): CompletionSource {
+  const options = schemaCompletions(schema);
+  return (context: CompletionContext) => {
+    const word = context.matchBefore(/[\w$]+/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    return { from: word.from, options, validFor: /^[\w$]*$/ };
+  };
+}
+
+export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
+  function QueryEditor(props, ref) {
+    const host = useRef<HTMLDivElement>(null);
+    const view = useRef<EditorView | null>(null);
+    const completion = useRef(new Compartment());
+    const editable = useRef(new Compartment());
+    // Handlers change on every render; the editor reads the latest through this ref.
+    const latest = useRef(props);
+    latest.current = props;
+
+    useEffect(() => {
+      const run = () => (latest.current.onRun?.(), true);
+      const shortcuts = Prec.highest(
+        keymap.of([
+          { key: "Mod-Enter", run },
+          { key: "Alt-Enter", run },
+          { key: "Ctrl-Enter", run },
+          { key: "Shift-Enter", run },
+          { key: "Mod-s", run: () => (latest.current.onSave?.(), true), preventDefault: true },
+          {
+            key: "Mod-p",
+            run: () => (latest.current.onAddParameter?.(), true),
+            preventDefault: true,
+          },
+          {
+            key: "Mod-Shift-f",
+            run: () => (latest.current.onFormat?.(), true),
+            preventDefault: true,
+          },
+          { key: "Ctrl-Space", run: startCompletion },
+          { key: "Tab", run: acceptCompletion },
+        ]),
+      );
+      const state = EditorState.create({
+        doc: latest.current.value,
+        extensions: [
+          lineNumbers(),
+          history(),
+          bracketMatching(),
+          highlightActiveLine(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          sql({ dialect: StandardSQL, upperCaseKeywords: true }),
+          completion.current.of([]),
+          editable.current.of(EditorState.readOnly.of(!!latest.current.readOnly)),
+          placeholder("Write your query here"),
+          shortcuts,
+          keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+          EditorView.lineWrapping,
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+            if (update.selectionSet || update.docChanged) {
+              const range = update.state.selection.main;
+              latest.current.onSelectionChange?.(update.state.sliceDoc(range.from, range.to));
+            }
+          }),
+          EditorView.theme({
+            "&": { height: "100%", fontSize: "14px" },
+            ".cm-scroller": {
+              fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+            },
+          }),
+        ],
+      });
+      view.current = new EditorView({ state, parent: host.current! });
+      return () => view.current?.destroy();
+    }, []);
+
+    // Outside changes (Format, a reloaded query) replace the text.
+    useEffect(() => {
+      const v = view.current;
+      if (v && v.state.doc.toString() !== props.value) {
+        v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
+      }
+    }, [props.value]);
+
+    useEffect(() => {
+      view.current?.dispatch({
+        effects: completion.current.reconfigure(
+          autocompletion({
+            activateOnTyping: props.liveAutocomplete,
+            override: [snippetSource(props.snippets), schemaSource(props.schema), keywordSource],
+          }),
+        ),
+      });
+    }, [props.schema, props.snippets, props.liveAutocomplete]);
+
+    useEffect(() => {
+      view.current?.dispatch({
+        effects: editable.current.reconfigure(EditorState.readOnly.of(!!props.readOnly)),
+      });
+    }, [props.readOnly]);
+
+    useImperativeHandle(ref, () => ({
+      insert(text: string) {
+        const v = view.current;
+        if (!v) return;
+        const range = v.state.selection.main;
+        v.dispatch({
+          changes: { from: range.from, to: range.to, insert: text },
+          selection: { anchor: range.from + text.length },
+        });
+        v.focus();
+      },
+      focus() {
+        view.current?.focus();
+      },
+    }));
+
+    return <div ref={host} data-testid="query-editor" style={{ height: "100%", minHeight: 0 }} />;
+  },
+);
+
+const SQL_KEYWORDS = (
+  "SELECT FROM WHERE GROUP BY ORDER HAVING LIMIT OFFSET JOIN LEFT RIGHT INNER OUTER FULL CROSS ON AS " +
+  "AND OR NOT IN IS NULL LIKE ILIKE BETWEEN CASE WHEN THEN ELSE END DISTINCT COUNT SUM AVG MIN MAX " +
+  "UNION ALL WITH INSERT INTO VALUES UPDATE SET DELETE CREATE TABLE VIEW DROP ASC DESC CAST COALESCE"
+).split(" ");
+
+/** SQL keywords, upper-cased, after the schema names. */
+const keywordSource: CompletionSource = (context) => {
+  const word = context.matchBefore(/\w+/);
+  if (!word || (word.from === word.to && !context.explicit)) return null;
+  return {
+    from: word.from,
+    options: SQL_KEYWORDS.map((k) => ({ label: k, type: "keyword" })),
+    validFor: /^\w*$/,
+  };
+};

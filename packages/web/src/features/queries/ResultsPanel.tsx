@@ -1,0 +1,180 @@
+// The result area: one tab per visualization (Table first), runtime, rows and downloads.
+import { DownloadOutlined, EditOutlined, PlusOutlined, SyncOutlined } from "@ant-design/icons";
+import { Alert, Button, Dropdown, Tabs, Typography } from "antd";
+import { formatRuntime, type QueryResult, type Visualization } from "@sightline/core";
+import { resultDownloadUrl, type DownloadFormat } from "../../api/queries";
+import { useVisualizationFormats } from "../../app/visualizationFormats";
+import { VisualizationRenderer } from "../../visualizations";
+import styles from "./QueryPage.module.css";
+
+const DEFAULT_TABLE = { type: "TABLE", name: "Table", options: {} };
+
+interface ResultsPanelProps {
+  queryId: number | null;
+  result: QueryResult | null;
+  visualizations: Visualization[];
+  /** Selected tab: a visualization id, or "table" for the default Table. */
+  selectedTab: string;
+  onSelectTab: (key: string) => void;
+  canExecute: boolean;
+  onRefresh?: () => void;
+  refreshing?: boolean;
+  onAddVisualization?: () => void;
+  onEditVisualization?: (visualization: Visualization) => void;
+  retrievedAtText?: string;
+  /** The read-only view offers downloads in its header instead. */
+  showDownload?: boolean;
+}
+
+export function DownloadMenu({
+  queryId,
+  resultId,
+  apiKey,
+}: {
+  queryId: number | null;
+  resultId: number;
+  apiKey?: string;
+}) {
+  const item = (format: DownloadFormat, label: string) => ({
+    key: format,
+    label: (
+      <a href={resultDownloadUrl(queryId, resultId, format, apiKey)} download>
+        {label}
+      </a>
+    ),
+  });
+  return (
+    <Dropdown
+      trigger={["click"]}
+      menu={{
+        items: [
+          item("csv", "Download as CSV File"),
+          item("tsv", "Download as TSV File"),
+          item("xlsx", "Download as Excel File"),
+        ],
+      }}
+    >
+      <Button icon={<DownloadOutlined />} data-testid="download-menu">
+        Download
+      </Button>
+    </Dropdown>
+  );
+}
+
+export function ResultsPanel(props: ResultsPanelProps) {
+  const { result } = props;
+  const formats = useVisualizationFormats();
+  if (!result) {
+    return (
+      <div className={styles.noResult} data-testid="no-result">
+        <Typography.Title level={5}>Query has no result</Typography.Title>
+        <Typography.Text type="secondary">
+          {props.canExecute
+            ? "Execute/Refresh the query to show results."
+            : "You do not have a permission to execute/refresh this query."}
+        </Typography.Text>
+      </div>
+    );
+  }
+  const data = result.data;
+  // One tab per visualization; a query without any (a new one) shows the default Table.
+  const tabs =
+    props.visualizations.length === 0
+      ? [{ key: "table", spec: DEFAULT_TABLE, visualization: null as Visualization | null }]
+      : props.visualizations.map((v) => ({ key: String(v.id), spec: v, visualization: v }));
+  const selected = tabs.some((t) => t.key === props.selectedTab) ? props.selectedTab : tabs[0].key;
+  const selectedVisualization = tabs.find((t) => t.key === selected)?.visualization;
+  return (
+    <div className={styles.results} data-testid="results">
+      {data.truncated && (
+        <Alert
+          type="warning"
+          showIcon
+          title={`Result truncated to ${data.rows.length} rows. Databricks may truncate query results that are unstably large.`}
+        />
+      )}
+      {(data.log ?? []).length > 0 && (
+        <pre className={styles.log} data-testid="result-log">
+          {(data.log ?? []).join("\n")}
+        </pre>
+      )}
+      <Tabs
+        activeKey={selected}
+        onChange={props.onSelectTab}
+        size="small"
+        className={styles.tabs}
+        tabBarExtraContent={
+          props.onAddVisualization && (
+            <>
+              {selectedVisualization && props.onEditVisualization && (
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<EditOutlined />}
+                  onClick={() => props.onEditVisualization?.(selectedVisualization)}
+                >
+                  Edit Visualization
+                </Button>
+              )}
+              <Button
+                size="small"
+                type="text"
+                icon={<PlusOutlined />}
+                onClick={props.onAddVisualization}
+              >
+                Add Visualization
+              </Button>
+            </>
+          )
+        }
+        items={tabs.map((tab) => ({
+          key: tab.key,
+          label: (
+            <span
+              onDoubleClick={() =>
+                tab.visualization && props.onEditVisualization?.(tab.visualization)
+              }
+            >
+              {tab.spec.name}
+            </span>
+          ),
+          children: (
+            <div className={styles.visualization}>
+              <VisualizationRenderer
+                visualization={{
+                  id: tab.visualization?.id,
+                  type: tab.spec.type,
+                  name: tab.spec.name,
+                  options: tab.spec.options,
+                }}
+                data={data}
+                context="query"
+                formats={formats}
+              />
+            </div>
+          ),
+        }))}
+      />
+      <div className={styles.resultFooter}>
+        {props.onRefresh && (
+          <Button
+            icon={<SyncOutlined spin={props.refreshing} />}
+            onClick={props.onRefresh}
+            disabled={!props.canExecute || props.refreshing}
+          >
+            Refresh Now
+          </Button>
+        )}
+        <span data-testid="result-rows">
+          <strong>{data.rows.length}</strong> {data.rows.length === 1 ? "Row" : "Rows"}
+        </span>
+        <span data-testid="result-runtime">{formatRuntime(result.runtime)}</span>
+        {props.retrievedAtText && <span>Updated {props.retrievedAtText}</span>}
+        <span className={styles.spacer} />
+        {props.showDownload !== false && (
+          <DownloadMenu queryId={props.queryId} resultId={result.id} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+// Show API Key and Embed dialogs of a query.
+import { Alert, Button, Checkbox, Input, InputNumber, Modal, Space, Typography } from "antd";
+import { useState } from "react";
+import type { Query } from "@sightline/core";
+import { regenerateQueryApiKey } from "../../api/queries";
+import { notify } from "../../app/notifications";
+
+export const EMBED_DEFAULT_WIDTH = 720;
+export const EMBED_DEFAULT_HEIGHT = 391;
+export const UNSAFE_EMBED_MESSAGE =
+  "Currently it is not possible to embed queries that contain text parameters.";
+
+function origin(): string {
+  return window.location.origin;
+}
+
+/** Copy button feedback: 'Copied!' or 'Copy failed' for 2 s. */
+function CopyButton({ text }: { text: string }) {
+  const [label, setLabel] = useState("Copy");
+  const copy = () => {
+    const done = (text: string) => {
+      setLabel(text);
+      setTimeout(() => setLabel("Copy"), 2000);
+    };
+    if (!navigator.clipboard) return done("Copy failed");
+    navigator.clipboard.writeText(text).then(
+      () => done("Copied!"),
+      () => done("Copy failed"),
+    );
+  };
+  return <Button onClick={copy}>{label}</Button>;
+}
+
+export function ApiKeyDialog({
+  query,
+  canEdit,
+  onClose,
+  onKeyChange,
+}: {
+  query: Query;
+  canEdit: boolean;
+  onClose: () => void;
+  onKeyChange: (apiKey: string) => void;
+}) {
+  const [updating, setUpdating] = useState(false);
+  const csv = `${origin()}/api/queries/${query.id}/results.csv?api_key=${query.api_key}`;
+  const json = `${origin()}/api/queries/${query.id}/results.json?api_key=${query.api_key}`;
+  const regenerate = () => {
+    setUpdating(true);
+    regenerateQueryApiKey(query.id)
+      .then((q) => onKeyChange(q.api_key))
+      .catch(() => notify.error("Failed to update API key"))
+      .finally(() => setUpdating(false));
+  };
+  return (
+    <Modal
+      open
+      title="API Key"
+      footer={<Button onClick={onClose}>Close</Button>}
+      onCancel={onClose}
+      width={600}
+    >
+      <Space.Compact style={{ width: "100%" }}>
+        <Input
+          readOnly
+          value={query.api_key}
+          data-testid="query-api-key"
+          style={{ fontFamily: "monospace" }}
+        />
+        <CopyButton text={query.api_key} />
+        {canEdit && (
+          <Button onClick={regenerate} loading={updating}>
+            Regenerate
+          </Button>
+        )}
+      </Space.Compact>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        Example API Calls:
+      </Typography.Title>
+      <Typography.Text>Results in CSV format:</Typography.Text>
+      <Typography.Paragraph code copyable>
+        {csv}
+      </Typography.Paragraph>
+      <Typography.Text>Results in JSON format:</Typography.Text>
+      <Typography.Paragraph code copyable>
+        {json}
+      </Typography.Paragraph>
+    </Modal>
+  );
+}
+
+export function EmbedDialog({
+  query,
+  visualizationId,
+  onClose,
+}: {
+  query: Query;
+  visualizationId: number | undefined;
+  onClose: () => void;
+}) {
+  const [customSize, setCustomSize] = useState(false);
+  const [width, setWidth] = useState(EMBED_DEFAULT_WIDTH);
+  const [height, setHeight] = useState(EMBED_DEFAULT_HEIGHT);
+  const url = `${origin()}/embed/query/${query.id}/visualization/${visualizationId ?? ""}?api_key=${query.api_key}`;
+  const snippet = `<iframe src="${url}" width="${width}" height="${height}"></iframe>`;
+  return (
+    <Modal
+      open
+      title="Embed Query"
+      footer={<Button onClick={onClose}>Close</Button>}
+      onCancel={onClose}
+      width={720}
+      data-testid="embed-dialog"
+    >
+      {!query.is_safe ? (
+        <Alert type="error" showIcon title={UNSAFE_EMBED_MESSAGE} data-testid="embed-unsafe" />
+      ) : (
+        <>
+          <Typography.Text strong>Embed Code</Typography.Text>
+          <Space.Compact style={{ width: "100%", marginTop: 4 }}>
+            <Input.TextArea
+              readOnly
+              value={snippet}
+              autoSize
+              data-testid="embed-code"
+              style={{ fontFamily: "monospace" }}
+            />
+            <CopyButton text={snippet} />
+          </Space.Compact>
+          <Space style={{ marginTop: 12 }} wrap>
+            <Checkbox checked={customSize} onChange={(e) => setCustomSize(e.target.checked)}>
+              Set custom size
+            </Checkbox>
+            <InputNumber
+              aria-label="Width"
+              addonBefore="Width"
+              disabled={!customSize}
+              value={width}
+              min={1}
+              onChange={(v) => setWidth(v ?? EMBED_DEFAULT_WIDTH)}
+            />
+            <InputNumber
+              aria-label="Height"
+              addonBefore="Height"
+              disabled={!customSize}
+              value={height}
+              min={1}
+              onChange={(v) => setHeight(v ?? EMBED_DEFAULT_HEIGHT)}
+            />
+          </Space>
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,202 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Divider,
+  Form,
+  Input,
+  Radio,
+  Select,
+  Skeleton,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import {
+  getOrganizationSettings,
+  saveOrganizationSettings,
+  type OrganizationSettingsValues,
+} from "../../api/settings";
+import { ErrorScreen } from "../../app/ErrorScreen";
+import { notify } from "../../app/notifications";
+import { isAdmin } from "../../app/permissions";
+import { SESSION_QUERY_KEY, useSession } from "../../app/session";
+import {
+  hasOtherLoginMethod,
+  PASSWORD_LOGIN_DISABLED_WARNING,
+  withPasswordLoginRule,
+} from "./authRules";
+import { SettingsFrame } from "./SettingsFrame";
+
+export const SAVED = "Settings changes saved.";
+export const SAVE_FAILED = "Failed saving changes.";
+
+/** /settings/general: the organisation settings (admins only). */
+export default function GeneralSettingsPage() {
+  const { user } = useSession();
+  const admin = isAdmin(user);
+  const settings = useQuery({
+    queryKey: ["organizationSettings"],
+    queryFn: getOrganizationSettings,
+    enabled: admin,
+  });
+  let body;
+  if (settings.isError) body = <ErrorScreen error={settings.error} />;
+  else if (!settings.data) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else body = <SettingsForm initial={settings.data} />;
+  return (
+    <SettingsFrame title="Settings" permission="admin">
+      {body}
+    </SettingsFrame>
+  );
+}
+
+function SettingsForm({ initial }: { initial: OrganizationSettingsValues }) {
+  const { client_config } = useSession();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<OrganizationSettingsValues>();
+  const [saving, setSaving] = useState(false);
+  const methods = {
+    googleLoginEnabled: client_config.googleLoginEnabled,
+    ldapLoginEnabled: client_config.ldapLoginEnabled,
+  };
+  const samlEnabled = Form.useWatch("auth_saml_enabled", form) ?? initial.auth_saml_enabled;
+  const samlType = Form.useWatch("auth_saml_type", form) ?? initial.auth_saml_type;
+  const passwordLogin =
+    Form.useWatch("auth_password_login_enabled", form) ?? initial.auth_password_login_enabled;
+  const otherMethod = hasOtherLoginMethod({ auth_saml_enabled: samlEnabled }, methods);
+
+  async function save(values: OrganizationSettingsValues) {
+    setSaving(true);
+    try {
+      const saved = await saveOrganizationSettings(withPasswordLoginRule(values, methods));
+      queryClient.setQueryData(["organizationSettings"], saved);
+      form.setFieldsValue(saved);
+      // Date formats and feature flags travel in client_config.
+      void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+      notify.success(SAVED);
+    } catch {
+      notify.error(SAVE_FAILED);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const formatOptions = (list: string[]) => list.map((f) => ({ value: f, label: f }));
+  return (
+    <Card style={{ maxWidth: 720, margin: "0 auto" }} data-testid="settings-form">
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ auth_google_apps_domains: [], ...initial }}
+        onFinish={(v) => void save(v)}
+        onValuesChange={(changed: OrganizationSettingsValues) => {
+          // Turning off every other method forces password login back on.
+          if ("auth_saml_enabled" in changed && !hasOtherLoginMethod(changed, methods)) {
+            form.setFieldValue("auth_password_login_enabled", true);
+          }
+        }}
+      >
+        <Typography.Title level={4}>General</Typography.Title>
+        <Form.Item name="date_format" label="Date Format">
+          <Select options={formatOptions(client_config.dateFormatList)} />
+        </Form.Item>
+        <Form.Item name="time_format" label="Time Format">
+          <Select options={formatOptions(client_config.timeFormatList)} />
+        </Form.Item>
+        <Form.Item name="hide_plotly_mode_bar" valuePropName="checked" noStyle>
+          <Checkbox>Hide Plotly mode bar</Checkbox>
+        </Form.Item>
+        <br />
+        <Form.Item name="feature_show_permissions_control" valuePropName="checked" noStyle>
+          <Checkbox>Enable experimental multiple owners support</Checkbox>
+        </Form.Item>
+        <br />
+        <Form.Item name="send_email_on_failed_scheduled_queries" valuePropName="checked" noStyle>
+          <Checkbox>Email query owners when scheduled queries fail</Checkbox>
+        </Form.Item>
+        <br />
+        <Form.Item name="multi_byte_search_enabled" valuePropName="checked" noStyle>
+          <Checkbox>
+            Enable multi-byte (Chinese, Japanese, and Korean) search for query names and
+            descriptions (slower)
+          </Checkbox>
+        </Form.Item>
+        <br />
+        <Form.Item name="beacon_consent" valuePropName="checked" noStyle>
+          <Checkbox>Help Sightline improve by automatically sending anonymous usage data</Checkbox>
+        </Form.Item>
+
+        <Divider />
+        <Typography.Title level={4}>Authentication</Typography.Title>
+        {!passwordLogin && (
+          <Alert
+            type="warning"
+            showIcon
+            title={PASSWORD_LOGIN_DISABLED_WARNING}
+            style={{ marginBottom: 12 }}
+          />
+        )}
+        <Form.Item name="auth_password_login_enabled" valuePropName="checked">
+          <Checkbox disabled={!otherMethod}>Password Login Enabled</Checkbox>
+        </Form.Item>
+        <Form.Item
+          name="auth_google_apps_domains"
+          label="Allowed Google Apps Domains"
+          extra="Any user registered with a Google Apps account on these domains will be able to log in."
+        >
+          <Select
+            mode="tags"
+            open={false}
+            tokenSeparators={[",", " "]}
+            aria-label="Allowed Google Apps Domains"
+          />
+        </Form.Item>
+        <Form.Item name="auth_saml_enabled" valuePropName="checked">
+          <Checkbox>SAML Enabled</Checkbox>
+        </Form.Item>
+        {samlEnabled && (
+          <>
+            <Form.Item name="auth_saml_type" label="SAML Metadata Type">
+              <Radio.Group
+                options={[
+                  { value: "static", label: "SAML 2.0 SSO URL and x509 certificate (static)" },
+                  { value: "dynamic", label: "SAML 2.0 Metadata URL (dynamic)" },
+                ]}
+              />
+            </Form.Item>
+            {samlType === "static" ? (
+              <>
+                <Form.Item name="auth_saml_sso_url" label="SAML Single Sign-on URL">
+                  <Input />
+                </Form.Item>
+                <Form.Item name="auth_saml_entity_id" label="SAML Entity ID">
+                  <Input />
+                </Form.Item>
+                <Form.Item name="auth_saml_x509_cert" label="SAML x509 cert">
+                  <Input.TextArea rows={4} />
+                </Form.Item>
+              </>
+            ) : (
+              <>
+                <Form.Item name="auth_saml_metadata_url" label="SAML Metadata URL">
+                  <Input />
+                </Form.Item>
+                <Form.Item name="auth_saml_entity_id" label="SAML Entity ID">
+                  <Input />
+                </Form.Item>
+                <Form.Item name="auth_saml_nameid_format" label="SAML NameID Format">
+                  <Input />
+                </Form.Item>
+              </>
+            )}
+          </>
+        )}
+        <Button type="primary" htmlType="submit" loading={saving}>
+          Save
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,82 @@
+import { Alert } from "antd";
+import { useEffect, useMemo, useState } from "react";
+import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
+import { findDefinition } from "./definitions";
+import { asObject } from "./lib/merge";
+import { normalizeData } from "./lib/normalize";
+import { ResultFilters } from "./ResultFilters";
+import { buildFilters, filterData, type ResultFilter } from "./resultFilters";
+import {
+  resolveFormats,
+  type Options,
+  type QueryResultData,
+  type RenderContext,
+  type VisualizationFormats,
+  type VisualizationSpec,
+} from "./types";
+
+export interface VisualizationRendererProps {
+  visualization: VisualizationSpec;
+  data: QueryResultData;
+  context?: RenderContext;
+  onOptionsChange?: (options: Options) => void;
+  formats?: Partial<VisualizationFormats>;
+  hideToolbox?: boolean;
+  /** Hide the result filter bar (the editor preview draws its own). */
+  hideFilters?: boolean;
+  /** Filter selections controlled from outside (dashboard-level filters). */
+  filters?: ResultFilter[];
+  onFiltersChange?: (filters: ResultFilter[]) => void;
+}
+
+/** Normalizes the data, shows the result filters and draws the visualization inside an error boundary. */
+export function VisualizationRenderer(props: VisualizationRendererProps) {
+  const { visualization, context = "query", hideToolbox, onOptionsChange } = props;
+  const formats = useMemo(() => resolveFormats(props.formats), [props.formats]);
+  const data = useMemo(() => normalizeData(props.data), [props.data]);
+  const [ownFilters, setOwnFilters] = useState<ResultFilter[]>(() => buildFilters(data));
+  useEffect(() => setOwnFilters(buildFilters(data)), [data]);
+  const filters = props.filters ?? ownFilters;
+  const setFilters = props.onFiltersChange ?? setOwnFilters;
+  const filtered = useMemo(() => filterData(data, filters), [data, filters]);
+  const definition = findDefinition(visualization?.type);
+  const options = useMemo(() => asObject(visualization?.options), [visualization?.options]);
+  // A new visualization or new rows give a broken renderer another chance.
+  const resetKey = useMemo(() => ({}), [visualization, filtered]);
+
+  if (!definition) {
+    return (
+      <div className="sightline-visualization">
+        <Alert
+          type="warning"
+          showIcon
+          title={`Unknown visualization type: ${String(visualization?.type)}`}
+        />
+      </div>
+    );
+  }
+  const { Renderer } = definition;
+  return (
+    <div
+      className="sightline-visualization"
+      style={{ height: "100%", display: "flex", flexDirection: "column" }}
+    >
+      {props.hideFilters ? null : (
+        <ResultFilters filters={filters} onChange={setFilters} formats={formats} />
+      )}
+      <div style={{ flex: 1, minHeight: 0 }}>
+        <VisualizationErrorBoundary resetKey={resetKey}>
+          <Renderer
+            name={visualization.name}
+            options={options}
+            data={filtered}
+            formats={formats}
+            context={context}
+            onOptionsChange={onOptionsChange}
+            hideToolbox={hideToolbox}
+          />
+        </VisualizationErrorBoundary>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { Alert } from "antd";
+import { useMemo, useRef } from "react";
+import { EChart, type EChartsClick } from "../components/EChart";
+import { Notices } from "../components/Notice";
+import { useElementSize } from "../components/useElementSize";
+import type { RendererProps } from "../types";
+import { CustomChart } from "./CustomChart";
+import { buildChartOption } from "./echartsOption";
+import { getChartOptions } from "./options";
+import { prepareChart } from "./prepare";
+import { clickUrl } from "./text";
+
+export function ChartRenderer({ options: stored, data, formats, hideToolbox }: RendererProps) {
+  const options = useMemo(() => getChartOptions(stored, formats), [stored, formats]);
+  const ref = useRef<HTMLDivElement>(null);
+  const { width, height } = useElementSize(ref);
+  const seps = useMemo(
+    () => ({
+      thousandsSeparator: formats.thousandsSeparator,
+      decimalSeparator: formats.decimalSeparator,
+    }),
+    [formats],
+  );
+  const isCustom = options.globalSeriesType === "custom" && formats.allowCustomJSVisualizations;
+  const built = useMemo(() => {
+    if (isCustom || width === 0) return null;
+    return buildChartOption(data, options, {
+      width,
+      height,
+      seps,
+      hideToolbox: hideToolbox || formats.hidePlotlyModeBar,
+    });
+  }, [isCustom, data, options, width, height, seps, hideToolbox, formats.hidePlotlyModeBar]);
+  const customSeries = useMemo(
+    () => (isCustom ? prepareChart(data, options).series : []),
+    [isCustom, data, options],
+  );
+
+  const onClick = (p: EChartsClick) => {
+    if (!options.enableLink || !options.linkFormat || !built) return;
+    const hit = built.pointAt(p.seriesIndex ?? -1, p.dataIndex ?? -1);
+    if (!hit) return;
+    const url = clickUrl(
+      options.linkFormat,
+      [{ x: hit.point.x, y: hit.point.y, row: hit.point.row }],
+      options,
+    );
+    if (!/^(https?:|\/|\.|#|mailto:)/i.test(url.trim()) && /^[a-z]+:/i.test(url.trim())) return;
+    if (options.linkOpenNewTab !== false) window.open(url, "_blank", "noopener,noreferrer");
+    else window.location.href = url;
+  };
+
+  if (data.rows.length === 0) return null;
+  return (
+    <div style={{ display: "flex", flexDirection: "column", height: "100%", minHeight: 300 }}>
+      {options.globalSeriesType === "custom" && !formats.allowCustomJSVisualizations ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 8 }}
+          title="Custom JavaScript charts are turned off; showing the data as a default chart."
+        />
+      ) : null}
+      <Notices notices={built?.notices ?? []} />
+      <div ref={ref} style={{ flex: 1, minHeight: 260, position: "relative" }}>
+        {isCustom ? (
+          <CustomChart
+            code={options.customCode ?? ""}
+            series={customSeries}
+            enableConsoleLogs={!!options.enableConsoleLogs}
+          />
+        ) : built && (built.option.series as unknown[]).length > 0 ? (
+          <EChart
+            option={built.option}
+            onClick={onClick}
+            style={{ position: "absolute", inset: 0 }}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}

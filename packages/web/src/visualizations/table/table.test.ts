@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_FORMATS } from "../types";
+import {
+  cellText,
+  highlightLinks,
+  linkParts,
+  nextSort,
+  safeUrl,
+  searchRows,
+  sortRows,
+} from "./cells";
+import { buildColumns, columnTitle, getTableOptions } from "./columns";
+
+const columns = [
+  { name: "id", type: "integer" },
+  { name: "country::filter", type: "string" },
+  { name: "at", type: "datetime" },
+  { name: "ok", type: "boolean" },
+];
+const ctx = { nullValue: "null", tableCellMaxJSONSize: 50000 };
+
+describe("table columns", () => {
+  it("builds defaults from the result", () => {
+    const [id, country, at, ok] = buildColumns(undefined, columns, DEFAULT_FORMATS);
+    expect(id).toMatchObject({
+      displayAs: "number",
+      alignContent: "right",
+      numberFormat: "0,0",
+      title: "id",
+      order: 100000,
+    });
+    expect(country).toMatchObject({ displayAs: "string", alignContent: "left", title: "country" });
+    expect(at).toMatchObject({ displayAs: "datetime", dateTimeFormat: "DD/MM/YYYY HH:mm" });
+    expect(ok.displayAs).toBe("boolean");
+    expect(columnTitle("::x")).toBe("x");
+  });
+  it("lays stored settings over defaults, drops stale columns and keeps a user order", () => {
+    const stored = [
+      { name: "gone", title: "G" },
+      { name: "at", title: "When", visible: false },
+      { name: "id" },
+    ];
+    const built = buildColumns(stored, columns, DEFAULT_FORMATS);
+    expect(built.map((c) => c.name)).toEqual(["at", "id", "country::filter", "ok"]);
+    expect(built[0]).toMatchObject({ title: "When", visible: false });
+  });
+  it("drops paginationSize and keeps unknown keys", () => {
+    const o = getTableOptions({ paginationSize: "small", foo: 1 }, columns, DEFAULT_FORMATS);
+    expect(o).not.toHaveProperty("paginationSize");
+    expect(o.foo).toBe(1);
+    expect(o.itemsPerPage).toBe(25);
+  });
+});
+
+describe("table cells", () => {
+  const [id, , at, ok] = buildColumns(undefined, columns, DEFAULT_FORMATS);
+  it("formats numbers, dates, booleans and nulls", () => {
+    expect(cellText(1234, id, ctx)).toBe("1,234");
+    expect(cellText(null, id, ctx)).toBe("null");
+    expect(cellText(new Date(Date.UTC(2024, 0, 2, 3, 4)), at, ctx)).toBe("02/01/2024 03:04");
+    expect(cellText("garbage", at, ctx)).toBe("garbage");
+    expect(cellText(true, ok, ctx)).toBe("true");
+    expect(cellText(false, { ...ok, booleanValues: ["Yes"] }, ctx)).toBe("");
+  });
+  it("fills link templates and refuses script URLs", () => {
+    const link = linkParts(
+      "42",
+      { id: 42 },
+      { ...id, linkUrlTemplate: "/q/{{ @ }}?i={{ id }}", linkTextTemplate: "" },
+    );
+    expect(link).toMatchObject({ href: "/q/42?i=42", text: "/q/42?i=42" });
+    expect(safeUrl("javascript:alert(1)")).toBe("");
+    expect(safeUrl("https://x.org")).toBe("https://x.org");
+    expect(highlightLinks("see https://x.org/a now")).toContain(
+      '<a href="https://x.org/a" target="_blank"',
+    );
+  });
+  it("sorts on raw values with nulls first, and cycles header clicks", () => {
+    const rows = [{ a: 2 }, { a: null }, { a: 1 }];
+    expect(sortRows(rows, [{ name: "a", direction: "ascend" }]).map((r) => r.a)).toEqual([
+      null,
+      1,
+      2,
+    ]);
+    expect(sortRows(rows, [{ name: "a", direction: "descend" }]).map((r) => r.a)).toEqual([
+      2,
+      1,
+      null,
+    ]);
+    let keys = nextSort([], "a", false);
+    expect(keys).toEqual([{ name: "a", direction: "ascend" }]);
+    keys = nextSort(keys, "a", false);
+    expect(keys[0].direction).toBe("descend");
+    expect(nextSort(keys, "a", false)).toEqual([]);
+    expect(nextSort(keys, "b", true).map((k) => k.name)).toEqual(["a", "b"]);
+  });
+  it("searches formatted text of searchable columns", () => {
+    const rows = [{ id: 1234 }, { id: 5 }];
+    expect(searchRows(rows, "1,23", [id], ctx)).toEqual([{ id: 1234 }]);
+  });
+  it("sorts 100,000 rows quickly", () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ a: (i * 7919) % 100_000 }));
+    const started = Date.now();
+    const sorted = sortRows(rows, [{ name: "a", direction: "ascend" }]);
+    expect(sorted[0].a).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});

@@ -2,7 +2,13 @@ import type { Kysely, Selectable } from "kysely";
 import type { Cell, ResultColumn } from "../runners/types";
 import type { DB, QueryResultsTable } from "../store/schema";
 import { bool, now, parseJson, toJson } from "../store/values";
-import { decodeChunk, encodeChunk } from "./chunks";
+import {
+  decodeChunkText,
+  encodeChunk,
+  parseRowObjects,
+  rowObjectBuilder,
+  rowsText,
+} from "./chunks";
 import { formatBytes, type ResultLimits } from "./limits";
 
 /** A stored result's metadata row; the rows themselves stay in the chunks. */
@@ -86,52 +92,59 @@ export interface NewResult {
 /**
  * Consumes a runner's batches into compressed chunks, one chunk in memory at a time. Stops
  * reading at the row cap (the result is marked truncated and the runner is told to stop) and
- * fails at the byte cap. A failed write leaves nothing behind.
+ * fails at the byte cap. A failed write leaves nothing behind. A result that fits in one chunk
+ * (the common case) is written in one transaction; a bigger one gets its metadata row, under a
+ * masked hash, when its first chunk is written.
  */
 export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<ResultMeta> {
   const { limits, columns } = input;
-  const inserted = await db
-    .insertInto("query_results")
-    .values({
-      org_id: input.orgId,
-      data_source_id: input.dataSourceId,
-      query_hash: PENDING_PREFIX + input.queryHash,
-      query: input.query,
-      runtime: 0,
-      retrieved_at: now(),
-      columns: toJson(columns),
-      row_count: 0,
-      byte_size: 0,
-      truncated: false,
-      log: toJson(input.log ?? []),
-      chunk_count: 0,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const resultId = inserted.id;
-  // Bytes of `{"name": ` keys and braces that Redash's row objects add to every row.
-  const perRowOverhead = 2 + columns.reduce((sum, c) => sum + JSON.stringify(c.name).length + 2, 0);
+  const build = rowObjectBuilder(columns);
+  const metaRow = (values: { queryHash: string; runtime: number; retrievedAt: string }) => ({
+    org_id: input.orgId,
+    data_source_id: input.dataSourceId,
+    query_hash: values.queryHash,
+    query: input.query,
+    runtime: values.runtime,
+    retrieved_at: values.retrievedAt,
+    columns: toJson(columns),
+    row_count: rowCount,
+    byte_size: byteSize,
+    truncated,
+    log: toJson(input.log ?? []),
+    chunk_count: chunkCount,
+  });
 
-  let pieces: string[] = [];
+  let resultId: number | null = null;
+  let pieces: Buffer[] = [];
   let pendingRows = 0;
-  let pendingChars = 0;
+  let pendingBytes = 0;
   let rowCount = 0;
   let byteSize = 0;
   let chunkCount = 0;
   let truncated = false;
 
-  const flush = async () => {
-    if (pendingRows === 0) return;
-    const data = await encodeChunk(`[${pieces.join(",")}]`);
-    await db
-      .insertInto("query_result_chunks")
-      .values({ result_id: resultId, seq: chunkCount, row_count: pendingRows, data })
-      .execute();
+  /** The pending rows as one chunk; resets the pending state. */
+  const takeChunk = async () => {
+    const chunk = {
+      seq: chunkCount,
+      rowCount: pendingRows,
+      data: await encodeChunk(joinRows(pieces)),
+    };
     chunkCount += 1;
     pieces = [];
     pendingRows = 0;
-    pendingChars = 0;
+    pendingBytes = 0;
+    return chunk;
   };
+  const insertChunk = (
+    target: Kysely<DB>,
+    id: number,
+    chunk: Awaited<ReturnType<typeof takeChunk>>,
+  ) =>
+    target
+      .insertInto("query_result_chunks")
+      .values({ result_id: id, seq: chunk.seq, row_count: chunk.rowCount, data: chunk.data })
+      .execute();
 
   try {
     for await (const batch of input.batches) {
@@ -141,35 +154,52 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
         truncated = true;
       }
       if (rows.length > 0) {
-        // Stringify the batch once; its inner text is this batch's part of the chunk.
-        const json = JSON.stringify(rows);
-        byteSize += Buffer.byteLength(json) - 2 + rows.length * perRowOverhead;
+        const text = rowsText(rows, build);
+        byteSize += text.length + (rowCount > 0 ? 1 : 0);
         if (byteSize > limits.maxBytes) throw new ResultTooLargeError(limits.maxBytes);
-        pieces.push(json.slice(1, -1));
+        pieces.push(text);
         pendingRows += rows.length;
-        pendingChars += json.length;
+        pendingBytes += text.length;
         rowCount += rows.length;
-        if (pendingRows >= limits.rowsPerChunk || pendingChars >= 8 * 1024 * 1024) await flush();
+        if (pendingRows >= limits.rowsPerChunk || pendingBytes >= CHUNK_BYTES) {
+          const chunk = await takeChunk();
+          resultId ??= await insertPendingMeta();
+          await insertChunk(db, resultId, chunk);
+        }
       }
       // Leaving the loop closes the runner's iterator, which stops the query.
       if (truncated) break;
     }
-    await flush();
+    const last = pendingRows > 0 ? await takeChunk() : null;
     const retrievedAt = now();
     const runtime = Math.max(0, (Date.now() - input.startedAt) / 1000);
-    await db
-      .updateTable("query_results")
-      .set({
-        query_hash: input.queryHash,
-        runtime,
-        retrieved_at: retrievedAt,
-        row_count: rowCount,
-        byte_size: byteSize,
-        truncated,
-        chunk_count: chunkCount,
-      })
-      .where("id", "=", resultId)
-      .execute();
+    const final = { queryHash: input.queryHash, runtime, retrievedAt };
+    if (resultId === null) {
+      resultId = await db.transaction().execute(async (tx) => {
+        const { id } = await tx
+          .insertInto("query_results")
+          .values(metaRow(final))
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        if (last) await insertChunk(tx, id, last);
+        return id;
+      });
+    } else {
+      if (last) await insertChunk(db, resultId, last);
+      const {
+        query_hash,
+        runtime: r,
+        retrieved_at,
+        row_count,
+        byte_size,
+        chunk_count,
+      } = metaRow(final);
+      await db
+        .updateTable("query_results")
+        .set({ query_hash, runtime: r, retrieved_at, row_count, byte_size, truncated, chunk_count })
+        .where("id", "=", resultId)
+        .execute();
+    }
     return {
       id: resultId,
       orgId: input.orgId,
@@ -186,30 +216,117 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
       chunkCount,
     };
   } catch (error) {
-    await deleteResults(db, [resultId]).catch(() => undefined);
+    if (resultId !== null) await deleteResults(db, [resultId]).catch(() => undefined);
     throw error;
+  }
+
+  async function insertPendingMeta(): Promise<number> {
+    const row = metaRow({
+      queryHash: PENDING_PREFIX + input.queryHash,
+      runtime: 0,
+      retrievedAt: now(),
+    });
+    const { id } = await db
+      .insertInto("query_results")
+      .values({ ...row, row_count: 0, byte_size: 0, truncated: false, chunk_count: 0 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return id;
   }
 }
 
-/** The stored rows, chunk by chunk (only one chunk decoded at a time), up to `maxRows`. */
+/** A chunk holds at most this much text besides the row count (wide rows). */
+const CHUNK_BYTES = 8 * 1024 * 1024;
+const COMMA = Buffer.from(",");
+
+function joinRows(pieces: Buffer[]): Buffer {
+  if (pieces.length === 1) return pieces[0];
+  const parts: Buffer[] = [];
+  for (const piece of pieces) {
+    if (parts.length > 0) parts.push(COMMA);
+    parts.push(piece);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The stored rows as cells in column order, chunk by chunk (one decoded at a time), up to `maxRows`. */
 export async function* readResultRows(
   db: Kysely<DB>,
   meta: ResultMeta,
   maxRows = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Cell[][]> {
+  const names = meta.columns.map((c) => c.name);
+  for await (const objects of readResultRowObjects(db, meta, maxRows)) {
+    yield objects.map((object) => names.map((name) => object[name] ?? null));
+  }
+}
+
+/** The stored rows as Redash's row objects (keyed by column name), chunk by chunk. */
+export async function* readResultRowObjects(
+  db: Kysely<DB>,
+  meta: ResultMeta,
+  maxRows = Number.POSITIVE_INFINITY,
+): AsyncGenerator<Record<string, Cell>[]> {
   let sent = 0;
-  for (let seq = 0; seq < meta.chunkCount && sent < maxRows; seq += 1) {
+  for await (const chunk of readChunks(db, meta, maxRows)) {
+    let rows = parseRowObjects(await decodeChunkText(chunk.data));
+    if (sent + rows.length > maxRows) rows = rows.slice(0, maxRows - sent);
+    sent += rows.length;
+    yield rows;
+  }
+}
+
+/**
+ * The stored rows as Redash's row-object JSON text, a piece per chunk (no brackets, no commas
+ * between pieces), up to `maxRows`. Whole chunks are sent as stored, without parsing.
+ */
+export async function* readResultRowsJson(
+  db: Kysely<DB>,
+  meta: ResultMeta,
+  maxRows = Number.POSITIVE_INFINITY,
+): AsyncGenerator<Buffer> {
+  let sent = 0;
+  // The next chunk inflates on the thread pool while the current one is being sent.
+  let next: Promise<Buffer> | null = null;
+  const chunks = readChunks(db, meta, maxRows);
+  let current = await chunks.next();
+  while (!current.done) {
+    const { rowCount } = current.value;
+    const text: Buffer = await (next ?? decodeChunkText(current.value.data));
+    current = await chunks.next();
+    next = current.done ? null : decodeChunkText(current.value.data);
+    // Awaited on the next turn; until then a failure must not count as unhandled.
+    next?.catch(() => undefined);
+    if (sent + rowCount <= maxRows) {
+      sent += rowCount;
+      yield text;
+    } else {
+      // The display cap ends inside this chunk: re-encode the rows it keeps.
+      const kept = parseRowObjects(text).slice(0, maxRows - sent);
+      sent += kept.length;
+      yield Buffer.from(JSON.stringify(kept).slice(1, -1));
+    }
+  }
+}
+
+/** The stored chunks in order, one at a time, until `maxRows` rows have been read. */
+async function* readChunks(
+  db: Kysely<DB>,
+  meta: ResultMeta,
+  maxRows: number,
+): AsyncGenerator<{ rowCount: number; data: Buffer | Uint8Array }> {
+  let read = 0;
+  for (let seq = 0; seq < meta.chunkCount && read < maxRows; seq += 1) {
     const chunk = await db
       .selectFrom("query_result_chunks")
-      .select("data")
+      .select(["row_count", "data"])
       .where("result_id", "=", meta.id)
       .where("seq", "=", seq)
       .executeTakeFirst();
     if (!chunk) break;
-    let rows = await decodeChunk(chunk.data);
-    if (sent + rows.length > maxRows) rows = rows.slice(0, maxRows - sent);
-    sent += rows.length;
-    yield rows;
+    const rowCount = Number(chunk.row_count);
+    read += rowCount;
+    yield { rowCount, data: chunk.data };
   }
 }
 

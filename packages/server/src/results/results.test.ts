@@ -53,7 +53,9 @@ function store(total: number, limits: Partial<ResultLimits> = {}, hash = "h1") {
   });
 }
 
-async function collect(gen: AsyncIterable<string>): Promise<{ text: string; pieces: number }> {
+async function collect(
+  gen: AsyncIterable<string | Buffer>,
+): Promise<{ text: string; pieces: number }> {
   let text = "";
   let pieces = 0;
   for await (const piece of gen) {
@@ -113,6 +115,79 @@ describe("result store", () => {
     expect(await loadResultMeta(database.db, orgId + 1, meta.id)).toBeNull();
   });
 
+  it("sends stored row objects as they are, cutting the display cap inside a chunk", async () => {
+    const meta = await store(12_345);
+    const { text } = await collect(queryResultJsonStream(database.db, meta, { maxRows: 7_500 }));
+    const data = JSON.parse(text).query_result.data;
+    expect(data.rows).toHaveLength(7_500);
+    expect(data.rows[0]).toEqual({ id: 0, name: "row 0" });
+    expect(data.rows[7_499]).toEqual({ id: 7_499, name: "row 7499" });
+    expect(data.truncated).toBe(true);
+    const whole = JSON.parse((await collect(queryResultJsonStream(database.db, meta))).text);
+    expect(whole.query_result.data.rows).toHaveLength(12_345);
+    expect(whole.query_result.data.truncated).toBeUndefined();
+  });
+
+  it("keeps unusual column names and text intact", async () => {
+    const columns: ResultColumn[] = ["__proto__", "1", "constructor", "naïve €"].map((name) => ({
+      name,
+      friendly_name: name,
+      type: "string",
+    }));
+    const row: Cell[] = ['quote " and, comma', "line\nbreak", "日本語 😀", NaN];
+    const meta = await writeResult(database.db, {
+      orgId,
+      dataSourceId: dsId,
+      queryHash: "odd",
+      query: "SELECT odd",
+      columns,
+      batches: (async function* () {
+        yield [row];
+      })(),
+      startedAt: Date.now(),
+      limits: DEFAULT_RESULT_LIMITS,
+    });
+    const rows: Cell[][] = [];
+    for await (const chunk of readResultRows(database.db, meta)) rows.push(...chunk);
+    expect(rows).toEqual([['quote " and, comma', "line\nbreak", "日本語 😀", null]]);
+    const json = JSON.parse((await collect(queryResultJsonStream(database.db, meta))).text);
+    const object = json.query_result.data.rows[0];
+    expect(Object.getOwnPropertyDescriptor(object, "__proto__")?.value).toBe('quote " and, comma');
+    expect(object["1"]).toBe("line\nbreak");
+    expect(object.constructor).toBe("日本語 😀");
+    expect(object["naïve €"]).toBeNull();
+  });
+
+  it("leaves nothing behind when the runner fails, before or after the first chunk", async () => {
+    const count = async () =>
+      (await database.db.selectFrom("query_result_chunks").select("result_id").execute()).length +
+      (await database.db.selectFrom("query_results").select("id").execute()).length;
+    const before = await count();
+    for (const failAfter of [1, 3]) {
+      const failing = (async function* () {
+        let sent = 0;
+        for await (const rows of batchesOf(20_000)) {
+          if (sent === failAfter) throw new Error("connection lost");
+          sent += 1;
+          yield rows;
+        }
+      })();
+      await expect(
+        writeResult(database.db, {
+          orgId,
+          dataSourceId: dsId,
+          queryHash: "fails",
+          query: "SELECT 1",
+          columns: COLUMNS,
+          batches: failing,
+          startedAt: Date.now(),
+          limits: DEFAULT_RESULT_LIMITS,
+        }),
+      ).rejects.toThrow("connection lost");
+    }
+    expect(await count()).toBe(before);
+  });
+
   it("cuts the result at the row cap and marks it truncated", async () => {
     const meta = await store(20_000, { maxRows: 7_500 });
     expect(meta.rowCount).toBe(7_500);
@@ -136,7 +211,9 @@ describe("result store", () => {
   it("streams a 200k-row result as Redash JSON in many pieces, with a display cap", async () => {
     const meta = await store(200_000);
     const { text, pieces } = await collect(queryResultJsonStream(database.db, meta));
-    expect(pieces).toBeGreaterThan(100);
+    // A piece per stored chunk (40 of 5,000 rows), never the whole result at once.
+    expect(meta.chunkCount).toBe(40);
+    expect(pieces).toBeGreaterThan(meta.chunkCount);
     const json = JSON.parse(text);
     expect(json.query_result).toMatchObject({
       id: meta.id,
@@ -235,6 +312,28 @@ describe("download formats (§4.4)", () => {
     expect(formatDateCell(459, "DD/MM/YY")).toBe(459);
     expect(formatDateCell("459", "DD/MM/YY")).toBe("459");
     expect(formatDateCell(null, "DD/MM/YY")).toBe("");
+  });
+
+  it("reads the runners' plain timestamps by position, the same as through the pattern", () => {
+    const format = "DD/MM/YYYY HH:mm:ss.SSS";
+    const cases: [string, string][] = [
+      ["2024-02-03T04:05:06", "03/02/2024 04:05:06.000"],
+      ["2024-02-03T04:05:06.7", "03/02/2024 04:05:06.700"],
+      ["2024-02-03T04:05:06.123456", "03/02/2024 04:05:06.123"],
+      ["2024-02-03", "03/02/2024 00:00:00.000"],
+      ["2024-02-03 04:05:06", "03/02/2024 04:05:06.000"],
+      ["2024-02-03T04:05:06Z", "03/02/2024 04:05:06.000"],
+      ["2024-02-03T04:05:06+02:00", "03/02/2024 04:05:06.000"],
+    ];
+    for (const [value, expected] of cases) expect(formatDateCell(value, format)).toBe(expected);
+    for (const text of [
+      "20x4-02-03",
+      "2024-02-03T04:05:06.12a",
+      "2024-02-03T04:05:06.",
+      "2024/02/03",
+    ]) {
+      expect(formatDateCell(text, format)).toBe(text);
+    }
   });
 
   it("writes CSV with CRLF, minimal quoting and per-type conversions", async () => {

@@ -130,7 +130,7 @@ export interface QueryResultChunksTable {
   result_id: number;
   seq: number;
   row_count: number;
-  /** Compressed JSON array of row arrays (column order). */
+  /** Deflated row-object JSON text without brackets: `{"a":1},{"a":2}` (results/chunks.ts). */
   data: Buffer;
 }
 

@@ -154,6 +154,23 @@ describe("duckdb runner", () => {
     );
   });
 
+  it("runs several statements and answers the last one's rows", async () => {
+    // A single statement is prepared directly; several go through statement extraction.
+    const { rows } = await runAll(
+      duckdbRunner.run(
+        memory,
+        "CREATE TEMP TABLE t AS SELECT 41 AS x; INSERT INTO t VALUES (1); SELECT sum(x) AS s FROM t",
+        ctx,
+      ),
+    );
+    expect(rows).toEqual([[42]]);
+    await expect(duckdbRunner.run(memory, "SELECT 1; SELECT * FROM nope", ctx)).rejects.toThrow(
+      "Table with name nope does not exist",
+    );
+    const single = await runAll(duckdbRunner.run(memory, "/* note */ SELECT 7 AS n;", ctx));
+    expect(single.rows).toEqual([[7]]);
+  });
+
   const slow = "SELECT count(*) FROM range(100000000000) a";
 
   it("cancellation stops a long query quickly", async () => {

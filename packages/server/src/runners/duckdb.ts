@@ -8,6 +8,7 @@ import {
   DuckDBTypeId,
   type DuckDBTimestampValue,
   type DuckDBDataChunk,
+  type DuckDBPreparedStatement,
   type DuckDBResult,
   type DuckDBValue,
 } from "@duckdb/node-api";
@@ -285,6 +286,28 @@ export function streamDuckdbResult(
   return { columns, batches: channel };
 }
 
+/**
+ * One statement, the usual case, is prepared directly: a trip to the thread pool fewer than
+ * extracting the statements first, which matters for small queries. DuckDB refuses to prepare
+ * several statements at once; those run through extraction (all but the last are executed).
+ */
+async function startStreaming(connection: DuckDBConnection, query: string): Promise<DuckDBResult> {
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(query);
+  } catch (error) {
+    if (/multiple statements|No statement to prepare/.test(String(error))) {
+      return connection.stream(query);
+    }
+    throw error;
+  }
+  try {
+    return await prepared.stream();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
 async function streamQuery(
   options: DataSourceOptions,
   query: string,
@@ -301,11 +324,13 @@ async function streamQuery(
   };
   try {
     opened = await open(options, ctx);
+
     const connection = opened.connection;
     const onAbort = () => connection.interrupt();
     watch.signal.addEventListener("abort", onAbort, { once: true });
     if (watch.signal.aborted) throw watch.signal.reason;
-    const result: DuckDBResult = await connection.stream(query);
+    const result = await startStreaming(connection, query);
+
     return streamDuckdbResult(result, connection, watch, close);
   } catch (error) {
     const explained = watch.explain(error);

@@ -128,6 +128,19 @@ describe("result store", () => {
     expect(whole.query_result.data.truncated).toBeUndefined();
   });
 
+  it("fails the JSON of a damaged chunk with an error, not a crash", async () => {
+    const meta = await store(45_000, {}, "damaged");
+    await database.db
+      .updateTable("query_result_chunks")
+      .set({ data: Buffer.from("not deflated") })
+      .where("result_id", "=", meta.id)
+      .where("seq", "=", 3)
+      .execute();
+    await expect(collect(queryResultJsonStream(database.db, meta))).rejects.toThrow(
+      /incorrect header check/,
+    );
+  });
+
   it("keeps unusual column names and text intact", async () => {
     const columns: ResultColumn[] = ["__proto__", "1", "constructor", "naïve €"].map((name) => ({
       name,

@@ -17,6 +17,7 @@ import type { AppContext } from "./context";
 import { requestAuth } from "./auth/requestAuth";
 import { authRoutes } from "./auth/routes";
 import { GENERIC_MESSAGES, HttpError, LOGIN_REQUIRED_MESSAGE } from "./http/errors";
+import * as S from "./http/schemas";
 import { sessionRoutes } from "./http/session";
 import { apiRoutes } from "./http/routes";
 
@@ -54,6 +55,12 @@ export async function buildApp(
     // Single-organisation mode: the organisation's slug prefix (/default/api/...) is accepted too.
     rewriteUrl: (req) => stripOrgPrefix(req.url ?? "/"),
   });
+
+  // Route schemas only document the API (/api/docs). The hand-written checks in the routes stay
+  // the source of truth, since their messages and leniency follow Redash's: accept any input here.
+  app.setValidatorCompiler(() => () => true);
+  // Answers go out as the presenters built them: response schemas must never strip or coerce fields.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // JSON bodies: an empty body counts as none (Redash clients POST without bodies); malformed JSON is a 400.
   app.removeContentTypeParser("application/json");
@@ -162,8 +169,36 @@ export async function buildApp(
 
   // Embeddable pages are real routes so that a query's API key (it needs the route's query_id)
   // or a dashboard's share token opens them without a session.
-  app.get("/embed/query/:query_id/visualization/:visualization_id", serveWebApp);
-  app.get("/public/dashboards/:token", serveWebApp);
+  const webAppPage = {
+    tags: ["web app"],
+    response: {
+      200: S.htmlPage("The web app"),
+      302: S.redirect("To the login page"),
+      503: S.plainText("The web app is not built"),
+    },
+  };
+  app.get(
+    "/embed/query/:query_id/visualization/:visualization_id",
+    {
+      schema: {
+        ...webAppPage,
+        summary: "Embedded visualization page",
+        params: S.params({ query_id: S.int, visualization_id: S.int }),
+      },
+    },
+    serveWebApp,
+  );
+  app.get(
+    "/public/dashboards/:token",
+    {
+      schema: {
+        ...webAppPage,
+        summary: "Public dashboard page",
+        params: S.params({ token: S.str }),
+      },
+    },
+    serveWebApp,
+  );
 
   // Everything else: the web app for signed-in users, a login redirect for visitors, JSON 404 for the API.
   app.setNotFoundHandler(async (request, reply) => {

@@ -18,11 +18,137 @@ import { endSession, startSession } from "./requestAuth";
 import { makeToken, readToken, type TokenPurpose } from "./tokens";
 import { sendDisabledAccountEmail, sendResetEmail, sendVerificationEmail } from "./emails";
 import { recordEvent } from "../services/events";
+import * as S from "../http/schemas";
 
 type Form = Record<string, string | undefined>;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MIN_PASSWORD_LENGTH = 6;
+
+// ---- Route documentation (the shapes are in ../http/schemas) ----
+
+const tags = ["session"];
+const form = (properties: Record<string, object>) => ({
+  ...S.object(properties),
+  description: "A form; `csrf_token` unless the X-CSRF-Token header is sent",
+});
+const formBody = { consumes: ["application/x-www-form-urlencoded"] };
+const tokenParams = S.params({ token: S.str });
+const nextQuerystring = S.object({ next: { ...S.str, description: "Where to go after login" } });
+const rateLimited = S.errors(429);
+
+const docs = {
+  ping: {
+    tags,
+    summary: "Liveness check (refreshes the CSRF cookie)",
+    response: { 200: S.plainText("PONG.") },
+  },
+  setupPage: {
+    tags,
+    summary: "First-run setup page",
+    response: { 200: S.htmlPage("The setup form"), 302: S.redirect("To / once set up") },
+  },
+  setup: {
+    tags,
+    summary: "Create the organisation and its first admin",
+    ...formBody,
+    body: form({ name: S.str, email: S.str, password: S.str, org_name: S.str }),
+    response: {
+      200: S.htmlPage("The form with the problems"),
+      302: S.redirect("To /, signed in"),
+      ...S.errors(400),
+    },
+  },
+  loginPage: {
+    tags,
+    summary: "Login page",
+    querystring: nextQuerystring,
+    response: {
+      200: S.htmlPage("The login form"),
+      302: S.redirect("To setup, or to `next` when signed in"),
+      ...rateLimited,
+    },
+  },
+  login: {
+    tags,
+    summary: "Sign in with email and password",
+    querystring: nextQuerystring,
+    ...formBody,
+    body: form({
+      email: S.str,
+      password: S.str,
+      remember: { ...S.str, description: "Any value = on" },
+    }),
+    response: {
+      200: S.htmlPage("The form with the problem"),
+      302: S.redirect("To `next`, signed in"),
+      ...S.errors(400, 429),
+    },
+  },
+  logout: {
+    tags,
+    summary: "Sign out",
+    response: { 302: S.redirect("To the login page") },
+  },
+  tokenPage: (summary: string) => ({
+    tags,
+    summary,
+    params: tokenParams,
+    response: { 200: S.htmlPage("The password form"), 400: S.htmlPage("The link is not valid") },
+  }),
+  setPassword: (summary: string) => ({
+    tags,
+    summary,
+    params: tokenParams,
+    ...formBody,
+    body: form({ password: { ...S.str, description: "At least 6 characters" } }),
+    response: {
+      302: S.redirect("To /, signed in"),
+      400: {
+        ...S.htmlPage("The link is not valid, or the password is refused"),
+        // A missing CSRF token is answered in JSON, like everywhere.
+        content: {
+          "text/html": { schema: S.str },
+          "application/json": { schema: S.errorMessage },
+        },
+      },
+    },
+  }),
+  verify: {
+    tags,
+    summary: "Confirm an email address",
+    params: tokenParams,
+    response: { 200: S.htmlPage("Verified"), 400: S.htmlPage("The link is not valid") },
+  },
+  verificationEmail: {
+    tags,
+    summary: "Send the signed-in user a verification email",
+    response: {
+      200: S.object({ message: S.str }, ["message"], "Check your inbox"),
+      ...S.errors(400, 404),
+    },
+  },
+  forgotPage: {
+    tags,
+    summary: "Forgot-password page",
+    response: {
+      200: S.htmlPage("The form"),
+      404: S.htmlPage("Password login is off"),
+      ...rateLimited,
+    },
+  },
+  forgot: {
+    tags,
+    summary: "Send a password reset email",
+    ...formBody,
+    body: form({ email: S.str }),
+    response: {
+      200: S.htmlPage("Sent, if the address is known"),
+      404: S.htmlPage("Password login is off"),
+      ...S.errors(400, 429),
+    },
+  },
+};
 
 function formOf(request: FastifyRequest): Form {
   const body = request.body;
@@ -57,7 +183,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     rateLimit: { max: ctx.config.forgotRateLimitPerHour, timeWindow: "1 hour" },
   };
 
-  app.get("/ping", async (_request, reply) => reply.type("text/plain").send("PONG."));
+  app.get("/ping", { schema: docs.ping }, async (_request, reply) =>
+    reply.type("text/plain").send("PONG."),
+  );
 
   // ---- Setup (first run) ----
   function setupPage(request: FastifyRequest, values: Form = {}, errors: Form = {}) {
@@ -74,12 +202,12 @@ ${field("Organization Name", "org_name", "text", values.org_name, errors.org_nam
     );
   }
 
-  app.get("/setup", async (request, reply) => {
+  app.get("/setup", { schema: docs.setupPage }, async (request, reply) => {
     if ((await countOrgs(db)) > 0) return reply.redirect("/");
     return html(reply, 200, setupPage(request));
   });
 
-  app.post("/setup", async (request, reply) => {
+  app.post("/setup", { schema: docs.setup }, async (request, reply) => {
     if ((await countOrgs(db)) > 0) return reply.redirect("/");
     const form = formOf(request);
     const values = {
@@ -138,14 +266,14 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
     return typeof q.next === "string" ? q.next : "";
   };
 
-  app.get("/login", { config: loginLimit }, async (request, reply) => {
+  app.get("/login", { config: loginLimit, schema: docs.loginPage }, async (request, reply) => {
     if ((await countOrgs(db)) === 0) return reply.redirect("/setup");
     const next = nextOf(request);
     if (request.auth.identity.kind === "user") return reply.redirect(sanitizeNext(next) || "/");
     return html(reply, 200, loginPage(request, next));
   });
 
-  app.post("/login", { config: loginLimit }, async (request, reply) => {
+  app.post("/login", { config: loginLimit, schema: docs.login }, async (request, reply) => {
     const org = request.auth.org;
     if (!org) return reply.redirect("/setup");
     const next = nextOf(request);
@@ -183,7 +311,7 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
     return reply.redirect(sanitizeNext(next) || "/");
   });
 
-  app.get("/logout", async (request, reply) => {
+  app.get("/logout", { schema: docs.logout }, async (request, reply) => {
     endSession(request);
     return reply.redirect("/login");
   });
@@ -244,74 +372,87 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="new-pa
 
   for (const purpose of ["invite", "reset"] as const) {
     const title = purpose === "invite" ? "Invitation" : "Reset password";
-    app.get<{ Params: { token: string } }>(`/${purpose}/:token`, async (request, reply) => {
-      const found = await userFromToken(request, purpose, request.params.token);
-      if ("error" in found) return html(reply, 400, errorPage(title, found.error));
-      return html(reply, 200, passwordPage(request, purpose, request.params.token, found.user));
-    });
+    const what = purpose === "invite" ? "an invitation" : "a password reset";
+    app.get<{ Params: { token: string } }>(
+      `/${purpose}/:token`,
+      { schema: docs.tokenPage(`Page of ${what} link`) },
+      async (request, reply) => {
+        const found = await userFromToken(request, purpose, request.params.token);
+        if ("error" in found) return html(reply, 400, errorPage(title, found.error));
+        return html(reply, 200, passwordPage(request, purpose, request.params.token, found.user));
+      },
+    );
 
-    app.post<{ Params: { token: string } }>(`/${purpose}/:token`, async (request, reply) => {
-      const found = await userFromToken(request, purpose, request.params.token);
-      if ("error" in found) return html(reply, 400, errorPage(title, found.error));
-      const { user } = found;
-      const form = formOf(request);
-      const password = form.password;
-      const problem =
-        password === undefined
-          ? "Bad Request"
-          : password === ""
-            ? "Cannot use empty password."
-            : password.length < MIN_PASSWORD_LENGTH
-              ? `Password length is too short (<${MIN_PASSWORD_LENGTH}).`
-              : null;
-      if (problem) {
+    app.post<{ Params: { token: string } }>(
+      `/${purpose}/:token`,
+      { schema: docs.setPassword(`Set a password through ${what} link`) },
+      async (request, reply) => {
+        const found = await userFromToken(request, purpose, request.params.token);
+        if ("error" in found) return html(reply, 400, errorPage(title, found.error));
+        const { user } = found;
+        const form = formOf(request);
+        const password = form.password;
+        const problem =
+          password === undefined
+            ? "Bad Request"
+            : password === ""
+              ? "Cannot use empty password."
+              : password.length < MIN_PASSWORD_LENGTH
+                ? `Password length is too short (<${MIN_PASSWORD_LENGTH}).`
+                : null;
+        if (problem) {
+          return html(
+            reply,
+            400,
+            passwordPage(request, purpose, request.params.token, user, [
+              { kind: "error", text: problem },
+            ]),
+          );
+        }
+        const sessionToken = newSessionToken();
+        await updateUser(db, user.id, {
+          password_hash: await hashPassword(password!),
+          is_invitation_pending: false,
+          session_token: sessionToken,
+        });
+        startSession(request, { ...user, session_token: sessionToken }, false);
+        return reply.redirect("/");
+      },
+    );
+  }
+
+  app.get<{ Params: { token: string } }>(
+    "/verify/:token",
+    { schema: docs.verify },
+    async (request, reply) => {
+      const org = request.auth.org;
+      const check = readToken(
+        ctx.keys.tokens,
+        "verify",
+        request.params.token,
+        ctx.config.inviteTokenMaxAgeSeconds,
+      );
+      const user = check.ok && org ? await findUserById(db, org.id, check.userId) : null;
+      if (!user || !check.ok || !user.session_token.startsWith(check.fingerprint)) {
         return html(
           reply,
           400,
-          passwordPage(request, purpose, request.params.token, user, [
-            { kind: "error", text: problem },
-          ]),
+          errorPage("Email verification", "Invalid or expired verification link."),
         );
       }
-      const sessionToken = newSessionToken();
-      await updateUser(db, user.id, {
-        password_hash: await hashPassword(password!),
-        is_invitation_pending: false,
-        session_token: sessionToken,
-      });
-      startSession(request, { ...user, session_token: sessionToken }, false);
-      return reply.redirect("/");
-    });
-  }
-
-  app.get<{ Params: { token: string } }>("/verify/:token", async (request, reply) => {
-    const org = request.auth.org;
-    const check = readToken(
-      ctx.keys.tokens,
-      "verify",
-      request.params.token,
-      ctx.config.inviteTokenMaxAgeSeconds,
-    );
-    const user = check.ok && org ? await findUserById(db, org.id, check.userId) : null;
-    if (!user || !check.ok || !user.session_token.startsWith(check.fingerprint)) {
+      await updateUser(db, user.id, { is_email_verified: true });
       return html(
         reply,
-        400,
-        errorPage("Email verification", "Invalid or expired verification link."),
+        200,
+        page(
+          "Email verified",
+          `<h1>Email verified</h1><p>Your email address has been verified.</p><div class="links"><a href="/">Continue to Sightline</a></div>`,
+        ),
       );
-    }
-    await updateUser(db, user.id, { is_email_verified: true });
-    return html(
-      reply,
-      200,
-      page(
-        "Email verified",
-        `<h1>Email verified</h1><p>Your email address has been verified.</p><div class="links"><a href="/">Continue to Sightline</a></div>`,
-      ),
-    );
-  });
+    },
+  );
 
-  app.post("/verification_email/", async (request, reply) => {
+  app.post("/verification_email/", { schema: docs.verificationEmail }, async (request, reply) => {
     const identity = request.auth.identity;
     if (identity.kind !== "user") {
       return reply
@@ -335,14 +476,14 @@ ${field("Email", "email", "email", "", undefined, 'autocomplete="email" autofocu
     );
   }
 
-  app.get("/forgot", { config: forgotLimit }, async (request, reply) => {
+  app.get("/forgot", { config: forgotLimit, schema: docs.forgotPage }, async (request, reply) => {
     const org = request.auth.org;
     if (!org || !orgSetting(org, "auth_password_login_enabled"))
       return html(reply, 404, errorPage("Not found", "Password login is not enabled."));
     return html(reply, 200, forgotPage(request, false));
   });
 
-  app.post("/forgot", { config: forgotLimit }, async (request, reply) => {
+  app.post("/forgot", { config: forgotLimit, schema: docs.forgot }, async (request, reply) => {
     const org = request.auth.org;
     if (!org || !orgSetting(org, "auth_password_login_enabled"))
       return html(reply, 404, errorPage("Not found", "Password login is not enabled."));

@@ -14,8 +14,60 @@ import { findUserById, withGroups } from "../store/users";
 import { recordEvent } from "../services/events";
 import { badRequest, notFound } from "./errors";
 import { bodyObject, parseId } from "./input";
+import * as S from "./schemas";
 
 type Params = { type: string; id: string };
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["access control"];
+const objectParams = S.params({
+  type: { type: "string", enum: ["queries", "dashboards"] },
+  id: S.int,
+});
+const grantBody = S.object(
+  { access_type: { type: "string", enum: ACCESS_TYPES }, user_id: S.int },
+  ["access_type", "user_id"],
+);
+
+const docs = {
+  list: {
+    tags,
+    summary: "List who holds which access to a query or dashboard",
+    params: objectParams,
+    response: {
+      200: {
+        type: "object",
+        additionalProperties: S.array(S.user),
+        description: "Access type to the users holding it",
+      },
+      ...S.errors(404),
+    },
+  },
+  grant: {
+    tags,
+    summary: "Grant a user access (admin or owner)",
+    params: objectParams,
+    body: grantBody,
+    response: { 200: S.aclGrant, ...S.errors(400, 403, 404) },
+  },
+  revoke: {
+    tags,
+    summary: "Revoke a user's access (admin or owner)",
+    params: objectParams,
+    body: grantBody,
+    response: { 200: S.nullBody, ...S.errors(400, 403, 404) },
+  },
+  check: {
+    tags,
+    summary: "Whether the caller holds an access type",
+    params: S.params({ ...objectParams.properties, access_type: S.str }),
+    response: {
+      200: S.object({ response: S.bool }, ["response"], "Whether the grant exists"),
+      ...S.errors(404),
+    },
+  },
+};
 
 /** Object ACLs (api-queries.md §13) of queries and dashboards. */
 export async function aclRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -53,7 +105,7 @@ export async function aclRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     return { accessType, userId: id };
   }
 
-  app.get<{ Params: Params }>("/api/:type/:id/acl", async (request) => {
+  app.get<{ Params: Params }>("/api/:type/:id/acl", { schema: docs.list }, async (request) => {
     const { type, object } = await load(request);
     const grants = await grantsOf(db, type, object.id);
     const rows = grants.length
@@ -72,7 +124,7 @@ export async function aclRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     return out;
   });
 
-  app.post<{ Params: Params }>("/api/:type/:id/acl", async (request) => {
+  app.post<{ Params: Params }>("/api/:type/:id/acl", { schema: docs.grant }, async (request) => {
     const { identity, org, type, object } = await load(request);
     requireAdminOrOwner(identity, object.user_id);
     const { accessType, userId } = readGrantBody(request);
@@ -105,7 +157,7 @@ export async function aclRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     };
   });
 
-  app.delete<{ Params: Params }>("/api/:type/:id/acl", async (request) => {
+  app.delete<{ Params: Params }>("/api/:type/:id/acl", { schema: docs.revoke }, async (request) => {
     const { identity, org, type, object } = await load(request);
     requireAdminOrOwner(identity, object.user_id);
     const { accessType, userId } = readGrantBody(request);
@@ -130,6 +182,7 @@ export async function aclRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   app.get<{ Params: Params & { access_type: string } }>(
     "/api/:type/:id/acl/:access_type",
+    { schema: docs.check },
     async (request) => {
       const { identity, type, object } = await load(request);
       if (identity.kind !== "user") return { response: false };

@@ -12,8 +12,127 @@ import { findQueriesByIds } from "../store/queries";
 import { findUserById } from "../store/users";
 import { SERVER_VERSION } from "../version";
 import { forbidden, HttpError } from "./errors";
+import * as S from "./schemas";
 
 const TASK_NAME = "sightline.execution.execute_query";
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["admin"];
+
+const statusJson = S.object(
+  {
+    version: S.str,
+    workers: S.array(S.anyValue),
+    redis_used_memory: S.int,
+    redis_used_memory_human: S.str,
+    queries_count: S.int,
+    dashboards_count: S.int,
+    widgets_count: S.int,
+    query_results_count: S.int,
+    unused_query_results_count: S.int,
+    manager: S.object({
+      started_at: { ...S.orNull(S.num), description: "Epoch seconds" },
+      last_refresh_at: { ...S.orNull(S.num), description: "Epoch seconds" },
+      outdated_queries_count: S.int,
+      query_ids: { ...S.str, description: "A JSON-encoded array of query ids" },
+      queues: {
+        type: "object",
+        additionalProperties: S.object({ size: S.int }, ["size"]),
+        description: "Queue name to its size",
+      },
+    }),
+    database_metrics: S.object({
+      metrics: S.array(S.array({ anyOf: [S.str, S.num] }), "[name, bytes] pairs"),
+    }),
+  },
+  ["version", "workers", "manager", "database_metrics"],
+  "Server status",
+);
+
+const queueJob = S.object(
+  {
+    id: S.str,
+    name: S.str,
+    origin: { ...S.str, description: "Queue name" },
+    enqueued_at: S.orNull(S.timestamp),
+    started_at: S.orNull(S.timestamp),
+    meta: S.object({
+      data_source_id: S.int,
+      org_id: S.int,
+      scheduled: S.bool,
+      query_id: { anyOf: [S.int, S.str], description: 'A query id or "adhoc"' },
+      user_id: S.orNull(S.int),
+    }),
+  },
+  ["id", "name", "origin", "enqueued_at", "started_at", "meta"],
+);
+
+const worker = S.object(
+  {
+    name: S.str,
+    hostname: S.str,
+    pid: S.int,
+    queues: { ...S.str, description: "Comma-separated queue names" },
+    state: { type: "string", enum: ["busy", "idle"] },
+    last_heartbeat: S.str,
+    birth_date: S.str,
+    current_job: S.orNull(S.str),
+    successful_jobs: S.int,
+    failed_jobs: S.int,
+    total_working_time: S.num,
+  },
+  ["name", "hostname", "pid", "queues", "state"],
+);
+
+const docs = {
+  status: {
+    tags,
+    summary: "Server status (super admin)",
+    response: {
+      200: statusJson,
+      302: S.redirect("To the login page"),
+      403: S.htmlPage("Forbidden"),
+    },
+  },
+  rqStatus: {
+    tags,
+    summary: "Queues and workers (super admin)",
+    response: {
+      200: S.object(
+        {
+          queues: {
+            type: "object",
+            additionalProperties: S.object(
+              { name: S.str, started: S.array(queueJob), queued: S.int },
+              ["name", "started", "queued"],
+            ),
+            description: "Queue name to its running jobs and queued count",
+          },
+          workers: S.array(worker),
+        },
+        ["queues", "workers"],
+        "Queue status",
+      ),
+      ...S.errors(403, 503),
+    },
+  },
+  outdated: {
+    tags,
+    summary: "Queries the scheduler enqueued in its last pass (super admin)",
+    response: {
+      200: S.object(
+        {
+          queries: S.array(S.outdatedQuery, "Newest first"),
+          updated_at: { ...S.orNull(S.str), description: "Last refresh, epoch seconds" },
+        },
+        ["queries", "updated_at"],
+        "Outdated queries",
+      ),
+      ...S.errors(403),
+    },
+  },
+};
 
 function requireSuperAdmin(request: FastifyRequest) {
   const { identity, org } = request.auth;
@@ -76,7 +195,7 @@ async function databaseSize(ctx: AppContext): Promise<number> {
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
 
-  app.get("/status.json", async (request, reply) => {
+  app.get("/status.json", { schema: docs.status }, async (request, reply) => {
     const { identity, org } = request.auth;
     if (identity.kind === "anonymous" || !org) {
       return reply.redirect(`/login?next=${encodeURIComponent("/status.json")}`);
@@ -117,7 +236,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     };
   });
 
-  app.get("/api/admin/queries/rq_status", async (request) => {
+  app.get("/api/admin/queries/rq_status", { schema: docs.rqStatus }, async (request) => {
     const { identity, org } = requireSuperAdmin(request);
     let status: QueueStatus;
     try {
@@ -156,7 +275,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     };
   });
 
-  app.get("/api/admin/queries/outdated", async (request) => {
+  app.get("/api/admin/queries/outdated", { schema: docs.outdated }, async (request) => {
     const { identity, org } = requireSuperAdmin(request);
     const scheduler = await readState<SchedulerState | null>(db, SCHEDULER_STATE_KEY, null);
     const queries = await findQueriesByIds(db, org.id, scheduler?.query_ids ?? []);

@@ -41,6 +41,7 @@ import { adminRunContext, allRunners, findRunner, withTimeout } from "../service
 import { recordEvent } from "../services/events";
 import { badRequest, notFound } from "./errors";
 import { bodyObject, flag, lenientBody, parseId, queryArgs } from "./input";
+import * as S from "./schemas";
 
 /** Time limits of the synchronous admin calls (connection test, schema). */
 const TEST_TIMEOUT_MS = 30_000;
@@ -51,6 +52,145 @@ type Params = { id: string };
 function failedJob(error: { code: number; message: string; details?: string }) {
   return { job: { id: "", status: 4, error, result: null, query_result_id: null, updated_at: 0 } };
 }
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["data sources"];
+
+/** What failedJob() answers when a schema cannot be read. */
+const schemaFailure = S.object(
+  {
+    job: S.object(
+      {
+        status: { type: "integer", enum: [4] },
+        error: S.object({ code: S.int, message: S.str, details: S.str }, ["code", "message"]),
+      },
+      ["status", "error"],
+    ),
+  },
+  ["job"],
+  "Reading the schema failed (code 1: not supported, 2: an error)",
+);
+const orFailure = (schema: object, description: string) => ({
+  anyOf: [schema, schemaFailure],
+  description,
+});
+
+const dataSourceBody = S.object(
+  {
+    name: S.str,
+    type: S.str,
+    options: {
+      ...S.anyObject,
+      description:
+        "Checked against the type's configuration schema; `--------` keeps a stored secret",
+    },
+  },
+  ["name", "type", "options"],
+);
+
+const lazySchema = (summary: string, params: object, answer: object) => ({
+  tags,
+  summary,
+  params,
+  response: { 200: orFailure(answer, "The answer, or a failure"), ...S.errors(400, 403, 404) },
+});
+
+const docs = {
+  types: {
+    tags,
+    summary: "List data source types (admin)",
+    response: { 200: S.array(S.dataSourceType, "Types by name"), ...S.errors(403, 404) },
+  },
+  list: {
+    tags,
+    summary: "List the data sources the caller can use",
+    response: {
+      200: S.array(S.dataSourceWithViewOnly, "Data sources by name"),
+      ...S.errors(403, 404),
+    },
+  },
+  create: {
+    tags,
+    summary: "Create a data source (admin)",
+    body: dataSourceBody,
+    response: { 200: S.dataSourceFull, ...S.errors(400, 403, 404) },
+  },
+  get: {
+    tags,
+    summary: "Get a data source",
+    params: S.idParams,
+    response: {
+      200: {
+        anyOf: [
+          S.object({ ...S.dataSourceFull.properties, view_only: S.bool }),
+          S.dataSourceWithViewOnly,
+          S.object({ view_only: S.bool }, ["view_only"]),
+        ],
+        description:
+          "Admins get the admin form; callers without list_data_sources only `view_only`",
+      },
+      ...S.errors(403, 404),
+    },
+  },
+  update: {
+    tags,
+    summary: "Update a data source (admin)",
+    params: S.idParams,
+    body: dataSourceBody,
+    response: { 200: S.dataSourceFull, ...S.errors(400, 403, 404) },
+  },
+  delete: {
+    tags,
+    summary: "Delete a data source (admin)",
+    params: S.idParams,
+    response: { 204: S.noContent, ...S.errors(400, 403, 404) },
+  },
+  schema: {
+    tags,
+    summary: "Tables and columns of a data source (cached)",
+    params: S.idParams,
+    querystring: S.object({ refresh: { ...S.str, description: "A flag: present = read again" } }),
+    response: {
+      200: orFailure(S.object({ schema: S.array(S.schemaTable) }, ["schema"]), "Tables by name"),
+      ...S.errors(403, 404),
+    },
+  },
+  pause: {
+    tags,
+    summary: "Pause a data source (admin)",
+    params: S.idParams,
+    querystring: S.object({ reason: { ...S.str, description: "Used when there is no body" } }),
+    body: S.object({ reason: S.str }),
+    response: { 200: S.dataSource, ...S.errors(400, 403, 404) },
+  },
+  resume: {
+    tags,
+    summary: "Resume a paused data source (admin)",
+    params: S.idParams,
+    response: { 200: S.dataSource, ...S.errors(400, 403, 404) },
+  },
+  test: {
+    tags,
+    summary: "Test a data source's connection (admin)",
+    params: S.idParams,
+    response: {
+      200: S.object({ message: S.str, ok: S.bool }, ["message", "ok"], '"success", or the error'),
+      ...S.errors(400, 403, 404),
+    },
+  },
+  databases: lazySchema("List databases (lazy schema)", S.idParams, S.array(S.str)),
+  tables: lazySchema(
+    "List a database's tables (lazy schema)",
+    S.params({ id: S.int, database: S.str }),
+    S.object({ schema: S.array(S.schemaTable), has_columns: S.bool }, ["schema", "has_columns"]),
+  ),
+  columns: lazySchema(
+    "List a table's columns (lazy schema)",
+    S.params({ id: S.int, database: S.str, table: S.str }),
+    S.array(S.schemaColumn),
+  ),
+};
 
 /** Name, type and options of a create/update body, validated against the type's schema. */
 function readDataSourceInput(
@@ -90,14 +230,14 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     return presentDataSourceFull(ctx, ds, findRunner(ds.type), await groupLinksOf(db, ds.id));
   }
 
-  app.get("/api/data_sources/types", async (request) => {
+  app.get("/api/data_sources/types", { schema: docs.types }, async (request) => {
     requireAdmin(request);
     return [...allRunners()]
       .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()))
       .map(presentDataSourceType);
   });
 
-  app.get("/api/data_sources", async (request) => {
+  app.get("/api/data_sources", { schema: docs.list }, async (request) => {
     const { identity, org } = requirePermission(request, "list_data_sources");
     const all = (await listDataSources(db, org.id)).filter((ds) => findRunner(ds.type));
     const links = await groupLinks(
@@ -117,7 +257,7 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
       }));
   });
 
-  app.post("/api/data_sources", async (request) => {
+  app.post("/api/data_sources", { schema: docs.create }, async (request) => {
     const { identity, org } = requireAdmin(request);
     const input = readDataSourceInput(bodyObject(request), null);
     if (await findDataSourceByName(db, org.id, input.name)) throw duplicateName(input.name);
@@ -145,7 +285,7 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     return presentFull(ds);
   });
 
-  app.get<{ Params: Params }>("/api/data_sources/:id", async (request) => {
+  app.get<{ Params: Params }>("/api/data_sources/:id", { schema: docs.get }, async (request) => {
     const { identity, org } = requireLogin(request);
     const ds = await load(request, org.id);
     const links = await groupLinksOf(db, ds.id);
@@ -159,84 +299,96 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     return { ...shape, view_only: viewOnly };
   });
 
-  app.post<{ Params: Params }>("/api/data_sources/:id", async (request) => {
-    const { identity, org } = requireAdmin(request);
-    const ds = await load(request, org.id);
-    const input = readDataSourceInput(bodyObject(request), {
-      type: ds.type,
-      options: readDataSourceOptions(ctx, ds),
-    });
-    const other = await findDataSourceByName(db, org.id, input.name);
-    if (other && other.id !== ds.id) throw duplicateName(input.name);
-    try {
-      await updateDataSource(db, ds.id, {
-        name: input.name,
-        type: input.runner.type,
-        encrypted_options: writeDataSourceOptions(ctx, input.options),
+  app.post<{ Params: Params }>(
+    "/api/data_sources/:id",
+    { schema: docs.update },
+    async (request) => {
+      const { identity, org } = requireAdmin(request);
+      const ds = await load(request, org.id);
+      const input = readDataSourceInput(bodyObject(request), {
+        type: ds.type,
+        options: readDataSourceOptions(ctx, ds),
       });
-    } catch {
-      throw duplicateName(input.name);
-    }
-    await recordEvent(db, {
-      orgId: org.id,
-      userId: identity.user.id,
-      action: "edit",
-      objectType: "datasource",
-      objectId: ds.id,
-      request,
-    });
-    return presentFull((await findDataSource(db, org.id, ds.id))!);
-  });
-
-  app.delete<{ Params: Params }>("/api/data_sources/:id", async (request, reply) => {
-    const { identity, org } = requireAdmin(request);
-    const ds = await load(request, org.id);
-    await deleteDataSource(db, ds.id);
-    await recordEvent(db, {
-      orgId: org.id,
-      userId: identity.user.id,
-      action: "delete",
-      objectType: "datasource",
-      objectId: ds.id,
-      request,
-    });
-    return reply.code(204).send();
-  });
-
-  app.get<{ Params: Params }>("/api/data_sources/:id/schema", async (request) => {
-    const { identity, org } = requireLogin(request);
-    const ds = await load(request, org.id);
-    requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "view");
-    if (!flag(request, "refresh")) {
-      const cached = await readCachedSchema<SchemaTable[]>(db, ds.id);
-      if (cached?.schema) return { schema: cached.schema };
-    }
-    const runner = findRunner(ds.type);
-    if (!runner) return failedJob({ code: 1, message: new SchemaNotSupportedError().message });
-    try {
-      const tables = await withTimeout(
-        SCHEMA_TIMEOUT_MS,
-        "Timed out while reading the schema.",
-        (signal) =>
-          runner.getSchema(
-            readDataSourceOptions(ctx, ds),
-            adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
-          ),
-      );
-      const schema = sortSchema(tables);
-      await writeCachedSchema(db, ds.id, schema);
-      return { schema };
-    } catch (error) {
-      if (error instanceof SchemaNotSupportedError) {
-        return failedJob({ code: 1, message: error.message });
+      const other = await findDataSourceByName(db, org.id, input.name);
+      if (other && other.id !== ds.id) throw duplicateName(input.name);
+      try {
+        await updateDataSource(db, ds.id, {
+          name: input.name,
+          type: input.runner.type,
+          encrypted_options: writeDataSourceOptions(ctx, input.options),
+        });
+      } catch {
+        throw duplicateName(input.name);
       }
-      return failedJob({
-        code: 2,
-        message: "Error retrieving schema",
-        details: error instanceof Error ? error.message : String(error),
+      await recordEvent(db, {
+        orgId: org.id,
+        userId: identity.user.id,
+        action: "edit",
+        objectType: "datasource",
+        objectId: ds.id,
+        request,
       });
-    }
-  });
+      return presentFull((await findDataSource(db, org.id, ds.id))!);
+    },
+  );
+
+  app.delete<{ Params: Params }>(
+    "/api/data_sources/:id",
+    { schema: docs.delete },
+    async (request, reply) => {
+      const { identity, org } = requireAdmin(request);
+      const ds = await load(request, org.id);
+      await deleteDataSource(db, ds.id);
+      await recordEvent(db, {
+        orgId: org.id,
+        userId: identity.user.id,
+        action: "delete",
+        objectType: "datasource",
+        objectId: ds.id,
+        request,
+      });
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<{ Params: Params }>(
+    "/api/data_sources/:id/schema",
+    { schema: docs.schema },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const ds = await load(request, org.id);
+      requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "view");
+      if (!flag(request, "refresh")) {
+        const cached = await readCachedSchema<SchemaTable[]>(db, ds.id);
+        if (cached?.schema) return { schema: cached.schema };
+      }
+      const runner = findRunner(ds.type);
+      if (!runner) return failedJob({ code: 1, message: new SchemaNotSupportedError().message });
+      try {
+        const tables = await withTimeout(
+          SCHEMA_TIMEOUT_MS,
+          "Timed out while reading the schema.",
+          (signal) =>
+            runner.getSchema(
+              readDataSourceOptions(ctx, ds),
+              adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+            ),
+        );
+        const schema = sortSchema(tables);
+        await writeCachedSchema(db, ds.id, schema);
+        return { schema };
+      } catch (error) {
+        if (error instanceof SchemaNotSupportedError) {
+          return failedJob({ code: 1, message: error.message });
+        }
+        return failedJob({
+          code: 2,
+          message: "Error retrieving schema",
+          details: error instanceof Error ? error.message : String(error),
+        });
+      }
+    },
+  );
 
   async function setPaused(request: FastifyRequest<{ Params: Params }>, paused: boolean) {
     const { identity, org } = requireAdmin(request);
@@ -261,27 +413,36 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     return presentDataSourceBasic(updated, findRunner(updated.type));
   }
 
-  app.post<{ Params: Params }>("/api/data_sources/:id/pause", (request) =>
+  app.post<{ Params: Params }>("/api/data_sources/:id/pause", { schema: docs.pause }, (request) =>
     setPaused(request, true),
   );
-  app.delete<{ Params: Params }>("/api/data_sources/:id/pause", (request) =>
-    setPaused(request, false),
+  app.delete<{ Params: Params }>(
+    "/api/data_sources/:id/pause",
+    { schema: docs.resume },
+    (request) => setPaused(request, false),
   );
 
-  app.post<{ Params: Params }>("/api/data_sources/:id/test", async (request) => {
-    const { org } = requireAdmin(request);
-    const ds = await load(request, org.id);
-    const runner = findRunner(ds.type);
-    if (!runner) return { message: `Unknown data source type: ${ds.type}.`, ok: false };
-    try {
-      await withTimeout(TEST_TIMEOUT_MS, "Connection test timed out.", (signal) =>
-        runner.test(readDataSourceOptions(ctx, ds), adminRunContext(ctx, signal, TEST_TIMEOUT_MS)),
-      );
-      return { message: "success", ok: true };
-    } catch (error) {
-      return { message: error instanceof Error ? error.message : String(error), ok: false };
-    }
-  });
+  app.post<{ Params: Params }>(
+    "/api/data_sources/:id/test",
+    { schema: docs.test },
+    async (request) => {
+      const { org } = requireAdmin(request);
+      const ds = await load(request, org.id);
+      const runner = findRunner(ds.type);
+      if (!runner) return { message: `Unknown data source type: ${ds.type}.`, ok: false };
+      try {
+        await withTimeout(TEST_TIMEOUT_MS, "Connection test timed out.", (signal) =>
+          runner.test(
+            readDataSourceOptions(ctx, ds),
+            adminRunContext(ctx, signal, TEST_TIMEOUT_MS),
+          ),
+        );
+        return { message: "success", ok: true };
+      } catch (error) {
+        return { message: error instanceof Error ? error.message : String(error), ok: false };
+      }
+    },
+  );
 
   // Lazy schema (api-queries.md §12), for every type that lists databases/schemas one by one.
   async function lazySource(request: FastifyRequest<{ Params: Params }>) {
@@ -309,17 +470,22 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     };
   }
 
-  app.get<{ Params: Params }>("/api/databricks/databases/:id", async (request) => {
-    const { runner, run, runContext } = await lazySource(request);
-    const result = await run("Error retrieving database list.", (options, signal) =>
-      runner.listDatabases!(options, runContext(signal)),
-    );
-    if ("failed" in result) return failedJob({ code: 2, message: result.failed });
-    return result;
-  });
+  app.get<{ Params: Params }>(
+    "/api/databricks/databases/:id",
+    { schema: docs.databases },
+    async (request) => {
+      const { runner, run, runContext } = await lazySource(request);
+      const result = await run("Error retrieving database list.", (options, signal) =>
+        runner.listDatabases!(options, runContext(signal)),
+      );
+      if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+      return result;
+    },
+  );
 
   app.get<{ Params: Params & { database: string } }>(
     "/api/databricks/databases/:id/:database/tables",
+    { schema: docs.tables },
     async (request) => {
       const { runner, run, runContext } = await lazySource(request);
       const database = request.params.database;
@@ -336,6 +502,7 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
 
   app.get<{ Params: Params & { database: string; table: string } }>(
     "/api/databricks/databases/:id/:database/columns/:table",
+    { schema: docs.columns },
     async (request) => {
       const { runner, run, runContext } = await lazySource(request);
       const { database, table } = request.params;

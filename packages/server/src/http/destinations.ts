@@ -24,6 +24,7 @@ import {
 import type { DestinationOptions, DestinationType } from "../destinations/types";
 import { badRequest, notFound } from "./errors";
 import { bodyObject, parseId } from "./input";
+import * as S from "./schemas";
 import { recordRequestEvent } from "./users";
 
 type Params = { Params: { id: string } };
@@ -36,6 +37,61 @@ interface DestinationInput {
   type: DestinationType;
   options: DestinationOptions;
 }
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["destinations"];
+
+const destinationBody = S.object(
+  {
+    name: S.str,
+    type: S.str,
+    options: {
+      ...S.anyObject,
+      description:
+        "Checked against the type's configuration schema; `--------` keeps a stored secret",
+    },
+  },
+  ["name", "type", "options"],
+);
+
+const docs = {
+  types: {
+    tags,
+    summary: "List alert destination types (admin)",
+    response: { 200: S.array(S.destinationType, "Destination types"), ...S.errors(403, 404) },
+  },
+  list: {
+    tags,
+    summary: "List alert destinations",
+    response: { 200: S.array(S.destination, "Destinations by id"), ...S.errors(404) },
+  },
+  create: {
+    tags,
+    summary: "Create an alert destination (admin)",
+    body: destinationBody,
+    response: { 200: S.destinationFull, ...S.errors(400, 403, 404) },
+  },
+  get: {
+    tags,
+    summary: "Get an alert destination, secrets masked (admin)",
+    params: S.idParams,
+    response: { 200: S.destinationFull, ...S.errors(403, 404) },
+  },
+  update: {
+    tags,
+    summary: "Update an alert destination (admin)",
+    params: S.idParams,
+    body: destinationBody,
+    response: { 200: S.destinationFull, ...S.errors(400, 403, 404) },
+  },
+  delete: {
+    tags,
+    summary: "Delete an alert destination (admin)",
+    params: S.idParams,
+    response: { 204: S.noContent, ...S.errors(400, 403, 404) },
+  },
+};
 
 /** Name, type and options of a create/update body; every field required (400 otherwise). */
 function readInput(
@@ -76,19 +132,19 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
     return destination;
   }
 
-  app.get("/api/destinations/types", async (request) => {
+  app.get("/api/destinations/types", { schema: docs.types }, async (request) => {
     requireAdmin(request);
     return listDestinationTypes().map(presentDestinationType);
   });
 
-  app.get("/api/destinations", async (request) => {
+  app.get("/api/destinations", { schema: docs.list }, async (request) => {
     const { org } = requireLogin(request);
     const destinations = await listDestinations(db, org.id);
     await recordRequestEvent(ctx, request, "list", "destination", "admin/destinations");
     return destinations.map(presentDestination);
   });
 
-  app.post("/api/destinations", async (request) => {
+  app.post("/api/destinations", { schema: docs.create }, async (request) => {
     const { identity, org } = requireAdmin(request);
     const input = readInput(bodyObject(request), null);
     if (await findDestinationByName(db, org.id, input.name)) throw duplicateName(input.name);
@@ -108,14 +164,14 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
     return presentDestinationFull(ctx, destination);
   });
 
-  app.get<Params>("/api/destinations/:id", async (request) => {
+  app.get<Params>("/api/destinations/:id", { schema: docs.get }, async (request) => {
     const { org } = requireAdmin(request);
     const destination = await load(request, org.id);
     await recordRequestEvent(ctx, request, "view", "destination", destination.id);
     return presentDestinationFull(ctx, destination);
   });
 
-  app.post<Params>("/api/destinations/:id", async (request) => {
+  app.post<Params>("/api/destinations/:id", { schema: docs.update }, async (request) => {
     const { org } = requireAdmin(request);
     const destination = await load(request, org.id);
     const input = readInput(bodyObject(request), {
@@ -136,7 +192,7 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
     return presentDestinationFull(ctx, (await findDestination(db, org.id, destination.id))!);
   });
 
-  app.delete<Params>("/api/destinations/:id", async (request, reply) => {
+  app.delete<Params>("/api/destinations/:id", { schema: docs.delete }, async (request, reply) => {
     const { org } = requireAdmin(request);
     const destination = await load(request, org.id);
     await deleteDestination(db, destination.id);

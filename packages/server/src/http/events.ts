@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { badRequest } from "./errors";
+import * as S from "./schemas";
 import { checkPage, pageParams, recordRequestEvent } from "./users";
 import { requireAdmin, requireLogin } from "../policies";
 import { countEvents, listEvents } from "../store/events";
@@ -23,6 +24,37 @@ const SERVER_KEYS = new Set([
   "user_agent",
   "ip",
 ]);
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["events"];
+
+const docs = {
+  record: {
+    tags,
+    summary: "Record usage events from the web app",
+    body: S.array(
+      S.object(
+        {
+          action: S.str,
+          object_type: S.str,
+          object_id: { anyOf: [S.str, S.num, { type: "null" }] },
+          timestamp: { ...S.num, description: "Seconds since the epoch (default: now)" },
+        },
+        ["action", "object_type"],
+        "An event; other keys are stored with it",
+      ),
+      `At most ${MAX_EVENTS_PER_POST} events`,
+    ),
+    response: { 200: S.nullBody, ...S.errors(400, 404) },
+  },
+  list: {
+    tags,
+    summary: "List events, newest first (admin)",
+    querystring: S.object(S.pageQuerystring),
+    response: { 200: S.paginated(S.event, "A page of events"), ...S.errors(400, 403, 404) },
+  },
+};
 
 interface ClientEvent {
   action: string;
@@ -87,7 +119,7 @@ function readEvents(request: FastifyRequest): ClientEvent[] {
 export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
 
-  app.post("/api/events", async (request, reply) => {
+  app.post("/api/events", { schema: docs.record }, async (request, reply) => {
     requireLogin(request);
     // Every event is checked before any is stored.
     const events = readEvents(request);
@@ -105,7 +137,7 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return reply.send(null);
   });
 
-  app.get("/api/events", async (request) => {
+  app.get("/api/events", { schema: docs.list }, async (request) => {
     const { org } = requireAdmin(request);
     const page = pageParams(request);
     const count = await countEvents(db, org.id);

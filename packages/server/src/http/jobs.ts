@@ -5,8 +5,31 @@ import { requireLogin } from "../policies";
 import { canAccessJob } from "../policies/jobs";
 import { HttpError, notFound } from "./errors";
 import { presentJob } from "./queryResults";
+import * as S from "./schemas";
 
 export const JOB_NOT_FOUND_MESSAGE = "Job not found. It may have expired.";
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["jobs"];
+const jobParams = S.params({ jobId: S.str });
+// The query-scoped paths let a query's API key poll (api-queries.md §5.2).
+const queryJobParams = S.params({ id: S.int, jobId: S.str });
+
+const docs = {
+  get: (params: object, summary: string) => ({
+    tags,
+    summary,
+    params,
+    response: { 200: S.jobResponse, ...S.errors(404, 503) },
+  }),
+  cancel: (params: object, summary: string) => ({
+    tags,
+    summary,
+    params,
+    response: { 200: S.nullBody, ...S.errors(400, 404, 503) },
+  }),
+};
 
 /** Polling and cancelling jobs (api-queries §5.2, §5.3). */
 export async function jobRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -38,8 +61,16 @@ export async function jobRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     }
     return null;
   };
-  app.get("/api/jobs/:jobId", get);
-  app.get("/api/queries/:id/jobs/:jobId", get);
-  app.delete("/api/jobs/:jobId", cancel);
-  app.delete("/api/queries/:id/jobs/:jobId", cancel);
+  app.get("/api/jobs/:jobId", { schema: docs.get(jobParams, "Poll a job") }, get);
+  app.get(
+    "/api/queries/:id/jobs/:jobId",
+    { schema: docs.get(queryJobParams, "Poll a job of a query") },
+    get,
+  );
+  app.delete("/api/jobs/:jobId", { schema: docs.cancel(jobParams, "Cancel a job") }, cancel);
+  app.delete(
+    "/api/queries/:id/jobs/:jobId",
+    { schema: docs.cancel(queryJobParams, "Cancel a job of a query") },
+    cancel,
+  );
 }

@@ -44,8 +44,175 @@ import { badRequest, conflict, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId, queryArgs } from "./input";
 import { filterAndOrder, paginate, readListArgs } from "./queryListing";
 import { executeSavedQuery, refreshSavedQuery } from "./queryExecution";
+import * as S from "./schemas";
 
 type Params = { id: string };
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["queries"];
+
+const listSchema = (summary: string) => ({
+  tags,
+  summary,
+  querystring: S.object({
+    q: { ...S.str, description: "Search words; `or` and a leading `-` (not) are understood" },
+    tags: S.array(S.str, "Only queries carrying all these tags"),
+    order: {
+      ...S.str,
+      description:
+        "name, created_at, schedule, runtime, executed_at, created_by or starred_at; `-` first for descending",
+    },
+    ...S.pageQuerystring,
+  }),
+  response: { 200: S.paginated(S.listedQuery, "A page of queries"), ...S.errors(400, 403, 404) },
+});
+
+/** Writable fields of create and save; other keys are ignored. */
+const writableFields = {
+  name: S.str,
+  query: S.str,
+  data_source_id: S.int,
+  description: S.orNull(S.str),
+  schedule: S.orNull(S.schedule),
+  options: S.queryOptions,
+  tags: S.array(S.str),
+  latest_query_data_id: S.orNull(S.int),
+};
+
+const oneQuery = (summary: string, statuses = [403, 404]) => ({
+  tags,
+  summary,
+  params: S.idParams,
+  response: { 200: S.query, ...S.errors(...statuses) },
+});
+
+const answersNull = (summary: string) => ({
+  tags,
+  summary,
+  params: S.idParams,
+  response: { 200: S.nullBody, ...S.errors(403, 404) },
+});
+
+const dropdown = (summary: string, params: object) => ({
+  tags,
+  summary,
+  params,
+  response: { 200: S.dropdownOptions, ...S.errors(400, 403, 404) },
+});
+
+const noDataSource = { ...S.jobRefusal, description: "The query has no data source" };
+
+const docs = {
+  list: listSchema("List queries"),
+  my: listSchema("List the caller's queries"),
+  archive: listSchema("List archived queries"),
+  favorites: listSchema("List the caller's favorite queries"),
+  recent: {
+    tags,
+    summary: "The caller's 10 most recently updated queries",
+    response: { 200: S.array(S.recentQuery, "Queries"), ...S.errors(403, 404) },
+  },
+  search: {
+    tags,
+    summary: "Legacy search: redirects to /api/queries",
+    querystring: S.object({
+      q: S.str,
+      include_drafts: { ...S.str, description: "A flag: present = on" },
+    }),
+    response: {
+      200: { ...S.array(S.anyObject), maxItems: 0, description: "`[]` when `q` is empty" },
+      301: {
+        ...S.object({}),
+        description: "`{}`, Location /api/queries?q=…",
+        headers: { location: S.str },
+      },
+      ...S.errors(403, 404),
+    },
+  },
+  tags: {
+    tags,
+    summary: "Tags of the visible queries, with counts",
+    response: {
+      200: S.object(
+        { tags: S.array(S.object({ name: S.str, count: S.int }, ["name", "count"])) },
+        ["tags"],
+        "Tags by name",
+      ),
+      ...S.errors(404),
+    },
+  },
+  format: {
+    tags,
+    summary: "Format SQL text",
+    body: S.object({ query: S.str }),
+    response: {
+      200: S.object({ query: S.str }, ["query"], "The formatted text"),
+      ...S.errors(400, 404),
+    },
+  },
+  create: {
+    tags,
+    summary: "Create a query (always a draft)",
+    body: S.object(writableFields, ["name", "query", "data_source_id"]),
+    response: { 200: S.query, ...S.errors(400, 403, 404) },
+  },
+  get: oneQuery("Get a query"),
+  save: {
+    ...oneQuery("Save a query (partial update)", [400, 403, 404, 409]),
+    body: S.object({
+      ...writableFields,
+      is_draft: S.bool,
+      is_archived: S.bool,
+      version: { ...S.orNull(S.int), description: "When given, must match the stored version" },
+    }),
+  },
+  archiveOne: answersNull("Archive a query"),
+  fork: oneQuery("Fork a query, with its visualizations"),
+  regenerateApiKey: oneQuery("Give a query a new API key"),
+  addFavorite: answersNull("Add a query to the caller's favorites"),
+  removeFavorite: answersNull("Remove a query from the caller's favorites"),
+  dropdown: dropdown("Options of a dropdown parameter whose source is this query", S.idParams),
+  dropdowns: dropdown(
+    "Options of a dropdown parameter of this query, from its source query",
+    S.params({ id: S.int, dropdown_query_id: S.int }),
+  ),
+  results: {
+    tags: ["query results"],
+    summary: "Run a saved query, or get its cached result",
+    params: S.idParams,
+    body: S.object({
+      parameters: { ...S.anyObject, description: "Values, checked against the query's parameters" },
+      max_age: {
+        anyOf: [S.int, S.str, { type: "null" }],
+        description: "Seconds: 0 = always run, -1 (default) = a cached result of any age",
+      },
+      apply_auto_limit: { ...S.bool, description: "Defaults to the query's option" },
+    }),
+    response: {
+      200: S.resultOrJob,
+      400: {
+        anyOf: [S.errorMessage, S.jobRefusal],
+        description: "Invalid parameter values, a paused data source or missing values",
+      },
+      401: noDataSource,
+      403: { anyOf: [S.errorMessage, S.jobRefusal], description: "Not permitted to run it" },
+      ...S.errors(404),
+    },
+  },
+  refresh: {
+    tags: ["query results"],
+    summary: "Run a saved query now (legacy)",
+    description: "Parameter values come from `p_<name>` query-string arguments, unchecked.",
+    params: S.idParams,
+    response: {
+      200: S.jobResponse,
+      400: { ...S.jobRefusal, description: "A paused data source or missing parameter values" },
+      401: noDataSource,
+      ...S.errors(403, 404),
+    },
+  },
+};
 
 const DROPDOWN_NO_GROUP =
   "You are trying to associate a dropdown query that does not have a matching group. " +
@@ -267,18 +434,18 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     };
   }
 
-  app.get("/api/queries", async (request) => {
+  app.get("/api/queries", { schema: docs.list }, async (request) => {
     requirePermission(request, "view_query");
     return listPage(request, { archived: false });
   });
 
-  app.get("/api/queries/my", async (request) => {
+  app.get("/api/queries/my", { schema: docs.my }, async (request) => {
     const { identity } = requireUser(request);
     if (!hasPermission(identity, "view_query")) throw forbidden();
     return listPage(request, { archived: false, ownerId: identity.user.id });
   });
 
-  app.get("/api/queries/archive", async (request) => {
+  app.get("/api/queries/archive", { schema: docs.archive }, async (request) => {
     const { identity } = requirePermission(request, "view_query");
     return listPage(request, {
       archived: true,
@@ -286,12 +453,12 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     });
   });
 
-  app.get("/api/queries/favorites", async (request) => {
+  app.get("/api/queries/favorites", { schema: docs.favorites }, async (request) => {
     const { identity } = requireUser(request);
     return listPage(request, { archived: false, favoritesOf: identity.user.id });
   });
 
-  app.get("/api/queries/recent", async (request) => {
+  app.get("/api/queries/recent", { schema: docs.recent }, async (request) => {
     const { identity, org } = requireUser(request);
     if (!hasPermission(identity, "view_query")) throw forbidden();
     const rows = await recentQueries(db, org.id, identity.user.id, identity.groupIds);
@@ -304,7 +471,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return rows.map((q) => presentRecentQuery(q, favorites.get(q.id) ?? null));
   });
 
-  app.get("/api/queries/search", async (request, reply) => {
+  app.get("/api/queries/search", { schema: docs.search }, async (request, reply) => {
     requirePermission(request, "view_query");
     const args = queryArgs(request);
     const q = typeof args.q === "string" ? args.q : "";
@@ -314,7 +481,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return reply.code(301).header("location", location).send({});
   });
 
-  app.get("/api/queries/tags", async (request) => {
+  app.get("/api/queries/tags", { schema: docs.tags }, async (request) => {
     const { identity, org } = requireLogin(request);
     const rows = await listVisibleQueries(db, {
       orgId: org.id,
@@ -331,7 +498,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     };
   });
 
-  app.post("/api/queries/format", async (request) => {
+  app.post("/api/queries/format", { schema: docs.format }, async (request) => {
     requireLogin(request);
     const body = bodyObject(request);
     const text = body.query === undefined || body.query === null ? "" : body.query;
@@ -342,7 +509,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // -------------------------------------------------------------------------------------------
   // One query
 
-  app.post("/api/queries", async (request) => {
+  app.post("/api/queries", { schema: docs.create }, async (request) => {
     const { identity, org } = requirePermission(request, "create_query");
     if (identity.kind !== "user") throw forbidden();
     const body = bodyObject(request);
@@ -385,7 +552,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return presentWrite(query, identity);
   });
 
-  app.get<{ Params: Params }>("/api/queries/:id", async (request) => {
+  app.get<{ Params: Params }>("/api/queries/:id", { schema: docs.get }, async (request) => {
     const { identity, org } = requirePermission(request, "view_query");
     const query = await loadQuery(request, org.id);
     await requireQueryAccess(identity, query, "view");
@@ -403,7 +570,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     });
   });
 
-  app.post<{ Params: Params }>("/api/queries/:id", async (request) => {
+  app.post<{ Params: Params }>("/api/queries/:id", { schema: docs.save }, async (request) => {
     const { identity, org } = requirePermission(request, "edit_query");
     if (identity.kind !== "user") throw forbidden();
     const query = await loadQuery(request, org.id);
@@ -446,16 +613,20 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return presentWrite(saved, identity);
   });
 
-  app.delete<{ Params: Params }>("/api/queries/:id", async (request) => {
-    const { identity, org } = requireLogin(request);
-    const query = await loadQuery(request, org.id);
-    requireAdminOrOwner(identity, query.user_id);
-    await archiveQuery(db, query.id, identity.kind === "user" ? identity.user.id : query.user_id);
-    await event(request, identity, org.id, "archive", query.id);
-    return null;
-  });
+  app.delete<{ Params: Params }>(
+    "/api/queries/:id",
+    { schema: docs.archiveOne },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const query = await loadQuery(request, org.id);
+      requireAdminOrOwner(identity, query.user_id);
+      await archiveQuery(db, query.id, identity.kind === "user" ? identity.user.id : query.user_id);
+      await event(request, identity, org.id, "archive", query.id);
+      return null;
+    },
+  );
 
-  app.post<{ Params: Params }>("/api/queries/:id/fork", async (request) => {
+  app.post<{ Params: Params }>("/api/queries/:id/fork", { schema: docs.fork }, async (request) => {
     const { identity, org } = requirePermission(request, "edit_query");
     if (identity.kind !== "user") throw forbidden();
     const original = await loadQuery(request, org.id);
@@ -482,14 +653,18 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return presentWrite(fork, identity);
   });
 
-  app.post<{ Params: Params }>("/api/queries/:id/regenerate_api_key", async (request) => {
-    const { identity, org } = requirePermission(request, "edit_query");
-    const query = await loadQuery(request, org.id);
-    requireAdminOrOwner(identity, query.user_id);
-    await setQueryApiKey(db, query.id);
-    await event(request, identity, org.id, "regnerate_api_key", query.id);
-    return presentWrite((await findQuery(db, org.id, query.id))!, identity, false);
-  });
+  app.post<{ Params: Params }>(
+    "/api/queries/:id/regenerate_api_key",
+    { schema: docs.regenerateApiKey },
+    async (request) => {
+      const { identity, org } = requirePermission(request, "edit_query");
+      const query = await loadQuery(request, org.id);
+      requireAdminOrOwner(identity, query.user_id);
+      await setQueryApiKey(db, query.id);
+      await event(request, identity, org.id, "regnerate_api_key", query.id);
+      return presentWrite((await findQuery(db, org.id, query.id))!, identity, false);
+    },
+  );
 
   async function favorite(request: FastifyRequest<{ Params: Params }>, add: boolean) {
     const { identity, org } = requireUser(request);
@@ -500,9 +675,15 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     await event(request, identity, org.id, "favorite", query.id);
     return null;
   }
-  app.post<{ Params: Params }>("/api/queries/:id/favorite", (request) => favorite(request, true));
-  app.delete<{ Params: Params }>("/api/queries/:id/favorite", (request) =>
-    favorite(request, false),
+  app.post<{ Params: Params }>(
+    "/api/queries/:id/favorite",
+    { schema: docs.addFavorite },
+    (request) => favorite(request, true),
+  );
+  app.delete<{ Params: Params }>(
+    "/api/queries/:id/favorite",
+    { schema: docs.removeFavorite },
+    (request) => favorite(request, false),
   );
 
   // -------------------------------------------------------------------------------------------
@@ -517,19 +698,24 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     }
   }
 
-  app.get<{ Params: Params }>("/api/queries/:id/dropdown", async (request) => {
-    const { identity, org } = requireLogin(request);
-    const query = await loadQuery(request, org.id);
-    if (query.data_source_id !== null) {
-      requireDataSourceAccess(identity, await linksOf(query), "view");
-    } else if (!accessAllows(await queryAccess(db, identity, query, []), "view")) {
-      throw forbidden();
-    }
-    return dropdownOf(query, org.id);
-  });
+  app.get<{ Params: Params }>(
+    "/api/queries/:id/dropdown",
+    { schema: docs.dropdown },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const query = await loadQuery(request, org.id);
+      if (query.data_source_id !== null) {
+        requireDataSourceAccess(identity, await linksOf(query), "view");
+      } else if (!accessAllows(await queryAccess(db, identity, query, []), "view")) {
+        throw forbidden();
+      }
+      return dropdownOf(query, org.id);
+    },
+  );
 
   app.get<{ Params: { id: string; dropdown_query_id: string } }>(
     "/api/queries/:id/dropdowns/:dropdown_query_id",
+    { schema: docs.dropdowns },
     async (request) => {
       const { identity, org } = requireLogin(request);
       const parent = await loadQuery(request, org.id);
@@ -551,21 +737,29 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // -------------------------------------------------------------------------------------------
   // Execution of saved queries (§4.2, §3.14)
 
-  app.post<{ Params: Params }>("/api/queries/:id/results", async (request, reply) => {
-    const { identity, org } = requireLogin(request);
-    if (!hasPermission(identity, "view_query") && !hasPermission(identity, "execute_query")) {
-      throw forbidden();
-    }
-    const query = await loadQuery(request, org.id);
-    const access = await queryAccess(db, identity, query, await linksOf(query));
-    return executeSavedQuery(ctx, request, reply, { identity, org, query, access });
-  });
+  app.post<{ Params: Params }>(
+    "/api/queries/:id/results",
+    { schema: docs.results },
+    async (request, reply) => {
+      const { identity, org } = requireLogin(request);
+      if (!hasPermission(identity, "view_query") && !hasPermission(identity, "execute_query")) {
+        throw forbidden();
+      }
+      const query = await loadQuery(request, org.id);
+      const access = await queryAccess(db, identity, query, await linksOf(query));
+      return executeSavedQuery(ctx, request, reply, { identity, org, query, access });
+    },
+  );
 
-  app.post<{ Params: Params }>("/api/queries/:id/refresh", async (request, reply) => {
-    const { identity, org } = requireLogin(request);
-    if (identity.kind === "api_key") throw forbidden("Please use a user API key.");
-    const query = await loadQuery(request, org.id);
-    await requireQueryAccess(identity, query, "full");
-    return refreshSavedQuery(ctx, request, reply, { identity, org, query });
-  });
+  app.post<{ Params: Params }>(
+    "/api/queries/:id/refresh",
+    { schema: docs.refresh },
+    async (request, reply) => {
+      const { identity, org } = requireLogin(request);
+      if (identity.kind === "api_key") throw forbidden("Please use a user API key.");
+      const query = await loadQuery(request, org.id);
+      await requireQueryAccess(identity, query, "full");
+      return refreshSavedQuery(ctx, request, reply, { identity, org, query });
+    },
+  );
 }

@@ -23,7 +23,8 @@ import { accessAllows, type DataSourceAccess } from "../policies";
 import { findRunner } from "../services/dataSourceTypes";
 import { validationContext } from "../services/queryDropdowns";
 import { loadResultMeta } from "../results";
-import { sendQueryResult } from "./queryResults";
+import { QueueUnavailableError } from "../execution";
+import { presentJob, sendQueryResult } from "./queryResults";
 import { HttpError } from "./errors";
 import { lenientBody, queryArgs } from "./input";
 
@@ -109,7 +110,7 @@ async function run(ctx: AppContext, reply: FastifyReply, input: RunInput) {
     scheduled: false,
     maxAge: input.maxAge,
   });
-  if (outcome.kind === "job") return reply.send({ job: outcome.job });
+  if (outcome.kind === "job") return reply.send({ job: presentJob(outcome.job) });
   const meta = await loadResultMeta(db, input.orgId, outcome.resultId);
   if (!meta) throw new HttpError(404, "No cached result found for this query.");
   return sendQueryResult(ctx, reply, meta, { reduced: input.reduced });
@@ -120,6 +121,7 @@ async function guarded(reply: FastifyReply, work: () => Promise<unknown>) {
     return await work();
   } catch (error) {
     if (error instanceof HttpError && "jobBody" in error) return sendJobError(reply, error);
+    if (error instanceof QueueUnavailableError) throw new HttpError(503, error.message);
     throw error;
   }
 }

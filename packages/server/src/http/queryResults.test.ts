@@ -378,3 +378,50 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
     expect((await user.get("/status.json")).status).toBe(403);
   });
 });
+
+describe("executions while the queue's Redis is out of reach", () => {
+  let server: TestServer;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    // Nothing listens on port 1: every queue command fails after the command timeout (3 s).
+    server = await startTestServer("sqlite", {
+      SIGHTLINE_REDIS_URL: "redis://127.0.0.1:1",
+    });
+    admin = await setUpAndLogin(server.url);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("answer 503 with a clear message on every execution route, and the rest keeps serving", async () => {
+    const sources = await admin.get("/api/data_sources");
+    expect(sources.status).toBe(200);
+    const dataSourceId = sources.body[0].id;
+    const adhoc = await admin.post("/api/query_results", {
+      query: "SELECT 1",
+      data_source_id: dataSourceId,
+      max_age: 0,
+    });
+    expect(adhoc.status).toBe(503);
+    expect(adhoc.body.message).toMatch(/^The query queue is unavailable: /);
+
+    const saved = await admin.post("/api/queries", {
+      name: "q",
+      query: "SELECT 2",
+      data_source_id: dataSourceId,
+    });
+    expect(saved.status).toBe(200);
+    for (const route of [
+      `/api/queries/${saved.body.id}/results`,
+      `/api/queries/${saved.body.id}/refresh`,
+    ]) {
+      const res = await admin.post(route, {});
+      expect(res.status, route).toBe(503);
+      expect(res.body.message).toMatch(/^The query queue is unavailable: /);
+    }
+    expect((await admin.get("/api/session")).status).toBe(200);
+    expect((await admin.get(`/api/queries/${saved.body.id}`)).status).toBe(200);
+  }, 30_000);
+});

@@ -38,10 +38,87 @@ import { findQuery, type Query } from "../store/queries";
 import type { Organization } from "../store/organizations";
 import { badRequest, forbidden, HttpError, notFound } from "./errors";
 import { bodyObject, parseId, queryArgs } from "./input";
+import * as S from "./schemas";
 
 export const NO_CACHED_RESULT_MESSAGE = "No cached result found for this query.";
 const FILE_TYPES = ["json", "csv", "tsv", "xlsx"] as const;
 type FileType = (typeof FILE_TYPES)[number];
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["query results"];
+
+const refusal = (description: string) => ({
+  anyOf: [S.errorMessage, S.jobRefusal],
+  description,
+});
+
+const docs = {
+  execute: {
+    tags,
+    summary: "Run query text on a data source, or get a cached result",
+    description:
+      "Without `parameters` in the body, values come from `p_<name>` query-string arguments.",
+    body: S.object(
+      {
+        query: S.str,
+        data_source_id: { anyOf: [S.int, S.str] },
+        parameters: S.anyObject,
+        max_age: {
+          anyOf: [S.int, S.str, { type: "null" }],
+          description: "Seconds: 0 = always run, -1 (default) = a cached result of any age",
+        },
+        apply_auto_limit: S.bool,
+        query_id: { anyOf: [S.int, S.str, { type: "null" }], description: 'A query id or "adhoc"' },
+      },
+      ["query", "data_source_id"],
+    ),
+    response: {
+      200: S.resultOrJob,
+      400: refusal("Invalid input, a paused data source or missing parameter values"),
+      401: { ...S.jobRefusal, description: "No data source given" },
+      403: refusal("Not permitted to run queries on this data source"),
+      ...S.errors(404, 503),
+    },
+  },
+  preflight: {
+    tags,
+    summary: "CORS preflight of a result route (no authentication)",
+    response: { 200: { ...S.noContent, description: "No body; CORS headers when allowed" } },
+  },
+  result: {
+    tags,
+    summary: "Get a result, as JSON or (by extension) CSV, TSV or XLSX",
+    params: S.params({
+      id: { ...S.str, description: "Result id, optionally with .json, .csv, .tsv or .xlsx" },
+    }),
+    response: { 200: S.resultDownload, ...S.errors(400, 403, 404) },
+  },
+  latest: {
+    tags,
+    summary: "Get a query's latest result",
+    params: S.idParams,
+    response: {
+      200: { ...S.queryResultResponse, description: "The result, up to the display cap" },
+      ...S.errors(403, 404),
+    },
+  },
+  latestFile: {
+    tags,
+    summary: "Download a query's latest result",
+    params: S.params({ id: S.int, filetype: { type: "string", enum: FILE_TYPES } }),
+    response: { 200: S.resultDownload, ...S.errors(400, 403, 404) },
+  },
+  queryResult: {
+    tags,
+    summary: "Download one of a query's results",
+    params: S.params({
+      id: S.int,
+      rid: { ...S.str, description: "Result id with .json, .csv, .tsv or .xlsx" },
+    }),
+    response: { 200: S.resultDownload, ...S.errors(400, 403, 404) },
+  },
+};
 
 /** Answers a pipeline refusal as exactly `{"job": {"status": 4, "error"}}` and a queue outage as 503. */
 export async function withExecutionErrors<T>(reply: FastifyReply, work: () => Promise<T>) {
@@ -218,7 +295,7 @@ async function sendResult(
 export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
 
-  app.post("/api/query_results", async (request, reply) => {
+  app.post("/api/query_results", { schema: docs.execute }, async (request, reply) => {
     const { identity, org } = requirePermission(request, "execute_query");
     const body = bodyObject(request);
     return withExecutionErrors(reply, async () => {
@@ -294,7 +371,7 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
 
   // Preflights carry no credentials, so they are answered without authentication.
   for (const path of RESULT_PATHS) {
-    app.options(path, async (request, reply) => {
+    app.options(path, { schema: docs.preflight }, async (request, reply) => {
       allowCors(ctx, request, reply);
       reply.header("Access-Control-Request-Method", "GET, POST, PUT");
       reply.header("Access-Control-Allow-Methods", "GET, POST, PUT");
@@ -303,7 +380,7 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   }
 
-  app.get("/api/query_results/:id", async (request, reply) => {
+  app.get("/api/query_results/:id", { schema: docs.result }, async (request, reply) => {
     allowCors(ctx, request, reply);
     const { identity, org } = requireResultViewer(request);
     const [resultId, type] = idWithType((request.params as { id: string }).id, false);
@@ -332,8 +409,10 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
       explicitResult: false,
     });
   };
-  app.get("/api/queries/:id/results", (request, reply) => latest(request, reply, null));
-  app.get("/api/queries/:id/results.:filetype", (request, reply) =>
+  app.get("/api/queries/:id/results", { schema: docs.latest }, (request, reply) =>
+    latest(request, reply, null),
+  );
+  app.get("/api/queries/:id/results.:filetype", { schema: docs.latestFile }, (request, reply) =>
     latest(
       request,
       reply,
@@ -341,7 +420,7 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
     ),
   );
 
-  app.get("/api/queries/:id/results/:rid", async (request, reply) => {
+  app.get("/api/queries/:id/results/:rid", { schema: docs.queryResult }, async (request, reply) => {
     allowCors(ctx, request, reply);
     const { identity, org } = requireResultViewer(request);
     const params = request.params as { id: string; rid: string };

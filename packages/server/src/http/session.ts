@@ -6,6 +6,7 @@ import { orgSetting } from "../services/orgSettings";
 import { requireLogin } from "../policies";
 import { presentSessionUser } from "../presenters/users";
 import { SERVER_VERSION } from "../version";
+import * as S from "./schemas";
 import {
   DEFAULT_DASHBOARD_REFRESH_INTERVALS,
   DEFAULT_ORGANIZATION_SETTINGS,
@@ -69,13 +70,26 @@ export function clientConfig(
   return config;
 }
 
+const docs = {
+  config: {
+    tags: ["session"],
+    summary: "The web app's settings (no sign-in needed)",
+    response: { 200: S.configResponse },
+  },
+  session: {
+    tags: ["session"],
+    summary: "The signed-in user, with the web app's settings",
+    response: { 200: S.sessionResponse, ...S.errors(404) },
+  },
+};
+
 export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get("/api/config", async (request: FastifyRequest) => {
+  app.get("/api/config", { schema: docs.config }, async (request: FastifyRequest) => {
     const { org, identity } = request.auth;
     return { org_slug: org?.slug ?? "default", client_config: clientConfig(ctx, org, identity) };
   });
 
-  app.get("/api/session", async (request: FastifyRequest) => {
+  app.get("/api/session", { schema: docs.session }, async (request: FastifyRequest) => {
     const { identity, org } = requireLogin(request);
     const base = { org_slug: org.slug, client_config: clientConfig(ctx, org, identity) };
     if (identity.kind === "api_key") {

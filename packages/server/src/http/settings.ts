@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
 import { badRequest } from "./errors";
 import { bodyObject } from "./input";
+import * as S from "./schemas";
 import { recordRequestEvent } from "./users";
 import { requireAdmin, requireLogin } from "../policies";
 import { effectiveSettings, googleAppsDomains, orgSetting } from "../services/orgSettings";
@@ -16,6 +17,41 @@ import { objectCounters } from "../store/groups";
 
 export const PASSWORD_LOGIN_REQUIRED =
   "Password login can't be turned off unless another login method (SAML, Google login or JWT) is enabled.";
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["settings"];
+
+const docs = {
+  get: {
+    tags,
+    summary: "Get the organisation's settings (admin)",
+    response: { 200: S.settingsResponse, ...S.errors(403, 404) },
+  },
+  update: {
+    tags,
+    summary: "Change some of the organisation's settings (admin)",
+    body: { ...S.anyObject, description: "Setting name to its new value; unknown names are a 400" },
+    response: { 200: S.settingsResponse, ...S.errors(400, 403, 404) },
+  },
+  status: {
+    tags,
+    summary: "Counts of the objects the caller can see (home page)",
+    response: {
+      200: S.object(
+        {
+          object_counters: S.object(
+            { users: S.int, alerts: S.int, data_sources: S.int, queries: S.int, dashboards: S.int },
+            ["users", "alerts", "data_sources", "queries", "dashboards"],
+          ),
+        },
+        ["object_counters"],
+        "Object counters",
+      ),
+      ...S.errors(404),
+    },
+  },
+};
 
 function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === "string");
@@ -50,12 +86,12 @@ function hasOtherLoginMethod(org: Organization): boolean {
 export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
 
-  app.get("/api/settings/organization", async (request) => {
+  app.get("/api/settings/organization", { schema: docs.get }, async (request) => {
     const { org } = requireAdmin(request);
     return { settings: effectiveSettings(org) };
   });
 
-  app.post("/api/settings/organization", async (request) => {
+  app.post("/api/settings/organization", { schema: docs.update }, async (request) => {
     const { org } = requireAdmin(request);
     const body = bodyObject(request);
     const stored = { ...((org.settings.settings as Record<string, unknown> | undefined) ?? {}) };
@@ -90,7 +126,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return { settings: effectiveSettings(updated) };
   });
 
-  app.get("/api/organization/status", async (request) => {
+  app.get("/api/organization/status", { schema: docs.status }, async (request) => {
     const { identity, org } = requireLogin(request);
     return { object_counters: await objectCounters(db, org.id, identity.groupIds) };
   });

@@ -39,6 +39,7 @@ import { defaultGroupId } from "../services/organizationSetup";
 import { BAD_EMAIL, EMAIL_TAKEN, inviteUser, normalizeEmail } from "../services/users";
 import { recordEvent } from "../services/events";
 import { now } from "../store/values";
+import * as S from "./schemas";
 
 // ---- Request helpers shared by the list endpoints of this area (users, groups, events) ----
 
@@ -122,6 +123,63 @@ export async function recordRequestEvent(
 
 // ---- Users (api-platform.md §7.1) ----
 
+// Route documentation (the shapes are in ./schemas).
+const tags = ["users"];
+
+const userAction = (summary: string, answer: object, statuses = [400, 403, 404]) => ({
+  tags,
+  summary,
+  params: S.idParams,
+  response: { 200: answer, ...S.errors(...statuses) },
+});
+
+const docs = {
+  list: {
+    tags,
+    summary: "List users",
+    querystring: S.object({
+      q: { ...S.str, description: "Part of a name or email" },
+      disabled: { ...S.str, description: "true/false (default false): disabled users only" },
+      pending: { ...S.str, description: "true/false: only pending invitations, or none" },
+      order: {
+        ...S.str,
+        description: "name, active_at, created_at or groups; `-` first for descending",
+      },
+      ...S.pageQuerystring,
+    }),
+    response: { 200: S.paginated(S.listedUser, "A page of users"), ...S.errors(400, 403, 404) },
+  },
+  create: {
+    tags,
+    summary: "Invite a new user (admin)",
+    querystring: S.object({
+      no_invite: { ...S.str, description: "A flag: present = send no email" },
+    }),
+    body: S.object({ name: S.str, email: S.str }, ["name", "email"]),
+    response: { 200: S.invitedUser, ...S.errors(400, 403, 404, 429) },
+  },
+  get: userAction("Get a user", S.userMaybeApiKey, [403, 404]),
+  update: {
+    ...userAction("Update a user (admin or the user)", S.userWithApiKey, [400, 403, 404, 429]),
+    body: S.object({
+      name: S.str,
+      email: S.str,
+      password: { ...S.str, description: "Needs old_password" },
+      old_password: S.str,
+      group_ids: { ...S.array(S.int), description: "Admins only; an empty list changes nothing" },
+    }),
+  },
+  delete: userAction("Delete a pending user (admin)", S.userWithApiKey),
+  invite: userAction("Send an invitation again (admin)", S.invitedUser),
+  resetPassword: userAction(
+    "Send a password reset email (admin)",
+    S.object({ reset_link: S.str }, ["reset_link"], "The reset link"),
+  ),
+  regenerateApiKey: userAction("Give a user a new API key", S.userWithApiKey),
+  disable: userAction("Disable a user (admin)", S.userWithApiKey),
+  enable: userAction("Enable a disabled user (admin)", S.userWithApiKey),
+};
+
 type IdParams = { Params: { id: string } };
 
 /** A string field, absent when missing or null; 400 for another type. */
@@ -160,7 +218,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return user;
   };
 
-  app.get("/api/users", async (request) => {
+  app.get("/api/users", { schema: docs.list }, async (request) => {
     const { org } = requirePermission(request, "list_users");
     const q = queryParam(request, "q")?.trim() || undefined;
     const disabled = boolParam(request, "disabled") ?? false;
@@ -190,7 +248,8 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     };
   });
 
-  app.post("/api/users", { config: createLimit, onRequest: createDailyLimit }, async (request) => {
+  const createOptions = { config: createLimit, onRequest: createDailyLimit, schema: docs.create };
+  app.post("/api/users", createOptions, async (request) => {
     const { identity, org } = requireAdmin(request);
     const body = bodyObject(request);
     const name = stringField(body, "name");
@@ -218,7 +277,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return { ...presentUser(user), ...(await inviteUser(ctx, user, identity.user, sendEmail)) };
   });
 
-  app.get<IdParams>("/api/users/:id", async (request) => {
+  app.get<IdParams>("/api/users/:id", { schema: docs.get }, async (request) => {
     const id = parseId(request.params.id);
     const { identity, org } = requirePermissionOrSelf(request, "list_users", id);
     const user = await userOr404(org.id, id);
@@ -226,85 +285,89 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return presentUser(user, { withApiKey: isAdminOrSelf(identity, id) });
   });
 
-  app.post<IdParams>("/api/users/:id", { config: editLimit }, async (request) => {
-    const id = parseId(request.params.id);
-    const { identity, org } = requireLogin(request);
-    requireAdminOrOwner(identity, id);
-    const user = await userOr404(org.id, id);
-    const body = bodyObject(request);
-    const name = stringField(body, "name");
-    const rawEmail = stringField(body, "email");
-    const password = stringField(body, "password");
-    const oldPassword = stringField(body, "old_password");
-    const groupIds =
-      body.group_ids === undefined || body.group_ids === null
-        ? undefined
-        : groupIdList(body.group_ids);
+  app.post<IdParams>(
+    "/api/users/:id",
+    { config: editLimit, schema: docs.update },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const { identity, org } = requireLogin(request);
+      requireAdminOrOwner(identity, id);
+      const user = await userOr404(org.id, id);
+      const body = bodyObject(request);
+      const name = stringField(body, "name");
+      const rawEmail = stringField(body, "email");
+      const password = stringField(body, "password");
+      const oldPassword = stringField(body, "old_password");
+      const groupIds =
+        body.group_ids === undefined || body.group_ids === null
+          ? undefined
+          : groupIdList(body.group_ids);
 
-    if (password !== undefined && oldPassword === undefined) {
-      throw forbidden("Must provide current password to update password.");
-    }
-    if (oldPassword !== undefined && !(await verifyPassword(user.password_hash, oldPassword))) {
-      throw forbidden("Incorrect current password.");
-    }
-    const changes: UserChanges = {};
-    if (name !== undefined) changes.name = validName(name);
-    if (password !== undefined) {
-      if (password === "") throw badRequest("Cannot use empty password.");
-      changes.password_hash = await hashPassword(password);
-    }
-    let newGroupIds: number[] | null = null;
-    if (groupIds !== undefined) {
-      if (!isAdmin(identity)) throw forbidden("Must be admin to change groups membership.");
-      if (groupIds.length > 0) {
-        const known = new Set((await groupsByIds(db, org.id, groupIds)).map((g) => g.id));
-        const invalid = groupIds.find((g) => !known.has(g));
-        if (invalid !== undefined) throw badRequest(`Group id ${invalid} is invalid.`);
-        newGroupIds = [...new Set(groupIds)];
+      if (password !== undefined && oldPassword === undefined) {
+        throw forbidden("Must provide current password to update password.");
       }
-    }
-    let emailChanged = false;
-    if (rawEmail !== undefined) {
-      const email = normalizeEmail(rawEmail, ctx.config.blockedEmailDomains);
-      if (!email) throw badRequest(BAD_EMAIL);
-      if (email !== user.email) {
-        const other = await findUserByEmail(db, org.id, email);
-        if (other && other.id !== user.id) throw badRequest(EMAIL_TAKEN);
-        changes.email = email;
-        emailChanged = true;
-        if (ctx.mailer.configured) changes.is_email_verified = false;
+      if (oldPassword !== undefined && !(await verifyPassword(user.password_hash, oldPassword))) {
+        throw forbidden("Incorrect current password.");
       }
-    }
-    // A new email or password ends the user's other sessions and outstanding links.
-    if (emailChanged || password !== undefined) changes.session_token = newSessionToken();
+      const changes: UserChanges = {};
+      if (name !== undefined) changes.name = validName(name);
+      if (password !== undefined) {
+        if (password === "") throw badRequest("Cannot use empty password.");
+        changes.password_hash = await hashPassword(password);
+      }
+      let newGroupIds: number[] | null = null;
+      if (groupIds !== undefined) {
+        if (!isAdmin(identity)) throw forbidden("Must be admin to change groups membership.");
+        if (groupIds.length > 0) {
+          const known = new Set((await groupsByIds(db, org.id, groupIds)).map((g) => g.id));
+          const invalid = groupIds.find((g) => !known.has(g));
+          if (invalid !== undefined) throw badRequest(`Group id ${invalid} is invalid.`);
+          newGroupIds = [...new Set(groupIds)];
+        }
+      }
+      let emailChanged = false;
+      if (rawEmail !== undefined) {
+        const email = normalizeEmail(rawEmail, ctx.config.blockedEmailDomains);
+        if (!email) throw badRequest(BAD_EMAIL);
+        if (email !== user.email) {
+          const other = await findUserByEmail(db, org.id, email);
+          if (other && other.id !== user.id) throw badRequest(EMAIL_TAKEN);
+          changes.email = email;
+          emailChanged = true;
+          if (ctx.mailer.configured) changes.is_email_verified = false;
+        }
+      }
+      // A new email or password ends the user's other sessions and outstanding links.
+      if (emailChanged || password !== undefined) changes.session_token = newSessionToken();
 
-    try {
-      await updateUserAndGroups(db, user.id, changes, newGroupIds);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw badRequest(EMAIL_TAKEN);
-      request.log.warn({ err }, "user update failed");
-      throw badRequest("Error updating record");
-    }
-    const updated = await userOr404(org.id, user.id);
-    if (emailChanged && ctx.mailer.configured) {
-      await sendVerificationEmail(ctx, updated).catch((err) =>
-        request.log.warn({ err }, "could not send the verification email"),
-      );
-    }
-    await recordRequestEvent(ctx, request, "edit", "user", user.id, {
-      updated_fields: Object.keys(body).filter((k) =>
-        ["name", "email", "password", "old_password", "group_ids"].includes(k),
-      ),
-    });
-    // A new token would end this session too: re-issue it when users change their own.
-    const self = identity.kind === "user" && identity.user.id === user.id;
-    if (self && !identity.viaApiKey && changes.session_token) {
-      startSession(request, updated, true);
-    }
-    return presentUser(updated, { withApiKey: true });
-  });
+      try {
+        await updateUserAndGroups(db, user.id, changes, newGroupIds);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw badRequest(EMAIL_TAKEN);
+        request.log.warn({ err }, "user update failed");
+        throw badRequest("Error updating record");
+      }
+      const updated = await userOr404(org.id, user.id);
+      if (emailChanged && ctx.mailer.configured) {
+        await sendVerificationEmail(ctx, updated).catch((err) =>
+          request.log.warn({ err }, "could not send the verification email"),
+        );
+      }
+      await recordRequestEvent(ctx, request, "edit", "user", user.id, {
+        updated_fields: Object.keys(body).filter((k) =>
+          ["name", "email", "password", "old_password", "group_ids"].includes(k),
+        ),
+      });
+      // A new token would end this session too: re-issue it when users change their own.
+      const self = identity.kind === "user" && identity.user.id === user.id;
+      if (self && !identity.viaApiKey && changes.session_token) {
+        startSession(request, updated, true);
+      }
+      return presentUser(updated, { withApiKey: true });
+    },
+  );
 
-  app.delete<IdParams>("/api/users/:id", async (request) => {
+  app.delete<IdParams>("/api/users/:id", { schema: docs.delete }, async (request) => {
     const id = parseId(request.params.id);
     const { identity, org } = requireAdmin(request);
     const user = await userOr404(org.id, id);
@@ -320,38 +383,46 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return presentUser(user, { withApiKey: true });
   });
 
-  app.post<IdParams>("/api/users/:id/invite", async (request) => {
+  app.post<IdParams>("/api/users/:id/invite", { schema: docs.invite }, async (request) => {
     const id = parseId(request.params.id);
     const { identity, org } = requireAdmin(request);
     const user = await userOr404(org.id, id);
     return { ...presentUser(user), ...(await inviteUser(ctx, user, identity.user, true)) };
   });
 
-  app.post<IdParams>("/api/users/:id/reset_password", async (request) => {
-    const id = parseId(request.params.id);
-    const { org } = requireAdmin(request);
-    const user = await userOr404(org.id, id);
-    if (user.disabled_at !== null) throw notFound("Not found");
-    try {
-      return { reset_link: await sendResetEmail(ctx, user) };
-    } catch (err) {
-      request.log.warn({ err }, "could not send the password reset email");
-      return { reset_link: resetLink(ctx, user) };
-    }
-  });
+  app.post<IdParams>(
+    "/api/users/:id/reset_password",
+    { schema: docs.resetPassword },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const { org } = requireAdmin(request);
+      const user = await userOr404(org.id, id);
+      if (user.disabled_at !== null) throw notFound("Not found");
+      try {
+        return { reset_link: await sendResetEmail(ctx, user) };
+      } catch (err) {
+        request.log.warn({ err }, "could not send the password reset email");
+        return { reset_link: resetLink(ctx, user) };
+      }
+    },
+  );
 
-  app.post<IdParams>("/api/users/:id/regenerate_api_key", async (request) => {
-    const id = parseId(request.params.id);
-    const { identity, org } = requireLogin(request);
-    const user = await userOr404(org.id, id);
-    if (user.disabled_at !== null) throw notFound("Not found");
-    if (!isAdminOrSelf(identity, id)) throw forbidden();
-    await updateUser(db, user.id, { api_key: generateApiKey() });
-    await recordRequestEvent(ctx, request, "regnerate_api_key", "user", user.id);
-    return presentUser(await userOr404(org.id, user.id), { withApiKey: true });
-  });
+  app.post<IdParams>(
+    "/api/users/:id/regenerate_api_key",
+    { schema: docs.regenerateApiKey },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const { identity, org } = requireLogin(request);
+      const user = await userOr404(org.id, id);
+      if (user.disabled_at !== null) throw notFound("Not found");
+      if (!isAdminOrSelf(identity, id)) throw forbidden();
+      await updateUser(db, user.id, { api_key: generateApiKey() });
+      await recordRequestEvent(ctx, request, "regnerate_api_key", "user", user.id);
+      return presentUser(await userOr404(org.id, user.id), { withApiKey: true });
+    },
+  );
 
-  app.post<IdParams>("/api/users/:id/disable", async (request) => {
+  app.post<IdParams>("/api/users/:id/disable", { schema: docs.disable }, async (request) => {
     const id = parseId(request.params.id);
     const { identity, org } = requireAdmin(request);
     const user = await userOr404(org.id, id);
@@ -365,7 +436,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return presentUser(await userOr404(org.id, user.id), { withApiKey: true });
   });
 
-  app.delete<IdParams>("/api/users/:id/disable", async (request) => {
+  app.delete<IdParams>("/api/users/:id/disable", { schema: docs.enable }, async (request) => {
     const id = parseId(request.params.id);
     const { org } = requireAdmin(request);
     const user = await userOr404(org.id, id);

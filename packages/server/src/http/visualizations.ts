@@ -12,8 +12,41 @@ import {
 } from "../store/visualizations";
 import { badRequest, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId } from "./input";
+import * as S from "./schemas";
 
 type Params = { id: string };
+
+// ---- Route documentation (the shapes are in ./schemas) ----
+
+const tags = ["visualizations"];
+const fields = {
+  type: { ...S.str, description: "E.g. TABLE, CHART, COUNTER" },
+  name: S.str,
+  description: S.orNull(S.str),
+  options: { ...S.anyObject, description: "Stored as given (visualizations.md)" },
+};
+
+const docs = {
+  create: {
+    tags,
+    summary: "Add a visualization to a query",
+    body: S.object({ query_id: S.int, ...fields }, ["query_id", "type", "name"]),
+    response: { 200: S.visualization, ...S.errors(400, 403, 404) },
+  },
+  update: {
+    tags,
+    summary: "Change a visualization",
+    params: S.idParams,
+    body: S.object(fields),
+    response: { 200: S.visualization, ...S.errors(400, 403, 404) },
+  },
+  delete: {
+    tags,
+    summary: "Delete a visualization",
+    params: S.idParams,
+    response: { 200: S.nullBody, ...S.errors(400, 403, 404) },
+  },
+};
 
 /** The writable fields present in a body (`id`, `query_id` and unknown keys ignored). */
 function readFields(
@@ -58,7 +91,7 @@ export async function visualizationRoutes(app: FastifyInstance, ctx: AppContext)
     return visualization;
   }
 
-  app.post("/api/visualizations", async (request) => {
+  app.post("/api/visualizations", { schema: docs.create }, async (request) => {
     const { identity, org } = requirePermission(request, "edit_query");
     const body = bodyObject(request);
     const query = await findQuery(db, org.id, bodyId(body, "query_id"));
@@ -74,16 +107,24 @@ export async function visualizationRoutes(app: FastifyInstance, ctx: AppContext)
     return presentVisualization(created);
   });
 
-  app.post<{ Params: Params }>("/api/visualizations/:id", async (request) => {
-    const visualization = await editable(request);
-    await updateVisualization(db, visualization.id, readFields(bodyObject(request), false));
-    const { org } = request.auth;
-    return presentVisualization((await findVisualization(db, org!.id, visualization.id))!);
-  });
+  app.post<{ Params: Params }>(
+    "/api/visualizations/:id",
+    { schema: docs.update },
+    async (request) => {
+      const visualization = await editable(request);
+      await updateVisualization(db, visualization.id, readFields(bodyObject(request), false));
+      const { org } = request.auth;
+      return presentVisualization((await findVisualization(db, org!.id, visualization.id))!);
+    },
+  );
 
-  app.delete<{ Params: Params }>("/api/visualizations/:id", async (request) => {
-    const visualization = await editable(request);
-    await deleteVisualization(db, visualization.id);
-    return null;
-  });
+  app.delete<{ Params: Params }>(
+    "/api/visualizations/:id",
+    { schema: docs.delete },
+    async (request) => {
+      const visualization = await editable(request);
+      await deleteVisualization(db, visualization.id);
+      return null;
+    },
+  );
 }

@@ -1,0 +1,520 @@
+/**
+ * JSON-schema shapes of the API, for the OpenAPI document at /api/docs (api-queries.md §2A,
+ * api-platform.md §6). They only document: app.ts validates nothing against them and sends
+ * answers through plain JSON.stringify, so the hand-written checks in the routes (whose messages
+ * and leniency follow Redash's) stay the source of truth. Objects allow additional properties,
+ * and every shape a route answers carries a description, which becomes the response's title.
+ */
+
+type Schema = object;
+
+export const str = { type: "string" } as const;
+export const int = { type: "integer" } as const;
+export const num = { type: "number" } as const;
+export const bool = { type: "boolean" } as const;
+/** ISO-8601 in UTC, at most milliseconds, e.g. `2024-05-01T10:20:30.123Z`. */
+export const timestamp = { type: "string", format: "date-time" } as const;
+/** Any JSON object (opaque to the server: options, schedules, settings). */
+export const anyObject = { type: "object", additionalProperties: true } as const;
+/** Any JSON value. */
+export const anyValue = {} as const;
+
+export const orNull = <S extends Schema>(schema: S) =>
+  ({ anyOf: [schema, { type: "null" }] }) as const;
+
+export const array = <S extends Schema>(items: S, description?: string) =>
+  ({ type: "array", items, ...(description ? { description } : {}) }) as const;
+
+/** An object with these properties; `required` lists those that are always present. */
+export function object<P extends Record<string, Schema>>(
+  properties: P,
+  required: readonly (keyof P & string)[] = [],
+  description?: string,
+) {
+  return {
+    type: "object",
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: true,
+    ...(description ? { description } : {}),
+  } as const;
+}
+
+/** Path parameters: every one is required. */
+export const params = <P extends Record<string, Schema>>(properties: P) =>
+  object(properties, Object.keys(properties) as (keyof P & string)[]);
+
+/** `{id}` path parameter of most routes (anything but a whole number is a 404). */
+export const idParams = params({ id: int });
+
+/** The JSON body `null`, which Redash answers when there is nothing to return. */
+export const nullBody = { type: "null", description: "The JSON value `null`" } as const;
+/** An empty body (204, CORS preflights). */
+export const noContent = { type: "null", description: "No body" } as const;
+
+// ---- Errors --------------------------------------------------------------------------------
+
+export const errorMessage = object({ message: str }, ["message"], "Error");
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input (the message says which), or a session's write without its CSRF token",
+  401: "No data source to run on",
+  403: "Not permitted",
+  404: "Not found; also the answer to API calls without a valid session or API key",
+  409: "The object changed meanwhile (version conflict)",
+  429: "Rate limit exceeded",
+  503: "The job queue is unavailable",
+};
+
+/**
+ * `{"message": ...}` answers for these error statuses, to spread into a route's `response`.
+ * The statuses keep their literal types: Fastify types `reply.code()` from the declared ones.
+ */
+export function errors<const C extends readonly number[]>(...statuses: C) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { ...errorMessage, description: ERROR_DESCRIPTIONS[status] },
+    ]),
+  ) as Record<C[number], typeof errorMessage & { description: string }>;
+}
+
+/** A refusal to run, in Redash's job shape (api-queries.md §1.3). */
+export const jobRefusal = object(
+  { job: object({ status: { type: "integer", enum: [4] }, error: str }, ["status", "error"]) },
+  ["job"],
+  "Refused to run",
+);
+
+// ---- Users and groups ------------------------------------------------------------------------
+
+const userFields = {
+  id: int,
+  name: str,
+  email: str,
+  profile_image_url: str,
+  groups: array(int, "Group ids"),
+  updated_at: timestamp,
+  created_at: timestamp,
+  disabled_at: orNull(timestamp),
+  is_disabled: bool,
+  active_at: orNull(timestamp),
+  is_invitation_pending: bool,
+  is_email_verified: bool,
+  auth_type: { type: "string", enum: ["password", "external"] },
+} as const;
+const userRequired = Object.keys(userFields) as (keyof typeof userFields)[];
+
+export const user = object(userFields, userRequired, "A user");
+export const userWithApiKey = object(
+  { ...userFields, api_key: str },
+  [...userRequired, "api_key"],
+  "A user, with the API key",
+);
+/** In GET /api/users, `groups` lists `{id, name}` objects instead of ids. */
+export const listedUser = object(
+  { ...userFields, groups: array(object({ id: int, name: str }, ["id", "name"])) },
+  userRequired,
+  "A user",
+);
+/** GET /api/users/<id>: the API key only for admins and the user themself. */
+export const userMaybeApiKey = object(
+  { ...userFields, api_key: str },
+  userRequired,
+  "A user; `api_key` for admins and the user themself",
+);
+/** A user answer that may carry `invite_link` (when no invitation email was sent). */
+export const invitedUser = object(
+  { ...userFields, invite_link: str },
+  userRequired,
+  "The user; `invite_link` when no invitation email was sent",
+);
+
+export const group = object(
+  {
+    id: int,
+    name: str,
+    permissions: array(str),
+    type: { type: "string", enum: ["builtin", "regular"] },
+    created_at: timestamp,
+  },
+  ["id", "name", "permissions", "type", "created_at"],
+  "A group",
+);
+
+// ---- Data sources ------------------------------------------------------------------------------
+
+const dataSourceFields = {
+  id: int,
+  name: str,
+  type: str,
+  syntax: str,
+  paused: { type: "integer", enum: [0, 1], description: "0 or 1, as Redash sends it" },
+  pause_reason: orNull(str),
+  supports_auto_limit: bool,
+} as const;
+const dataSourceRequired = Object.keys(dataSourceFields) as (keyof typeof dataSourceFields)[];
+
+export const dataSource = object(dataSourceFields, dataSourceRequired, "A data source");
+/** A data source with the caller's (or a group's) `view_only` flag. */
+export const dataSourceWithViewOnly = object(
+  { ...dataSourceFields, view_only: bool },
+  [...dataSourceRequired, "view_only"],
+  "A data source with its view-only flag",
+);
+/** The admin form: options with secrets masked, queues and group links. */
+export const dataSourceFull = object(
+  {
+    ...dataSourceFields,
+    options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
+    queue_name: str,
+    scheduled_queue_name: str,
+    groups: {
+      type: "object",
+      additionalProperties: bool,
+      description: "Group id (as a string) to its view-only flag",
+    },
+  },
+  [...dataSourceRequired, "options", "queue_name", "scheduled_queue_name", "groups"],
+  "A data source, admin form",
+);
+
+export const dataSourceType = object(
+  {
+    name: str,
+    type: str,
+    syntax: str,
+    supports_auto_limit: bool,
+    configuration_schema: { ...anyObject, description: "The options' JSON schema (Redash form)" },
+  },
+  ["name", "type", "syntax", "supports_auto_limit", "configuration_schema"],
+  "A data source type",
+);
+
+export const schemaColumn = object({ name: str, type: orNull(str) }, ["name"], "A column");
+export const schemaTable = object({ name: str, columns: array(schemaColumn) }, ["name", "columns"]);
+
+// ---- Jobs and results --------------------------------------------------------------------------
+
+export const job = object(
+  {
+    id: str,
+    updated_at: {
+      anyOf: [num, str],
+      description: "0, or the start time (naive UTC ISO) while processing",
+    },
+    status: {
+      type: "integer",
+      enum: [1, 2, 3, 4, 5],
+      description: "1 waiting, 2 processing, 3 done, 4 failed, 5 cancelled",
+    },
+    error: { ...str, description: '"" when none' },
+    // Not sent by POST /api/queries/<id>/results and /refresh, which answer the job as stored.
+    result: { ...orNull(int), description: "Same as query_result_id (not on saved-query runs)" },
+    query_result_id: orNull(int),
+  },
+  ["id", "updated_at", "status", "error", "query_result_id"],
+  "A job",
+);
+export const jobResponse = object({ job }, ["job"], "The job");
+
+export const queryResult = object(
+  {
+    id: int,
+    query_hash: str,
+    query: str,
+    data: object(
+      {
+        columns: array(
+          object({ name: str, friendly_name: str, type: orNull(str) }, ["name", "friendly_name"]),
+        ),
+        rows: array(anyObject, "One object per row, keyed by column name"),
+        truncated: { ...bool, description: "Present when rows were cut at the display cap" },
+        log: array(str),
+      },
+      ["columns", "rows"],
+    ),
+    data_source_id: int,
+    runtime: { ...num, description: "Seconds" },
+    retrieved_at: timestamp,
+  },
+  ["data", "retrieved_at"],
+  "A query result; API keys on the execution routes get only `data` and `retrieved_at`",
+);
+export const queryResultResponse = object(
+  { query_result: queryResult },
+  ["query_result"],
+  "The result",
+);
+/** A stored result as a download: JSON, CSV, TSV or XLSX by the path's extension. */
+export const resultDownload = {
+  description: "The result, as an attachment (Content-Disposition)",
+  headers: { "content-disposition": str },
+  content: {
+    "application/json": { schema: queryResultResponse },
+    "text/csv": { schema: str },
+    "text/tab-separated-values": { schema: str },
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+      schema: { type: "string", format: "binary" },
+    },
+  },
+} as const;
+
+/** The execution routes answer a cached result, or a job to poll. */
+export const resultOrJob = {
+  anyOf: [queryResultResponse, jobResponse],
+  description: "`{query_result}` when a cached result fits, else `{job}` to poll",
+} as const;
+
+// ---- Queries -----------------------------------------------------------------------------------
+
+const parameter = object(
+  { name: str, title: str, type: str, value: anyValue, queryId: anyValue },
+  ["name", "type"],
+  "A parameter definition",
+);
+export const queryOptions = object({ parameters: array(parameter), apply_auto_limit: bool });
+export const schedule = object({
+  interval: { anyOf: [int, str, { type: "null" }], description: "Seconds" },
+  time: orNull(str),
+  day_of_week: orNull(str),
+  until: orNull(str),
+});
+
+export const visualization = object(
+  {
+    id: int,
+    type: str,
+    name: str,
+    description: orNull(str),
+    options: anyObject,
+    updated_at: timestamp,
+    created_at: timestamp,
+  },
+  ["id", "type", "name", "description", "options", "updated_at", "created_at"],
+  "A visualization",
+);
+
+const queryFields = {
+  id: int,
+  latest_query_data_id: orNull(int),
+  name: str,
+  description: orNull(str),
+  query: str,
+  query_hash: str,
+  schedule: orNull(schedule),
+  api_key: str,
+  is_archived: bool,
+  is_draft: bool,
+  updated_at: timestamp,
+  created_at: timestamp,
+  data_source_id: orNull(int),
+  options: queryOptions,
+  version: int,
+  tags: array(str),
+  is_safe: bool,
+} as const;
+const queryRequired = Object.keys(queryFields) as (keyof typeof queryFields)[];
+
+/** One query (GET, create, save, fork, regenerate_api_key). */
+export const query = object(
+  {
+    ...queryFields,
+    user: orNull(user),
+    last_modified_by: orNull(user),
+    visualizations: array(visualization, "Absent after regenerate_api_key"),
+    can_edit: { ...bool, description: "Only on GET" },
+    is_favorite: { ...bool, description: "Absent for API keys" },
+  },
+  [...queryRequired, "user", "last_modified_by"],
+  "A query",
+);
+
+/** The list variant (list, my, archive, favorites). */
+export const listedQuery = object(
+  {
+    ...queryFields,
+    user: orNull(user),
+    last_modified_by_id: orNull(int),
+    retrieved_at: orNull(timestamp),
+    runtime: orNull(num),
+    is_favorite: bool,
+    starred_at: { ...timestamp, description: "Only when favorited" },
+  },
+  [...queryRequired, "user", "last_modified_by_id", "retrieved_at", "runtime", "is_favorite"],
+  "A query, list variant",
+);
+
+export const recentQuery = object(
+  {
+    ...queryFields,
+    user_id: int,
+    last_modified_by_id: orNull(int),
+    is_favorite: bool,
+    starred_at: { ...timestamp, description: "Only when favorited" },
+  },
+  [...queryRequired, "user_id", "last_modified_by_id", "is_favorite"],
+  "A query, recent variant",
+);
+
+/** The admin list of queries the scheduler enqueued in its last pass. */
+export const outdatedQuery = object(
+  {
+    ...queryFields,
+    user_id: int,
+    last_modified_by_id: orNull(int),
+    is_favorite: bool,
+    user: orNull(user),
+    retrieved_at: orNull(timestamp),
+    runtime: orNull(num),
+  },
+  [...queryRequired, "user_id", "user", "retrieved_at", "runtime"],
+  "A query, outdated variant",
+);
+
+/** `{count, page, page_size, results}` (api-queries.md §1.5). */
+export const paginated = <S extends Schema>(item: S, description: string) =>
+  object(
+    { count: int, page: int, page_size: int, results: array(item) },
+    ["count", "page", "page_size", "results"],
+    description,
+  );
+
+/** `page` and `page_size` of the paginated lists; unreadable numbers fall back to the defaults. */
+export const pageQuerystring = {
+  page: { type: "integer", minimum: 1, default: 1 },
+  page_size: { type: "integer", minimum: 1, maximum: 250, default: 25 },
+} as const;
+
+export const dropdownOptions = array(
+  object({ name: anyValue, value: str }, ["name", "value"]),
+  "Dropdown options",
+);
+
+// ---- Other objects -----------------------------------------------------------------------------
+
+export const snippet = object(
+  {
+    id: int,
+    trigger: str,
+    description: str,
+    snippet: str,
+    user: orNull(user),
+    updated_at: timestamp,
+    created_at: timestamp,
+  },
+  ["id", "trigger", "description", "snippet", "user", "updated_at", "created_at"],
+  "A query snippet",
+);
+
+export const aclGrant = object(
+  {
+    id: int,
+    object_id: int,
+    object_type: { type: "string", enum: ["queries", "dashboards"] },
+    access_type: { type: "string", enum: ["view", "modify", "delete"] },
+    grantor: { ...int, description: "User id" },
+    grantee: { ...int, description: "User id" },
+  },
+  ["id", "object_id", "object_type", "access_type", "grantor", "grantee"],
+  "An access grant",
+);
+
+const destinationFields = { id: int, name: str, type: str, icon: str } as const;
+export const destination = object(
+  destinationFields,
+  ["id", "name", "type", "icon"],
+  "A destination",
+);
+export const destinationFull = object(
+  {
+    ...destinationFields,
+    options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
+  },
+  ["id", "name", "type", "icon", "options"],
+  "A destination with its options",
+);
+export const destinationType = object(
+  {
+    name: str,
+    type: str,
+    icon: str,
+    configuration_schema: anyObject,
+    deprecated: { ...bool, description: "Present (true) on deprecated types" },
+  },
+  ["name", "type", "icon", "configuration_schema"],
+  "A destination type",
+);
+
+export const event = object(
+  {
+    org_id: int,
+    user_id: orNull(int),
+    action: str,
+    object_type: str,
+    object_id: orNull(str),
+    created_at: timestamp,
+    user_name: str,
+    browser: str,
+    location: str,
+    details: anyObject,
+  },
+  [
+    "org_id",
+    "user_id",
+    "action",
+    "object_type",
+    "object_id",
+    "created_at",
+    "user_name",
+    "browser",
+    "location",
+    "details",
+  ],
+  "An event",
+);
+
+/** `{settings}`: every effective setting plus `auth_google_apps_domains`. */
+export const settingsResponse = object(
+  { settings: { ...anyObject, description: "Setting name to value (api-platform.md §8)" } },
+  ["settings"],
+  "The organisation's settings",
+);
+
+/** `{org_slug, client_config}` of /api/config, which /api/session extends. */
+const configFields = {
+  org_slug: str,
+  client_config: { ...anyObject, description: "The web app's settings (api-platform.md §4.1)" },
+} as const;
+export const configResponse = object(configFields, ["org_slug", "client_config"], "Client config");
+export const sessionResponse = object(
+  {
+    ...configFields,
+    user: object(
+      {
+        id: int,
+        name: str,
+        email: str,
+        profile_image_url: str,
+        groups: array(int),
+        permissions: array(str),
+        apiKey: { ...str, description: "Only for query and dashboard API keys" },
+      },
+      ["permissions"],
+      "The signed-in user; for an object's API key only `permissions` ([]) and `apiKey`",
+    ),
+    messages: array(str, 'E.g. "email-not-verified"'),
+  },
+  ["org_slug", "client_config", "user", "messages"],
+  "The session",
+);
+
+/** An HTML page answer (sign-in pages, the web app). */
+export const htmlPage = (description: string) =>
+  ({ description, content: { "text/html": { schema: str } } }) as const;
+/** A plain-text answer. */
+export const plainText = (description: string) =>
+  ({ description, content: { "text/plain": { schema: str } } }) as const;
+/** A redirect, with its Location header. */
+export const redirect = (description: string) =>
+  ({ ...noContent, description, headers: { location: str } }) as const;

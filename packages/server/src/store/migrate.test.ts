@@ -4,7 +4,10 @@ import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { dropPgSchema, openDatabase } from "./database";
+import zlib from "node:zlib";
 import { migrate } from "./migrate";
+import { up as rowObjectChunks } from "./migrations/002_row_object_chunks";
+import { loadResultMeta, readResultRows, queryResultJsonStream } from "../results";
 import { TEST_PG_URL, metadataDatabases, randomName } from "../testing/services";
 
 const DATABASES = await metadataDatabases();
@@ -95,6 +98,91 @@ describe.skipIf(!DATABASES.includes("postgres"))("migrations beside other schema
       await admin.query(`DROP SCHEMA IF EXISTS ${other} CASCADE`);
       await admin.end();
       await dropPgSchema(TEST_PG_URL, ours);
+    }
+  });
+});
+
+describe.each(DATABASES)("chunk format migration on %s", (kind) => {
+  it("rewrites chunks of row arrays as row objects and leaves converted ones alone", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-chunks-"));
+    const schema = randomName("c").toLowerCase();
+    const url = kind === "sqlite" ? path.join(dir, "meta.db") : TEST_PG_URL;
+    const database = await openDatabase(url, kind === "postgres" ? { pgSchema: schema } : {});
+    try {
+      await migrate(database);
+      const db = database.db;
+      const t = "2024-01-01T00:00:00.000Z";
+      const org = await db
+        .insertInto("organizations")
+        .values({ name: "o", slug: "o", settings: "{}", created_at: t, updated_at: t })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const source = await db
+        .insertInto("data_sources")
+        .values({
+          org_id: org.id,
+          name: "d",
+          type: "sqlite",
+          encrypted_options: "",
+          queue_name: "q",
+          scheduled_queue_name: "s",
+          paused: false,
+          pause_reason: null,
+          created_at: t,
+          updated_at: t,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const columns = [
+        { name: "n", friendly_name: "n", type: "integer" },
+        { name: "s", friendly_name: "s", type: "string" },
+      ];
+      const result = await db
+        .insertInto("query_results")
+        .values({
+          org_id: org.id,
+          data_source_id: source.id,
+          query_hash: "h",
+          query: "q",
+          runtime: 0,
+          retrieved_at: t,
+          columns: JSON.stringify(columns),
+          row_count: 3,
+          byte_size: 0,
+          truncated: false,
+          log: "[]",
+          chunk_count: 2,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const chunk = (seq: number, text: string, rows: number) => ({
+        result_id: result.id,
+        seq,
+        row_count: rows,
+        data: zlib.deflateSync(text),
+      });
+      await db
+        .insertInto("query_result_chunks")
+        .values([chunk(0, '[[1,"a"],[2,null]]', 2), chunk(1, '{"n":3,"s":"already converted"}', 1)])
+        .execute();
+
+      await rowObjectChunks(db as never);
+
+      const meta = (await loadResultMeta(db, org.id, result.id))!;
+      const rows = [];
+      for await (const batch of readResultRows(db, meta)) rows.push(...batch);
+      expect(rows).toEqual([
+        [1, "a"],
+        [2, null],
+        [3, "already converted"],
+      ]);
+      let json = "";
+      for await (const piece of queryResultJsonStream(db, meta)) json += piece.toString();
+      expect(JSON.parse(json).query_result.data.rows[0]).toEqual({ n: 1, s: "a" });
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (kind === "postgres") await dropPgSchema(TEST_PG_URL, schema);
     }
   });
 });

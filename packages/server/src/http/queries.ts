@@ -197,7 +197,7 @@ const docs = {
       },
       401: noDataSource,
       403: { anyOf: [S.errorMessage, S.jobRefusal], description: "Not permitted to run it" },
-      ...S.errors(404),
+      ...S.errors(404, 503),
     },
   },
   refresh: {
@@ -209,7 +209,7 @@ const docs = {
       200: S.jobResponse,
       400: { ...S.jobRefusal, description: "A paused data source or missing parameter values" },
       401: noDataSource,
-      ...S.errors(403, 404),
+      ...S.errors(403, 404, 503),
     },
   },
 };

@@ -268,6 +268,16 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
     expect((await visitor.get(`/api/jobs/${job.id}`)).status).toBe(404);
   });
 
+  it("answers a saved query's long run with a job of the same shape", async () => {
+    const saved = await addQuery("long", LONG_QUERY, dsId);
+    for (const route of [`/api/queries/${saved.id}/results`, `/api/queries/${saved.id}/refresh`]) {
+      const res = await admin.post(route, { max_age: 0 });
+      expect(res.status, route).toBe(200);
+      expect(res.body.job, route).toMatchObject({ error: "", query_result_id: null, result: null });
+      await admin.delete(`/api/jobs/${res.body.job.id}`);
+    }
+  });
+
   it("stops a query at the data source's time limit", async () => {
     const res = await user.post("/api/query_results", {
       query: LONG_QUERY,

@@ -209,11 +209,10 @@ export const job = object(
       description: "1 waiting, 2 processing, 3 done, 4 failed, 5 cancelled",
     },
     error: { ...str, description: '"" when none' },
-    // Not sent by POST /api/queries/<id>/results and /refresh, which answer the job as stored.
-    result: { ...orNull(int), description: "Same as query_result_id (not on saved-query runs)" },
+    result: { ...orNull(int), description: "Same as query_result_id" },
     query_result_id: orNull(int),
   },
-  ["id", "updated_at", "status", "error", "query_result_id"],
+  ["id", "updated_at", "status", "error", "result", "query_result_id"],
   "A job",
 );
 export const jobResponse = object({ job }, ["job"], "The job");

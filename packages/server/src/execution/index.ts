@@ -2,7 +2,6 @@
 import type { Kysely } from "kysely";
 import type { Config } from "../config";
 import type { DB } from "../store/schema";
-import { BullmqQueue } from "./bullmqQueue";
 import { MemoryQueue } from "./memoryQueue";
 import type { QueueBackend } from "./types";
 
@@ -11,8 +10,7 @@ export { queryHash } from "./hash";
 export { createExecutionService } from "./service";
 export { jobProcessor, annotate, forbiddenPaths } from "./runJob";
 export { MemoryQueue } from "./memoryQueue";
-export { BullmqQueue } from "./bullmqQueue";
-export { Scheduler, localLeader, redisLeader } from "./scheduler";
+export { Scheduler, localLeader } from "./scheduler";
 export * from "./pipeline";
 export { principalOf, resolvePrincipal } from "./principal";
 
@@ -25,13 +23,17 @@ export async function listQueueNames(db: Kysely<DB>): Promise<string[]> {
   return [...new Set(rows.flatMap((r) => [r.queue_name, r.scheduled_queue_name]))].filter(Boolean);
 }
 
-/** In-process when no Redis is configured (embedded), else BullMQ (scaled). */
-export function createQueueBackend(
+/**
+ * In-process when no Redis is configured (embedded), else BullMQ (scaled). BullMQ and its Redis
+ * client are loaded only then: the embedded server does without their ~10 MB.
+ */
+export async function createQueueBackend(
   config: Pick<Config, "redisUrl" | "redisPrefix">,
   db: Kysely<DB>,
   options: { prefix?: string; onError?: (error: Error) => void } = {},
-): QueueBackend {
+): Promise<QueueBackend> {
   if (!config.redisUrl) return new MemoryQueue();
+  const { BullmqQueue } = await import("./bullmqQueue");
   return new BullmqQueue({
     redisUrl: config.redisUrl,
     prefix: options.prefix ?? config.redisPrefix,

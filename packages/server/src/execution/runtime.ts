@@ -6,7 +6,7 @@ import type { ResultLimits } from "../results/limits";
 import type { DB } from "../store/schema";
 import { createQueueBackend } from "./index";
 import { jobProcessor } from "./runJob";
-import { localLeader, redisLeader, Scheduler } from "./scheduler";
+import { localLeader, Scheduler } from "./scheduler";
 import { createExecutionService } from "./service";
 import type { ExecutionService } from "./types";
 
@@ -33,7 +33,7 @@ export async function startExecution(
   parts: { worker: boolean; scheduler: boolean },
 ): Promise<RunningExecution> {
   const { config, db, log } = deps;
-  const backend = createQueueBackend(config, db, {
+  const backend = await createQueueBackend(config, db, {
     onError: (error) => log.warn({ err: error.message }, "query queue connection problem"),
   });
   const service = createExecutionService({ db, backend });
@@ -48,7 +48,10 @@ export async function startExecution(
     scheduler = new Scheduler({
       db,
       execution: service,
-      leader: config.redisUrl ? redisLeader(config.redisUrl, config.redisPrefix) : localLeader,
+      // Loaded only in scaled mode, like the queue's Redis client.
+      leader: config.redisUrl
+        ? (await import("./redisLeader")).redisLeader(config.redisUrl, config.redisPrefix)
+        : localLeader,
       onError: (error) => log.error({ err: error }, "scheduler pass failed"),
     });
     scheduler.start();

@@ -135,6 +135,20 @@ describe.each(DATABASES)("sign-in flows on %s", (db) => {
     expect((await new TestClient(server.url).get("/logout")).status).toBe(302);
   });
 
+  it("keeps a logout when a response that was in flight renews the old session cookie", async () => {
+    const visitor = new TestClient(server.url);
+    await visitor.login(ADMIN.email, ADMIN.password);
+    // The answer to a request sent before the logout arrives after it, renewing the session.
+    await visitor.get("/api/session");
+    const renewed = visitor.cookies.get("session")!;
+    expect((await visitor.get("/logout")).status).toBe(302);
+    visitor.cookies.set("session", renewed);
+    expect((await visitor.get("/api/session")).status).toBe(404);
+    // Signing in again works, on the same browser.
+    await visitor.login(ADMIN.email, ADMIN.password);
+    expect((await visitor.get("/api/session")).status).toBe(200);
+  });
+
   it("accepts an invitation once, with the password rules", async () => {
     const dbh = server.ctx.database.db;
     const org = (await findOrgBySlug(dbh, "default"))!;

@@ -13,6 +13,7 @@ import {
 } from "./identity";
 import {
   CSRF_COOKIE,
+  LOGGED_OUT_COOKIE,
   REMEMBER_COOKIE,
   SESSION_COOKIE,
   newCsrfSecret,
@@ -28,6 +29,8 @@ export interface RequestAuth {
   session: SessionData;
   /** Set when a response should (re)issue or clear the remember-me cookie. */
   remember: "set" | "clear" | null;
+  /** Set by endSession: the response marks the browser as logged out (LOGGED_OUT_COOKIE). */
+  loggedOutAt?: number;
 }
 
 declare module "fastify" {
@@ -92,6 +95,12 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
         return;
       }
     }
+    // A session signed in before this browser's last logout was revived by a late response.
+    const loggedOutAt = Number(request.cookies[LOGGED_OUT_COOKIE]) || 0;
+    if (session.userId !== null && (session.signedInAt ?? 0) < loggedOutAt) {
+      session.userId = null;
+      session.userToken = null;
+    }
     if (session.userId !== null && session.userToken) {
       const identity = await identityFromSession(
         database.db,
@@ -118,6 +127,7 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
           auth.identity = identity;
           session.userId = remembered.userId;
           session.userToken = remembered.userToken;
+          session.signedInAt = Date.now();
         }
       }
     }
@@ -191,6 +201,16 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     } else if (auth.remember === "clear") {
       reply.clearCookie(REMEMBER_COOKIE, { path: "/" });
     }
+    if (auth.loggedOutAt !== undefined) {
+      reply.setCookie(LOGGED_OUT_COOKIE, String(auth.loggedOutAt), {
+        path: "/",
+        httpOnly: true,
+        sameSite: "lax",
+        secure,
+        // A revived session cookie cannot outlive this.
+        maxAge: config.sessionLifetimeSeconds,
+      });
+    }
     return payload;
   });
 });
@@ -201,6 +221,7 @@ export function startSession(request: FastifyRequest, user: User, remember: bool
   session.userId = user.id;
   session.userToken = user.session_token;
   session.csrfSecret = newCsrfSecret();
+  session.signedInAt = Date.now();
   request.auth.remember = remember ? "set" : "clear";
 }
 
@@ -213,6 +234,7 @@ export function endSession(request: FastifyRequest): void {
   };
   request.auth.identity = ANONYMOUS;
   request.auth.remember = "clear";
+  request.auth.loggedOutAt = Date.now();
 }
 
 export function signedInUser(request: FastifyRequest): UserIdentity | null {

@@ -10,9 +10,17 @@ export interface SessionData {
   userToken: string | null;
   csrfSecret: string;
   expiresAt: number;
+  /** When this browser signed in (ms): sessions from before its last logout are refused. */
+  signedInAt?: number;
 }
 
 export const SESSION_COOKIE = "session";
+/**
+ * Set by /logout to the time of the logout (ms). A response to a request that was still in flight
+ * at logout renews the old session cookie; this browser then sends that cookie with this one, and
+ * the session, signed in before the logout, is refused.
+ */
+export const LOGGED_OUT_COOKIE = "logged_out_at";
 export const REMEMBER_COOKIE = "remember_token";
 export const CSRF_COOKIE = "csrf_token";
 

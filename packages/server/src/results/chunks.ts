@@ -62,6 +62,17 @@ export function rowsText(rows: Cell[][], build: RowObjectBuilder): Buffer {
 
 const COMMA = Buffer.from(",");
 
+/** The chunk text of rows the database wrote as JSON, joined a few hundred at a time as above. */
+export function jsonRowsText(json: string[]): Buffer {
+  if (json.length <= ROWS_PER_TEXT) return Buffer.from(json.join(","), "utf8");
+  const parts: Buffer[] = [];
+  for (let start = 0; start < json.length; start += ROWS_PER_TEXT) {
+    if (start > 0) parts.push(COMMA);
+    parts.push(Buffer.from(json.slice(start, start + ROWS_PER_TEXT).join(","), "utf8"));
+  }
+  return Buffer.concat(parts);
+}
+
 /** Compression of all but small chunks runs on the thread pool, off the event loop. */
 export async function encodeChunk(input: Buffer): Promise<Buffer> {
   if (input.length <= INLINE_TEXT_BYTES) return zlib.deflateSync(input, { level: DEFLATE_LEVEL });

@@ -1,10 +1,11 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Cell, ResultColumn } from "../runners/types";
+import { JsonRows, type Cell, type ResultColumn, type RowBatch } from "../runners/types";
 import type { DB, QueryResultsTable } from "../store/schema";
 import { bool, now, parseJson, toJson } from "../store/values";
 import {
   decodeChunkText,
   encodeChunk,
+  jsonRowsText,
   parseRowObjects,
   rowObjectBuilder,
   rowsText,
@@ -82,7 +83,7 @@ export interface NewResult {
   /** The executed text (without the annotation comment). */
   query: string;
   columns: ResultColumn[];
-  batches: AsyncIterable<Cell[][]>;
+  batches: AsyncIterable<RowBatch>;
   /** Date.now() when the run started, for `runtime`. */
   startedAt: number;
   log?: string[];
@@ -150,11 +151,13 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     for await (const batch of input.batches) {
       let rows = batch;
       if (rowCount + rows.length > limits.maxRows) {
-        rows = rows.slice(0, limits.maxRows - rowCount);
+        const keep = limits.maxRows - rowCount;
+        rows =
+          rows instanceof JsonRows ? new JsonRows(rows.json.slice(0, keep)) : rows.slice(0, keep);
         truncated = true;
       }
       if (rows.length > 0) {
-        const text = rowsText(rows, build);
+        const text = rows instanceof JsonRows ? jsonRowsText(rows.json) : rowsText(rows, build);
         byteSize += text.length + (rowCount > 0 ? 1 : 0);
         if (byteSize > limits.maxBytes) throw new ResultTooLargeError(limits.maxBytes);
         pieces.push(text);

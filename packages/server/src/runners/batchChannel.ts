@@ -1,12 +1,14 @@
-import type { Cell } from "./types";
+import type { RowBatch } from "./types";
 
 /**
  * Hands row batches from a driver to the consumer with backpressure: the producer awaits
  * `push` while `highWater` batches are waiting, so a slow consumer pauses the database read.
  * If the consumer stops early (breaks out of its loop), `onClose` stops the query.
  */
-export class BatchChannel implements AsyncIterable<Cell[][]> {
-  private readonly queue: Cell[][][] = [];
+export class BatchChannel<
+  Batch extends { length: number } = RowBatch,
+> implements AsyncIterable<Batch> {
+  private readonly queue: Batch[] = [];
   private finished = false;
   private failure: Error | null = null;
   private closed = false;
@@ -19,7 +21,7 @@ export class BatchChannel implements AsyncIterable<Cell[][]> {
   ) {}
 
   /** Resolves when there is room for more; false once the consumer has gone away. */
-  async push(batch: Cell[][]): Promise<boolean> {
+  async push(batch: Batch): Promise<boolean> {
     if (this.closed || this.finished) return false;
     if (batch.length > 0) this.queue.push(batch);
     this.notifyConsumer();
@@ -46,7 +48,7 @@ export class BatchChannel implements AsyncIterable<Cell[][]> {
     return this.closed;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<Cell[][]> {
+  async *[Symbol.asyncIterator](): AsyncIterator<Batch> {
     try {
       for (;;) {
         const next = this.queue.shift();

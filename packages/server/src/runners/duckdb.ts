@@ -14,8 +14,19 @@ import {
 } from "@duckdb/node-api";
 import { BatchChannel } from "./batchChannel";
 import { allowedFolder, folderHoldsForbidden, resolveDataFile } from "./dataFiles";
+import { jsonRowsQuery } from "./duckdbJson";
 import { watchQuery, type QueryWatch } from "./queryWatch";
-import type { Cell, ColumnType, DataSourceOptions, QueryRun, RunContext, Runner } from "./types";
+import {
+  JsonRows,
+  type Cell,
+  type CellRun,
+  type ColumnType,
+  type DataSourceOptions,
+  type QueryRun,
+  type ResultColumn,
+  type RunContext,
+  type Runner,
+} from "./types";
 import {
   bigintCell,
   buildColumns,
@@ -69,9 +80,15 @@ function duckdbCell(value: DuckDBValue, type: ColumnType): Cell {
   if (typeof value === "boolean" || typeof value === "string") return value;
   if (value instanceof DuckDBDecimalValue) return decimalCell(value.toString());
   if (value instanceof DuckDBBlobValue) return bytesCell(value.bytes);
-  if (value instanceof DuckDBDateValue) return value.toString();
+  if (value instanceof DuckDBDateValue) return dateText(value);
   const text = value.toString();
   return type === "datetime" ? isoTimestamp(text) : text;
+}
+
+/** A date as DuckDB writes it; the driver's own text shows the infinities as far-off days. */
+function dateText(value: DuckDBDateValue): string {
+  if (value.isFinite) return value.toString();
+  return value.days > 0 ? "infinity" : "-infinity";
 }
 
 /** Converts one non-null value of a column. */
@@ -238,38 +255,27 @@ function keepWarm(key: string, instance: DuckDBInstance): void {
   recentlySandboxed.set(key, { instance, timer });
 }
 
-/**
- * Streams a DuckDB result as Sightline columns and row batches, converting column by column.
- * `close` releases the connection once the rows are read, the consumer stops, or the run ends.
- * Shared by the DuckDB and Query Results runners.
- */
-export function streamDuckdbResult(
+/** A result's chunks, each turned into one batch item list, pumped into `channel` in batches. */
+function pump<Item>(
   result: DuckDBResult,
-  connection: DuckDBConnection,
+  channel: BatchChannel<Item[]>,
+  items: (chunk: DuckDBDataChunk) => Item[],
   watch: QueryWatch,
   close: () => void,
-): QueryRun {
-  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
-  const types = typeIds.map(duckdbColumnType);
-  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
-  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
-  const channel = new BatchChannel(() => {
-    connection.interrupt();
-    close();
-  });
+): void {
   // Stops a producer waiting for a consumer that has gone quiet.
   watch.signal.addEventListener("abort", () => channel.fail(watch.signal.reason as Error), {
     once: true,
   });
   void (async () => {
     try {
-      let pending: Cell[][] = [];
+      let pending: Item[] = [];
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const rows = chunkRows(chunk, converters);
-        if (pending.length === 0) pending = rows;
-        else for (const row of rows) pending.push(row);
+        const next = items(chunk);
+        if (pending.length === 0) pending = next;
+        else for (const item of next) pending.push(item);
         if (pending.length >= BATCH_SIZE) {
           if (!(await channel.push(pending))) return;
           pending = [];
@@ -283,35 +289,120 @@ export function streamDuckdbResult(
       close();
     }
   })();
+}
+
+/**
+ * Streams a DuckDB result as Sightline columns and row batches, converting column by column.
+ * `close` releases the connection once the rows are read, the consumer stops, or the run ends.
+ * Shared by the DuckDB and Query Results runners.
+ */
+export function streamDuckdbResult(
+  result: DuckDBResult,
+  connection: DuckDBConnection,
+  watch: QueryWatch,
+  close: () => void,
+): CellRun {
+  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
+  const types = typeIds.map(duckdbColumnType);
+  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
+  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
+  const channel = new BatchChannel<Cell[][]>(() => {
+    connection.interrupt();
+    close();
+  });
+  pump(result, channel, (chunk) => chunkRows(chunk, converters), watch, close);
   return { columns, batches: channel };
 }
+
+/** Streams the JSON text of a query rewritten by jsonRowsQuery: one string per row. */
+function streamJsonRows(
+  result: DuckDBResult,
+  columns: ResultColumn[],
+  connection: DuckDBConnection,
+  watch: QueryWatch,
+  close: () => void,
+): QueryRun {
+  const channel = new BatchChannel<string[]>(() => {
+    connection.interrupt();
+    close();
+  });
+  pump(result, channel, chunkJson, watch, close);
+  return { columns, batches: jsonBatches(channel) };
+}
+
+function chunkJson(chunk: DuckDBDataChunk): string[] {
+  const vector = chunk.getColumnVector(0);
+  const json: string[] = new Array<string>(chunk.rowCount);
+  for (let r = 0; r < json.length; r += 1) json[r] = vector.getItem(r) as string;
+  return json;
+}
+
+async function* jsonBatches(channel: BatchChannel<string[]>): AsyncGenerator<JsonRows> {
+  for await (const json of channel) yield new JsonRows(json);
+}
+
+/** What a statement streams: cells (DuckDB's own columns) or row JSON for `columns`. */
+type Started =
+  | { kind: "cells"; result: DuckDBResult }
+  | { kind: "json"; result: DuckDBResult; columns: ResultColumn[] };
 
 /**
  * One statement, the usual case, is prepared directly: a trip to the thread pool fewer than
  * extracting the statements first, which matters for small queries. DuckDB refuses to prepare
  * several statements at once; those run through extraction (all but the last are executed).
+ * A SELECT whose columns DuckDB can write as JSON runs rewritten (duckdbJson.ts) when `json`.
  */
-async function startStreaming(connection: DuckDBConnection, query: string): Promise<DuckDBResult> {
+async function startStreaming(
+  connection: DuckDBConnection,
+  query: string,
+  json: boolean,
+): Promise<Started> {
   let prepared: DuckDBPreparedStatement;
   try {
     prepared = await connection.prepare(query);
   } catch (error) {
     if (/multiple statements|No statement to prepare/.test(String(error))) {
-      return connection.stream(query);
+      return { kind: "cells", result: await connection.stream(query) };
     }
     throw error;
   }
   try {
-    return await prepared.stream();
+    if (json) {
+      const columns = preparedColumns(prepared);
+      const rewritten = jsonRowsQuery(
+        query,
+        prepared,
+        columns.map((c) => c.name),
+      );
+      const jsonPrepared = rewritten ? await connection.prepare(rewritten).catch(() => null) : null;
+      if (jsonPrepared) {
+        try {
+          return { kind: "json", result: await jsonPrepared.stream(), columns };
+        } finally {
+          jsonPrepared.destroySync();
+        }
+      }
+    }
+    return { kind: "cells", result: await prepared.stream() };
   } finally {
     prepared.destroySync();
   }
+}
+
+/** The result columns a prepared statement will have (names de-duplicated as Redash does). */
+function preparedColumns(prepared: DuckDBPreparedStatement): ResultColumn[] {
+  const fields = Array.from({ length: prepared.columnCount }, (_, i) => ({
+    name: prepared.columnName(i),
+    type: duckdbColumnType(prepared.columnTypeId(i)),
+  }));
+  return buildColumns(fields);
 }
 
 async function streamQuery(
   options: DataSourceOptions,
   query: string,
   ctx: RunContext,
+  json: boolean,
 ): Promise<QueryRun> {
   const watch = watchQuery(ctx);
   let opened: Opened | null = null;
@@ -329,9 +420,10 @@ async function streamQuery(
     const onAbort = () => connection.interrupt();
     watch.signal.addEventListener("abort", onAbort, { once: true });
     if (watch.signal.aborted) throw watch.signal.reason;
-    const result = await startStreaming(connection, query);
-
-    return streamDuckdbResult(result, connection, watch, close);
+    const started = await startStreaming(connection, query, json);
+    return started.kind === "json"
+      ? streamJsonRows(started.result, started.columns, connection, watch, close)
+      : streamDuckdbResult(started.result, connection, watch, close);
   } catch (error) {
     const explained = watch.explain(error);
     close();
@@ -339,12 +431,21 @@ async function streamQuery(
   }
 }
 
+/** Runs a query on the cell path only (schema listings; tests compare it with the JSON path). */
+export async function runDuckdbCells(
+  options: DataSourceOptions,
+  query: string,
+  ctx: RunContext,
+): Promise<CellRun> {
+  return (await streamQuery(options, query, ctx, false)) as CellRun;
+}
+
 async function rowsOf(
   options: DataSourceOptions,
   query: string,
   ctx: RunContext,
 ): Promise<Cell[][]> {
-  const run = await streamQuery(options, query, ctx);
+  const run = await runDuckdbCells(options, query, ctx);
   const rows: Cell[][] = [];
   for await (const batch of run.batches) rows.push(...batch);
   return rows;
@@ -365,7 +466,7 @@ export const duckdbRunner: Runner = {
     required: ["dbpath"],
   },
 
-  run: streamQuery,
+  run: (options, query, ctx) => streamQuery(options, query, ctx, true),
 
   async test(options, ctx) {
     await rowsOf(options, "SELECT 1", ctx);

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { BatchChannel } from "./batchChannel";
 import { resolveDataFile } from "./dataFiles";
 import { watchQuery } from "./queryWatch";
-import type { Cell, ColumnType, DataSourceOptions, QueryRun, RunContext, Runner } from "./types";
+import type { Cell, CellRun, ColumnType, DataSourceOptions, RunContext, Runner } from "./types";
 import { buildColumns, guessType, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
@@ -41,7 +41,7 @@ function assertNoFileStatements(query: string): void {
 function runInChild(
   job: { dbpath: string; query: string; readOnly: boolean },
   ctx: RunContext,
-): Promise<QueryRun> {
+): Promise<CellRun> {
   const watch = watchQuery(ctx);
   const child = fork(CHILD_SCRIPT, [], {
     serialization: "advanced",
@@ -55,9 +55,9 @@ function runInChild(
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   };
-  const channel = new BatchChannel(stop);
+  const channel = new BatchChannel<Cell[][]>(stop);
 
-  return new Promise<QueryRun>((resolve, reject) => {
+  return new Promise<CellRun>((resolve, reject) => {
     let declared: { name: string; declaredType: string | null }[] = [];
     let types: ColumnType[] = [];
     let started = false;
@@ -119,7 +119,7 @@ function runInChild(
   });
 }
 
-async function collectRows(run: QueryRun): Promise<Cell[][]> {
+async function collectRows(run: CellRun): Promise<Cell[][]> {
   const rows: Cell[][] = [];
   for await (const batch of run.batches) rows.push(...batch);
   return rows;

@@ -1,6 +1,6 @@
 // Helpers shared by the runner tests.
 import { createOutboundClient } from "../outbound/client";
-import type { Cell, QueryRun, RunContext } from "./types";
+import { JsonRows, type Cell, type QueryRun, type RunContext } from "./types";
 
 export function testContext(overrides: Partial<RunContext> = {}): RunContext {
   return {
@@ -16,9 +16,18 @@ export function testContext(overrides: Partial<RunContext> = {}): RunContext {
 export async function collect(run: QueryRun): Promise<{ rows: Cell[][]; batches: number }> {
   const rows: Cell[][] = [];
   let batches = 0;
+  const names = run.columns.map((c) => c.name);
   for await (const batch of run.batches) {
     batches += 1;
-    for (const row of batch) rows.push(row);
+    if (batch instanceof JsonRows) {
+      // Row JSON (DuckDB) is compared as the cells it holds.
+      for (const text of batch.json) {
+        const object = JSON.parse(text) as Record<string, Cell>;
+        rows.push(names.map((name) => (name in object ? object[name] : "<missing>")));
+      }
+    } else {
+      for (const row of batch) rows.push(row);
+    }
   }
   return { rows, batches };
 }

@@ -14,9 +14,29 @@ export interface ResultColumn {
 /** A result cell: JSON-safe scalars only. */
 export type Cell = string | number | boolean | null;
 
+/**
+ * Rows the database already wrote as Redash's row-object JSON (`{"a":1,"b":"x"}`), one text per
+ * row, keyed by the result's column names, holding the values the cells would hold (DuckDB).
+ */
+export class JsonRows {
+  constructor(readonly json: string[]) {}
+
+  get length(): number {
+    return this.json.length;
+  }
+}
+
+/** Rows in column order, or the same rows as JSON text. */
+export type RowBatch = Cell[][] | JsonRows;
+
 export interface QueryRun {
   columns: ResultColumn[];
-  /** Rows in column order, in batches, so a big result is streamed and never held whole. */
+  /** Rows in batches, so a big result is streamed and never held whole. */
+  batches: AsyncIterable<RowBatch>;
+}
+
+/** A run whose batches are always cells (what schema listings and tests read). */
+export interface CellRun extends QueryRun {
   batches: AsyncIterable<Cell[][]>;
 }
 

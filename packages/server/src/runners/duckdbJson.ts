@@ -1,0 +1,100 @@
+import { DuckDBDecimalType, DuckDBTypeId, type DuckDBPreparedStatement } from "@duckdb/node-api";
+import { StatementType } from "@duckdb/node-api";
+
+/**
+ * DuckDB writes the result's row objects itself.
+ *
+ * Reading a big result into JS values costs a native call per string plus a JS value per cell,
+ * and encoding them to JSON again costs as much: a million rows took twice the driver's raw read.
+ * DuckDB builds JSON in parallel C++ code (1M rows in ~0.2 s), so a SELECT is wrapped as
+ *
+ *   SELECT json_object('id', c0, 'name', c1, …)::VARCHAR FROM (<the query>) AS t(c0, c1, …)
+ *
+ * and each row comes back as one string of Redash's row-object JSON: one native call per row.
+ *
+ * Each column's expression reproduces the runner's cell conversion (runners/duckdb.ts), so the
+ * stored values are the same either way: integers beyond ±2^53 as text, NaN and infinities as
+ * null, FLOAT as the double JS sees, timestamps in ISO form with a "T". Types without an exact
+ * SQL equivalent (wide decimals, time zones, blobs, lists, …) keep the whole query on the cell
+ * path. Numbers may be spelled differently than JSON.stringify would (`100.0`, `1e21`): the same
+ * values for every JSON reader.
+ */
+
+/** Exactly representable integers in a double: beyond them the runner writes text. */
+const SAFE = "9007199254740991";
+/** A decimal of at most 15 digits converts to a double and back without change. */
+const MAX_EXACT_DECIMAL_WIDTH = 15;
+
+/** The JSON value of column `ref` as the cell path would store it, or null if not expressible. */
+function jsonExpression(
+  ref: string,
+  typeId: DuckDBTypeId,
+  prepared: DuckDBPreparedStatement,
+  index: number,
+): string | null {
+  switch (typeId) {
+    case DuckDBTypeId.BOOLEAN:
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.VARCHAR:
+    case DuckDBTypeId.DATE:
+    case DuckDBTypeId.SQLNULL:
+      return ref;
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+      return `CASE WHEN ${ref} BETWEEN -${SAFE} AND ${SAFE} THEN to_json(${ref}) ELSE to_json(${ref}::VARCHAR) END`;
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.UHUGEINT:
+      // No negative bound: DuckDB would cast the unsigned value to a signed type to compare.
+      return `CASE WHEN ${ref} <= ${SAFE} THEN to_json(${ref}) ELSE to_json(${ref}::VARCHAR) END`;
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return `CASE WHEN isfinite(${ref}) THEN ${ref}::DOUBLE END`;
+    case DuckDBTypeId.DECIMAL: {
+      const type = prepared.columnType(index);
+      return type instanceof DuckDBDecimalType && type.width <= MAX_EXACT_DECIMAL_WIDTH
+        ? `${ref}::DOUBLE`
+        : null;
+    }
+    case DuckDBTypeId.TIMESTAMP:
+      // DuckDB's text ("2024-01-02 03:04:05.1234") with the ISO "T"; BC and infinite values as DuckDB writes them.
+      return `regexp_replace(${ref}::VARCHAR, '^(\\d{4,}-\\d{2}-\\d{2}) ', '\\1T')`;
+    default:
+      return null;
+  }
+}
+
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The query rewritten to return one VARCHAR column of row-object JSON keyed by `names` (the
+ * result's column names after de-duplication), or null when it is not a SELECT or a column's
+ * type needs the cell path. The caller falls back to the original statement if DuckDB refuses
+ * the rewritten text (e.g. a trailing comment after a semicolon).
+ */
+export function jsonRowsQuery(
+  query: string,
+  prepared: DuckDBPreparedStatement,
+  names: string[],
+): string | null {
+  if (prepared.statementType !== StatementType.SELECT) return null;
+  const count = prepared.columnCount;
+  if (count === 0 || count !== names.length) return null;
+  const refs: string[] = [];
+  const pairs: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const ref = `c${i}`;
+    const value = jsonExpression(ref, prepared.columnTypeId(i), prepared, i);
+    if (value === null) return null;
+    refs.push(ref);
+    pairs.push(`${sqlString(names[i])}, ${value}`);
+  }
+  const inner = query.replace(/;\s*$/, "");
+  return `SELECT json_object(${pairs.join(", ")})::VARCHAR FROM (\n${inner}\n) AS sightline_rows(${refs.join(", ")})`;
+}

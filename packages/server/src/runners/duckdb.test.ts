@@ -230,6 +230,26 @@ describe("duckdb runner", () => {
     ).rejects.toThrow("must be inside the allowed data folder");
   });
 
+  it("gives every query of a warm file instance a connection of its own", async () => {
+    const shop = { dbpath: "shop.duckdb" };
+    // Temporary tables, settings and open transactions live in a connection: none may carry over.
+    await runAll(duckdbRunner.run(shop, "CREATE TEMP TABLE mine AS SELECT 42 AS secret", ctx));
+    await runAll(duckdbRunner.run(shop, "SET VARIABLE note = 'first user'", ctx));
+    await runAll(duckdbRunner.run(shop, "BEGIN TRANSACTION", ctx));
+    await expect(runAll(duckdbRunner.run(shop, "SELECT * FROM mine", ctx))).rejects.toThrow(
+      /mine does not exist/,
+    );
+    const { rows } = await runAll(
+      duckdbRunner.run(shop, "SELECT getvariable('note') AS note, 1 AS one", ctx),
+    );
+    expect(rows).toEqual([[null, 1]]);
+    // Queries at the same time each get a working connection too.
+    const parallel = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => runAll(duckdbRunner.run(shop, `SELECT ${i} AS n`, ctx))),
+    );
+    expect(parallel.map((r) => r.rows)).toEqual(Array.from({ length: 6 }, (_, i) => [[i]]));
+  });
+
   it("refuses database files outside the folder or belonging to Sightline", async () => {
     await expect(
       duckdbRunner.run({ dbpath: path.join(outside, "x.duckdb") }, "SELECT 1", ctx),

@@ -196,7 +196,7 @@ async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened
   const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
   if (warm) {
     keepWarm(key, warm.instance);
-    const connection = await warm.instance.connect();
+    const connection = await freshConnection(warm);
     return { connection, close: () => connection.closeSync() };
   }
   const root = allowedFolder(ctx);
@@ -243,16 +243,44 @@ async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened
  * File instances sandboxed by this process, held for a while after their last query so that the
  * next run skips the `lock_configuration` check (a query of ~1 ms). Holding the instance keeps the
  * same, locked database open; once released, DuckDB may close it and the check runs again.
+ * Each holds a spare connection, opened in the background after a query took the previous one:
+ * every query still gets a connection of its own, never used before, without waiting for it.
  */
-const recentlySandboxed = new Map<string, { instance: DuckDBInstance; timer: NodeJS.Timeout }>();
+interface WarmInstance {
+  instance: DuckDBInstance;
+  timer?: NodeJS.Timeout;
+  spare: Promise<DuckDBConnection | null> | null;
+}
+const recentlySandboxed = new Map<string, WarmInstance>();
 const KEEP_WARM_MS = 60_000;
 
 function keepWarm(key: string, instance: DuckDBInstance): void {
-  const entry = recentlySandboxed.get(key);
+  let entry = recentlySandboxed.get(key);
   if (entry) clearTimeout(entry.timer);
-  const timer = setTimeout(() => recentlySandboxed.delete(key), KEEP_WARM_MS);
-  timer.unref();
-  recentlySandboxed.set(key, { instance, timer });
+  if (entry && entry.instance !== instance) {
+    void closeSpare(entry);
+    entry = undefined;
+  }
+  const held: WarmInstance = entry ?? { instance, spare: null };
+  held.timer = setTimeout(() => {
+    if (recentlySandboxed.get(key) === held) recentlySandboxed.delete(key);
+    void closeSpare(held);
+  }, KEEP_WARM_MS);
+  held.timer.unref();
+  recentlySandboxed.set(key, held);
+}
+
+/** The warm instance's spare connection (a new one is opened for the next query), or a new one. */
+async function freshConnection(warm: WarmInstance): Promise<DuckDBConnection> {
+  const spare = warm.spare;
+  warm.spare = warm.instance.connect().catch(() => null);
+  return (await spare) ?? warm.instance.connect();
+}
+
+async function closeSpare(entry: WarmInstance): Promise<void> {
+  const spare = entry.spare;
+  entry.spare = null;
+  (await spare)?.closeSync();
 }
 
 /** A result's chunks, each turned into one batch item list, pumped into `channel` in batches. */

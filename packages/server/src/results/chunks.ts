@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { Cell, ResultColumn } from "../runners/types";
+import type { Cell, JsonText, ResultColumn } from "../runners/types";
 
 const deflate = promisify(zlib.deflate);
 const inflate = promisify(zlib.inflate);
@@ -63,14 +63,23 @@ export function rowsText(rows: Cell[][], build: RowObjectBuilder): Buffer {
 const COMMA = Buffer.from(",");
 
 /** The chunk text of rows the database wrote as JSON, joined a few hundred at a time as above. */
-export function jsonRowsText(json: string[]): Buffer {
-  if (json.length <= ROWS_PER_TEXT) return Buffer.from(json.join(","), "utf8");
+export function jsonRowsText(texts: JsonText[]): Buffer {
   const parts: Buffer[] = [];
-  for (let start = 0; start < json.length; start += ROWS_PER_TEXT) {
-    if (start > 0) parts.push(COMMA);
-    parts.push(Buffer.from(json.slice(start, start + ROWS_PER_TEXT).join(","), "utf8"));
+  let joined: string[] = [];
+  let rows = 0;
+  const flush = () => {
+    if (parts.length > 0) parts.push(COMMA);
+    parts.push(Buffer.from(joined.join(","), "utf8"));
+    joined = [];
+    rows = 0;
+  };
+  for (const text of texts) {
+    joined.push(text.text);
+    rows += text.rows;
+    if (rows >= ROWS_PER_TEXT) flush();
   }
-  return Buffer.concat(parts);
+  if (joined.length > 0) flush();
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 /** Compression of all but small chunks runs on the thread pool, off the event loop. */

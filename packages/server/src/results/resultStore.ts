@@ -152,12 +152,11 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
       let rows = batch;
       if (rowCount + rows.length > limits.maxRows) {
         const keep = limits.maxRows - rowCount;
-        rows =
-          rows instanceof JsonRows ? new JsonRows(rows.json.slice(0, keep)) : rows.slice(0, keep);
+        rows = rows instanceof JsonRows ? rows.slice(keep) : rows.slice(0, keep);
         truncated = true;
       }
       if (rows.length > 0) {
-        const text = rows instanceof JsonRows ? jsonRowsText(rows.json) : rowsText(rows, build);
+        const text = rows instanceof JsonRows ? jsonRowsText(rows.texts) : rowsText(rows, build);
         byteSize += text.length + (rowCount > 0 ? 1 : 0);
         if (byteSize > limits.maxBytes) throw new ResultTooLargeError(limits.maxBytes);
         pieces.push(text);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../store/database";
 import { migrate } from "../store/migrate";
 import { now } from "../store/values";
-import type { Cell, ResultColumn } from "../runners/types";
+import { JsonRows, type Cell, type ResultColumn } from "../runners/types";
 import {
   contentDisposition,
   delimitedStream,
@@ -138,6 +138,54 @@ describe("result store", () => {
       .execute();
     await expect(collect(queryResultJsonStream(database.db, meta))).rejects.toThrow(
       /incorrect header check/,
+    );
+  });
+
+  it("stores rows the database wrote as JSON, packs cut at the row cap", async () => {
+    // Packs of 4 rows as DuckDB writes them (runners/duckdbJson.ts), then two single rows.
+    const row = (i: number) => JSON.stringify({ id: i, name: `row ${i}` });
+    const packs = (from: number, count: number) =>
+      Array.from({ length: count }, (_, p) => ({
+        text: [0, 1, 2, 3].map((k) => row(from + p * 4 + k)).join(","),
+        rows: 4,
+      }));
+    const batches = async function* () {
+      yield new JsonRows(packs(0, 1500));
+      yield new JsonRows([
+        ...packs(6000, 1000),
+        { text: row(10000), rows: 1 },
+        { text: row(10001), rows: 1 },
+      ]);
+    };
+    const write = (maxRows: number) =>
+      writeResult(database.db, {
+        orgId,
+        dataSourceId: dsId,
+        queryHash: `json-${maxRows}`,
+        query: "SELECT json",
+        columns: COLUMNS,
+        batches: batches(),
+        startedAt: Date.now(),
+        limits: { ...DEFAULT_RESULT_LIMITS, maxRows },
+      });
+    const rowsOf = async (meta: Awaited<ReturnType<typeof write>>) => {
+      const rows: Cell[][] = [];
+      for await (const chunk of readResultRows(database.db, meta)) rows.push(...chunk);
+      return rows;
+    };
+    const whole = await write(1_000_000);
+    expect(whole).toMatchObject({ rowCount: 10_002, truncated: false });
+    expect((await rowsOf(whole)).map((r) => r[0])).toEqual(
+      Array.from({ length: 10_002 }, (_, i) => i),
+    );
+    // 6,002 rows kept: the cut falls inside a pack of the second batch.
+    const cut = await write(6_002);
+    expect(cut).toMatchObject({ rowCount: 6_002, truncated: true });
+    const rows = await rowsOf(cut);
+    expect(rows).toHaveLength(6_002);
+    expect(rows.at(-1)).toEqual([6_001, "row 6001"]);
+    expect(cut.byteSize).toBe(
+      rows.map(([id, name]) => JSON.stringify({ id, name })).join(",").length,
     );
   });
 

@@ -14,7 +14,7 @@ import {
 } from "@duckdb/node-api";
 import { BatchChannel } from "./batchChannel";
 import { allowedFolder, folderHoldsForbidden, resolveDataFile } from "./dataFiles";
-import { jsonRowsQuery } from "./duckdbJson";
+import { JsonChunkReader, jsonRowsQuery } from "./duckdbJson";
 import { watchQuery, type QueryWatch } from "./queryWatch";
 import {
   JsonRows,
@@ -22,6 +22,7 @@ import {
   type CellRun,
   type ColumnType,
   type DataSourceOptions,
+  type JsonText,
   type QueryRun,
   type ResultColumn,
   type RunContext,
@@ -283,11 +284,17 @@ async function closeSpare(entry: WarmInstance): Promise<void> {
   (await spare)?.closeSync();
 }
 
-/** A result's chunks, each turned into one batch item list, pumped into `channel` in batches. */
+/** Turns a result's chunks into batch items; `finish` gives what is left after the last chunk. */
+interface ChunkReader<Item> {
+  read(chunk: DuckDBDataChunk): Item[];
+  finish?(): Item[];
+}
+
+/** A result's chunks, read into items, pushed into `channel` in batches. */
 function pump<Item>(
   result: DuckDBResult,
   channel: BatchChannel<Item[]>,
-  items: (chunk: DuckDBDataChunk) => Item[],
+  reader: ChunkReader<Item>,
   watch: QueryWatch,
   close: () => void,
 ): void {
@@ -298,17 +305,22 @@ function pump<Item>(
   void (async () => {
     try {
       let pending: Item[] = [];
+      // Batches are sized by the rows read, whatever their items hold.
+      let pendingRows = 0;
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const next = items(chunk);
+        const next = reader.read(chunk);
+        pendingRows += chunk.rowCount;
         if (pending.length === 0) pending = next;
         else for (const item of next) pending.push(item);
-        if (pending.length >= BATCH_SIZE) {
+        if (pendingRows >= BATCH_SIZE) {
           if (!(await channel.push(pending))) return;
           pending = [];
+          pendingRows = 0;
         }
       }
+      for (const item of reader.finish?.() ?? []) pending.push(item);
       await channel.push(pending);
       channel.end();
     } catch (error) {
@@ -338,11 +350,11 @@ export function streamDuckdbResult(
     connection.interrupt();
     close();
   });
-  pump(result, channel, (chunk) => chunkRows(chunk, converters), watch, close);
+  pump(result, channel, { read: (chunk) => chunkRows(chunk, converters) }, watch, close);
   return { columns, batches: channel };
 }
 
-/** Streams the JSON text of a query rewritten by jsonRowsQuery: one string per row. */
+/** Streams the row JSON of a query rewritten by jsonRowsQuery. */
 function streamJsonRows(
   result: DuckDBResult,
   columns: ResultColumn[],
@@ -350,23 +362,16 @@ function streamJsonRows(
   watch: QueryWatch,
   close: () => void,
 ): QueryRun {
-  const channel = new BatchChannel<string[]>(() => {
+  const channel = new BatchChannel<JsonText[]>(() => {
     connection.interrupt();
     close();
   });
-  pump(result, channel, chunkJson, watch, close);
+  pump(result, channel, new JsonChunkReader(), watch, close);
   return { columns, batches: jsonBatches(channel) };
 }
 
-function chunkJson(chunk: DuckDBDataChunk): string[] {
-  const vector = chunk.getColumnVector(0);
-  const json: string[] = new Array<string>(chunk.rowCount);
-  for (let r = 0; r < json.length; r += 1) json[r] = vector.getItem(r) as string;
-  return json;
-}
-
-async function* jsonBatches(channel: BatchChannel<string[]>): AsyncGenerator<JsonRows> {
-  for await (const json of channel) yield new JsonRows(json);
+async function* jsonBatches(channel: BatchChannel<JsonText[]>): AsyncGenerator<JsonRows> {
+  for await (const texts of channel) yield new JsonRows(texts);
 }
 
 /** What a statement streams: cells (DuckDB's own columns) or row JSON for `columns`. */

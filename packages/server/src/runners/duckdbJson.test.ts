@@ -6,6 +6,20 @@ import { duckdbRunner, runDuckdbCells } from "./duckdb";
 import { collect, testContext } from "./testSupport";
 import { JsonRows, type QueryRun } from "./types";
 
+describe("JsonRows", () => {
+  it("counts rows across packs and cuts inside one only when asked", () => {
+    const rows = new JsonRows([
+      { text: '{"a":1},{"a":2},{"a":3},{"a":4}', rows: 4 },
+      { text: '{"a":5}', rows: 1 },
+    ]);
+    expect(rows.length).toBe(5);
+    expect(rows.slice(5).texts).toEqual(rows.texts);
+    expect(rows.slice(4).texts).toEqual([rows.texts[0]]);
+    expect(rows.slice(2).texts).toEqual([{ text: '{"a":1},{"a":2}', rows: 2 }]);
+    expect(rows.slice(0).length).toBe(0);
+  });
+});
+
 // The DuckDB runner lets DuckDB write row JSON for SELECTs (duckdbJson.ts). These tests run the
 // same queries on both paths and require the same cells, and check which path was taken.
 
@@ -28,7 +42,7 @@ async function pathAndRows(run: Promise<QueryRun>) {
   return { kind, columns: result.columns, rows };
 }
 
-async function expectSameOnBothPaths(query: string, expectedPath: "json" | "cells") {
+async function expectSameOnBothPaths(query: string, expectedPath: "json" | "cells" | "none") {
   const viaRunner = await pathAndRows(duckdbRunner.run(memory, query, ctx));
   const viaCells = await pathAndRows(runDuckdbCells(memory, query, ctx));
   expect(viaCells.kind).not.toBe("json");
@@ -116,6 +130,22 @@ describe("DuckDB row JSON", () => {
     expect(rows).toHaveLength(120_000);
     expect(rows[0]).toEqual([119_999, "row 119999"]);
     expect(rows.every((row, index) => row[0] === 119_999 - index)).toBe(true);
+  });
+
+  it("returns every row whatever the count, at pack and chunk edges and in partial chunks", async () => {
+    for (const count of [0, 1, 3, 4, 5, 7, 8, 2047, 2048, 2049, 2051, 4099]) {
+      const { rows } = await expectSameOnBothPaths(
+        `SELECT i, 'r' || i AS label FROM range(${count}) t(i)`,
+        count === 0 ? "none" : "json",
+      );
+      expect(rows).toHaveLength(count);
+    }
+    // A filter leaves chunks with a few rows each, read in parallel and put back in order.
+    const { rows } = await expectSameOnBothPaths(
+      "SELECT i FROM range(300000) t(i) WHERE hash(i) % 1000 < 3",
+      "json",
+    );
+    expect(rows.length).toBeGreaterThan(500);
   });
 
   it("runs CTEs, FROM-first queries, comments and a trailing semicolon rewritten", async () => {

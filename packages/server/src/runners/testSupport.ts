@@ -21,9 +21,13 @@ export async function collect(run: QueryRun): Promise<{ rows: Cell[][]; batches:
     batches += 1;
     if (batch instanceof JsonRows) {
       // Row JSON (DuckDB) is compared as the cells it holds.
-      for (const text of batch.json) {
-        const object = JSON.parse(text) as Record<string, Cell>;
-        rows.push(names.map((name) => (name in object ? object[name] : "<missing>")));
+      for (const { text, rows: count } of batch.texts) {
+        const objects = JSON.parse(`[${text}]`) as Record<string, Cell>[];
+        if (objects.length !== count)
+          throw new Error(`${count} rows announced, ${objects.length} read`);
+        for (const object of objects) {
+          rows.push(names.map((name) => (name in object ? object[name] : "<missing>")));
+        }
       }
     } else {
       for (const row of batch) rows.push(row);

@@ -14,15 +14,44 @@ export interface ResultColumn {
 /** A result cell: JSON-safe scalars only. */
 export type Cell = string | number | boolean | null;
 
+/** Some rows as Redash's row-object JSON, comma-separated (`{"a":1},{"a":2}`), and how many. */
+export interface JsonText {
+  text: string;
+  rows: number;
+}
+
 /**
- * Rows the database already wrote as Redash's row-object JSON (`{"a":1,"b":"x"}`), one text per
- * row, keyed by the result's column names, holding the values the cells would hold (DuckDB).
+ * Rows the database already wrote as Redash's row-object JSON, keyed by the result's column
+ * names and holding the values the cells would hold (DuckDB, see runners/duckdbJson.ts).
  */
 export class JsonRows {
-  constructor(readonly json: string[]) {}
+  /** The number of rows. */
+  readonly length: number;
 
-  get length(): number {
-    return this.json.length;
+  constructor(readonly texts: JsonText[]) {
+    let rows = 0;
+    for (const text of texts) rows += text.rows;
+    this.length = rows;
+  }
+
+  /** The first `count` rows. */
+  slice(count: number): JsonRows {
+    const kept: JsonText[] = [];
+    let rows = 0;
+    for (const text of this.texts) {
+      if (rows + text.rows <= count) {
+        kept.push(text);
+        rows += text.rows;
+        continue;
+      }
+      // The cut falls inside a group of rows: only then is the text parsed, to split it.
+      const objects = (JSON.parse(`[${text.text}]`) as unknown[]).slice(0, count - rows);
+      if (objects.length > 0) {
+        kept.push({ text: JSON.stringify(objects).slice(1, -1), rows: objects.length });
+      }
+      break;
+    }
+    return new JsonRows(kept);
   }
 }
 

@@ -127,18 +127,19 @@ export class JsonChunkReader {
 
   read(chunk: DuckDBDataChunk): JsonText[] {
     const packs = chunk.getColumnVector(0);
+    const count = chunk.rowCount; // a native call: read once
     const texts: JsonText[] = [];
     let afterLastPack = 0;
-    for (let r = 0; r < chunk.rowCount; r += 1) {
+    for (let r = 0; r < count; r += 1) {
       const pack = packs.getItem(r) as string | null;
       if (pack === null) continue;
       texts.push({ text: pack, rows: ROWS_PER_PACK });
       afterLastPack = r + 1;
       this.unpacked = [];
     }
-    if (afterLastPack < chunk.rowCount) {
+    if (afterLastPack < count) {
       const rows = chunk.getColumnVector(1);
-      for (let r = afterLastPack; r < chunk.rowCount; r += 1) {
+      for (let r = afterLastPack; r < count; r += 1) {
         this.unpacked.push(rows.getItem(r) as string);
       }
     }

@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
-import type { Cell, ResultColumn } from "../runners/types";
+import type { ResultColumn } from "../runners/types";
 import type { DB } from "../store/schema";
-import { dateFormatter, type DateFormatter } from "./dateFormat";
-import { readResultRowObjects, type ResultMeta } from "./resultStore";
+import { parseRowObjects } from "./chunks";
+import { dateFormatter } from "./dateFormat";
+import { readResultChunkTexts, type ResultMeta } from "./resultStore";
+import { quoter, rowTextConverter, type ScannedColumn } from "./rowTextScanner";
 
 export interface DelimitedOptions {
   delimiter: "," | "\t";
@@ -10,56 +12,67 @@ export interface DelimitedOptions {
   timeFormat: string;
 }
 
-/** Minimal quoting, as Python's csv module: only fields holding the delimiter, a quote or a line break. */
-function quoter(delimiter: string): (field: string) => string {
-  const needsQuotes = delimiter === "," ? /[",\r\n]/ : /["\t\r\n]/;
-  return (field) => (needsQuotes.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
+/** How a date or datetime column's string cells are formatted (org formats); null for others. */
+function columnFormat(column: ResultColumn, options: DelimitedOptions): ScannedColumn["format"] {
+  let format: string | null = null;
+  if (column.type === "date") format = options.dateFormat;
+  if (column.type === "datetime") format = `${options.dateFormat} ${options.timeFormat}`;
+  if (format === null) return null;
+  const formatted = dateFormatter(format);
+  return (value) => String(formatted(value));
 }
 
 /**
- * Turns one column's cells into their field text; date columns are formatted with the org's
- * formats. Numbers and booleans never need quotes.
+ * The lines of one chunk through JSON.parse, for text the scanner does not expect. Numbers and
+ * booleans never need quotes.
  */
-function fieldTexter(
-  column: ResultColumn,
-  options: DelimitedOptions,
+function parsedLines(
+  text: Buffer,
+  columns: readonly ScannedColumn[],
+  delimiter: string,
   quote: (field: string) => string,
-): (value: Cell) => string {
-  let format: DateFormatter | null = null;
-  if (column.type === "date") format = dateFormatter(options.dateFormat);
-  if (column.type === "datetime") {
-    format = dateFormatter(`${options.dateFormat} ${options.timeFormat}`);
+): string {
+  let out = "";
+  for (const row of parseRowObjects(text)) {
+    for (let i = 0; i < columns.length; i += 1) {
+      if (i > 0) out += delimiter;
+      const { name, format } = columns[i]!;
+      const value: unknown = row[name] ?? null;
+      if (value === null) continue;
+      if (typeof value !== "string") out += String(value);
+      else out += quote(format === null ? value : format(value));
+    }
+    out += "\r\n";
   }
-  const formatted = format;
-  return (value) => {
-    if (value === null) return "";
-    if (typeof value !== "string") return String(value);
-    return quote(formatted === null ? value : String(formatted(value)));
-  };
+  return out;
 }
 
-/** CSV/TSV text of a stored result (§4.4): header of column names, CRLF lines, one piece per chunk. */
+/**
+ * The conversion of a result's chunk texts (chunks.ts) to CSV/TSV lines, UTF-8, each ending in
+ * CRLF: straight from the text (rowTextScanner.ts), or through JSON.parse for text in a form
+ * the scanner does not expect.
+ */
+export function delimitedLines(
+  columns: readonly ResultColumn[],
+  options: DelimitedOptions,
+): (text: Buffer) => Buffer {
+  const d = options.delimiter;
+  const quote = quoter(d);
+  // Formats are compiled once per column, not once per cell.
+  const scanned = columns.map((c) => ({ name: c.name, format: columnFormat(c, options) }));
+  const convert = rowTextConverter(scanned, d);
+  return (text) => convert(text) ?? Buffer.from(parsedLines(text, scanned, d, quote));
+}
+
+/** CSV/TSV text of a stored result (§4.4), UTF-8: header of column names, CRLF lines, per chunk. */
 export async function* delimitedStream(
   db: Kysely<DB>,
   meta: ResultMeta,
   options: DelimitedOptions,
-): AsyncGenerator<string> {
-  const { columns } = meta;
+): AsyncGenerator<Buffer> {
   const d = options.delimiter;
   const quote = quoter(d);
-  yield `${columns.map((c) => quote(c.name)).join(d)}\r\n`;
-  // Formats are compiled once per column, not once per cell.
-  const texts = columns.map((c) => fieldTexter(c, options, quote));
-  const names = columns.map((c) => c.name);
-  for await (const rows of readResultRowObjects(db, meta)) {
-    let text = "";
-    for (const row of rows) {
-      for (let i = 0; i < names.length; i += 1) {
-        if (i > 0) text += d;
-        text += texts[i]!(row[names[i]!] ?? null);
-      }
-      text += "\r\n";
-    }
-    yield text;
-  }
+  yield Buffer.from(`${meta.columns.map((c) => quote(c.name)).join(d)}\r\n`);
+  const lines = delimitedLines(meta.columns, options);
+  for await (const { text } of readResultChunkTexts(db, meta)) yield lines(text);
 }

@@ -311,6 +311,28 @@ export async function* readResultRowsJson(
   }
 }
 
+/**
+ * Each stored chunk's inflated text (row objects, see chunks.ts) with its row count, in order;
+ * the next chunk inflates on the thread pool while the current one is being used.
+ */
+export async function* readResultChunkTexts(
+  db: Kysely<DB>,
+  meta: ResultMeta,
+): AsyncGenerator<{ rowCount: number; text: Buffer }> {
+  let next: Promise<Buffer> | null = null;
+  const chunks = readChunks(db, meta, Number.POSITIVE_INFINITY);
+  let current = await chunks.next();
+  while (!current.done) {
+    const { rowCount } = current.value;
+    const text: Buffer = await (next ?? decodeChunkText(current.value.data));
+    current = await chunks.next();
+    next = current.done ? null : decodeChunkText(current.value.data);
+    // Awaited on the next turn; until then a failure must not count as unhandled.
+    next?.catch(() => undefined);
+    yield { rowCount, text };
+  }
+}
+
 /** The stored chunks in order, one at a time, until `maxRows` rows have been read. */
 async function* readChunks(
   db: Kysely<DB>,

@@ -3,7 +3,10 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "data/**", "test-artifacts/**"] },
+  {
+    // tmpbench/: local scratch measurements, never committed (.gitignore).
+    ignores: ["**/node_modules/**", "**/dist/**", "data/**", "test-artifacts/**", "**/tmpbench/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

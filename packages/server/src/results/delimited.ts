@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { ResultColumn } from "../runners/types";
 import type { DB } from "../store/schema";
 import { parseRowObjects } from "./chunks";
-import { dateFormatter } from "./dateFormat";
+import { dateTextFormatter } from "./dateFormat";
 import { readResultChunkTexts, type ResultMeta } from "./resultStore";
 import { quoter, rowTextConverter, type ScannedColumn } from "./rowTextScanner";
 
@@ -17,9 +17,8 @@ function columnFormat(column: ResultColumn, options: DelimitedOptions): ScannedC
   let format: string | null = null;
   if (column.type === "date") format = options.dateFormat;
   if (column.type === "datetime") format = `${options.dateFormat} ${options.timeFormat}`;
-  if (format === null) return null;
-  const formatted = dateFormatter(format);
-  return (value) => String(formatted(value));
+  // Its plan lets the scanner format plain ISO values from their bytes.
+  return format === null ? null : dateTextFormatter(format);
 }
 
 /**

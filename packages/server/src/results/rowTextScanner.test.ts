@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Cell, ColumnType, ResultColumn } from "../runners/types";
 import { rowObjectBuilder, rowsText } from "./chunks";
-import { dateFormatter, type DateFormatter } from "./dateFormat";
+import {
+  dateFormatter,
+  dateTextFormatter,
+  type DateFormatter,
+  type DateTextFormatter,
+} from "./dateFormat";
 import { delimitedLines, type DelimitedOptions } from "./delimited";
-import { rowTextConverter } from "./rowTextScanner";
+import { rowTextConverter, type ScannedColumn } from "./rowTextScanner";
 
 /** The conversion before the scanner: JSON.parse of the row objects, then each field. */
 function reference(text: Buffer, columns: ResultColumn[], options: DelimitedOptions): Buffer {
@@ -97,11 +102,13 @@ function cellMaker(next: () => number) {
         ]),
       () => pick([NaN, Infinity, -Infinity]), // stored as null
     ])();
+  const fraction = () => String(Math.floor(next() * 1e9)).padStart(9, "0");
   const date = (): Cell =>
     pick<() => Cell>([
       isoDate,
       () => `${isoDate()}T${isoTime()}`,
       () => `${isoDate()}T${isoTime()}.${Math.floor(next() * 1e6)}`,
+      () => `${isoDate()}T${isoTime()}.${fraction().slice(0, 1 + Math.floor(next() * 9))}`,
       () => `${isoDate()} ${isoTime()}`,
       () => `${isoDate()}T${isoTime()}Z`,
       () => `${isoDate()}T${isoTime()}+02:00`,
@@ -125,6 +132,10 @@ const OPTIONS: DelimitedOptions[] = [
   // Longer than the values: the output outgrows the text.
   { delimiter: ",", dateFormat: "[day DD, month MM, year YYYY]", timeFormat: "HH, mm, ss, SSS" },
   { delimiter: "\t", dateFormat: "[day DD, month MM, year YYYY]", timeFormat: "HH, mm, ss, SSS" },
+  // Every token; literals that call for quotes with one delimiter or both.
+  { delimiter: ",", dateFormat: "YYYYMMDD YY", timeFormat: "HHmmssSSS" },
+  { delimiter: "\t", dateFormat: "DD\tMM YY", timeFormat: 'HH"mm' },
+  { delimiter: ",", dateFormat: "DD\tMM YY", timeFormat: "HH\r\nss.SSS" },
 ];
 
 function column(name: string, type: ColumnType): ResultColumn {
@@ -139,22 +150,30 @@ function chunkOf(columns: ResultColumn[], rowCount: number, seed: number): Buffe
   return rowsText(rows, rowObjectBuilder(columns));
 }
 
-function expectSame(text: Buffer, columns: ResultColumn[], options: DelimitedOptions): void {
-  const expected = reference(text, columns, options);
-  expect(delimitedLines(columns, options)(text).toString()).toBe(expected.toString());
-  expect(delimitedLines(columns, options)(text).equals(expected)).toBe(true);
+/** The scanner's columns, date formats as dateTextFormatter (with plans: the byte path). */
+function scannedColumns(columns: ResultColumn[], options: DelimitedOptions): ScannedColumn[] {
+  const date = dateTextFormatter(options.dateFormat);
+  const datetime = dateTextFormatter(`${options.dateFormat} ${options.timeFormat}`);
+  return columns.map((c) => ({
+    name: c.name,
+    format: c.type === "date" ? date : c.type === "datetime" ? datetime : null,
+  }));
 }
 
 /** The scanner's own result (null: it left the chunk to JSON.parse). */
 function scanned(text: Buffer, columns: ResultColumn[], options: DelimitedOptions) {
-  const format = dateFormatter(`${options.dateFormat} ${options.timeFormat}`);
-  return rowTextConverter(
-    columns.map((c) => ({
-      name: c.name,
-      format: c.type === "datetime" ? (v: string) => String(format(v)) : null,
-    })),
-    options.delimiter,
-  )(text);
+  return rowTextConverter(scannedColumns(columns, options), options.delimiter)(text);
+}
+
+function expectSame(text: Buffer, columns: ResultColumn[], options: DelimitedOptions): void {
+  const expected = reference(text, columns, options);
+  expect(delimitedLines(columns, options)(text).toString()).toBe(expected.toString());
+  expect(delimitedLines(columns, options)(text).equals(expected)).toBe(true);
+  const direct = scanned(text, columns, options);
+  if (direct !== null) {
+    expect(direct.toString()).toBe(expected.toString());
+    expect(direct.equals(expected)).toBe(true);
+  }
 }
 
 describe("rowTextScanner: CSV/TSV lines from chunk text", () => {
@@ -171,11 +190,7 @@ describe("rowTextScanner: CSV/TSV lines from chunk text", () => {
     const text = chunkOf(columns, 500, 99);
     for (const options of OPTIONS) {
       expect(scanned(text, columns, options)?.toString()).toBe(
-        reference(
-          text,
-          columns.map((c) => (c.type === "date" ? { ...c, type: null } : c)),
-          options,
-        ).toString(),
+        reference(text, columns, options).toString(),
       );
     }
   });
@@ -327,5 +342,99 @@ describe("rowTextScanner: CSV/TSV lines from chunk text", () => {
         expect(() => delimitedLines(columns, options)(chunk)).toThrow(SyntaxError);
       }
     }
+  });
+});
+
+describe("rowTextScanner: date fields formatted from their bytes", () => {
+  /**
+   * Values at and around the plain shapes: each prefix of a timestamp with an 11-digit fraction,
+   * alone, with one character replaced, and with a zone, a space or a T after it.
+   */
+  function dateEdges(): string[] {
+    const full = "2024-01-02T03:04:05.12345678901";
+    const replacements = [...'09/-:Tt .Za,\t"\\', "é", "\u0663", "😀"];
+    const values = new Set<string>();
+    for (let n = 0; n <= full.length; n += 1) {
+      const value = full.slice(0, n);
+      values.add(value);
+      for (let p = 0; p < n; p += 1) {
+        for (const c of replacements) values.add(value.slice(0, p) + c + value.slice(p + 1));
+      }
+      for (const after of ["Z", "z", "+02:00", "-0500", " ", "T", " 03:04", "T03:04"]) {
+        values.add(value + after);
+      }
+      values.add(` ${value}`);
+    }
+    values.add("2024-01-02 03:04:05.123");
+    return [...values];
+  }
+
+  /** Plain shapes, as dateFormat.ts reads them by position. */
+  const PLAIN = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?)?$/;
+
+  const FORMATS: [string, string][] = [
+    ["DD/MM/YY", "HH:mm"],
+    ["YYYY-MM-DD", "HH:mm:ss.SSS"],
+    ["YYYYMMDD", "HHmmssSSS"],
+    ["YY.MM.DD", "SSSSSS ss"],
+    ["YYYYY", "mmm"],
+    ["", ""],
+    ["no tokens", "here"],
+    ["día DD ✓ 😀", "HH h"],
+    [`YYYY${"-".repeat(200)}`, "SSS"], // longer than the values: the output outgrows the text
+    ["DD,MM,YYYY", "HH:mm"],
+    ['DD "MM" YYYY', "HH"],
+    ["DD\tMM", "HH"],
+    ["DD\r\nMM", "HH"],
+    ["DD\rMM", "HH"],
+    ["DD\nMM", "HH"],
+  ];
+
+  it("writes what JSON.parse and formatting write, at the edges of the plain shapes", () => {
+    const columns = [column("d", "date"), column("t", "datetime"), column("s", "string")];
+    const values = dateEdges();
+    const rows = values.map((v, r): Cell[] => [v, v, r % 2 === 0 ? v : null]);
+    const text = rowsText(rows, rowObjectBuilder(columns));
+    for (const [dateFormat, timeFormat] of FORMATS) {
+      for (const delimiter of [",", "\t"] as const) {
+        expectSame(text, columns, { delimiter, dateFormat, timeFormat });
+      }
+    }
+  });
+
+  it("leaves to `format` only the values not in a plain shape, or all if it needs quotes", () => {
+    const columns = [column("d", "date")];
+    const values = dateEdges();
+    const text = rowsText(
+      values.map((v) => [v]),
+      rowObjectBuilder(columns),
+    );
+    const plainCount = values.filter((v) => PLAIN.test(v)).length;
+    expect(plainCount).toBeGreaterThan(100);
+    for (const [dateFormat] of FORMATS) {
+      for (const delimiter of [",", "\t"] as const) {
+        const formatted = dateTextFormatter(dateFormat);
+        const calls: string[] = [];
+        const counted: DateTextFormatter = Object.assign(
+          (value: string) => {
+            calls.push(value);
+            return formatted(value);
+          },
+          { plan: formatted.plan },
+        );
+        const lines = rowTextConverter([{ name: "d", format: counted }], delimiter)(text);
+        const options = { delimiter, dateFormat, timeFormat: "" };
+        expect(lines?.toString()).toBe(reference(text, columns, options).toString());
+        const quoted = (delimiter === "," ? /[",\r\n]/ : /["\t\r\n]/).test(dateFormat);
+        expect(calls).toEqual(quoted ? values : values.filter((v) => !PLAIN.test(v)));
+      }
+    }
+  });
+
+  it("formats the values with `format` when it carries no plan", () => {
+    const text = Buffer.from('{"d":"2024-01-02T03:04:05"},{"d":"2024-01-02"}');
+    const format = dateFormatter("DD/MM/YY HH:mm");
+    const lines = rowTextConverter([{ name: "d", format: (v) => `<${String(format(v))}>` }], ",");
+    expect(lines(text)?.toString()).toBe("<02/01/24 03:04>\r\n<02/01/24 00:00>\r\n");
   });
 });

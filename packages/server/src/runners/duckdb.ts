@@ -182,9 +182,32 @@ async function sandbox(
   }
 }
 
+/** A run's connections to one database: the first, and one opened to re-run it as JSON. */
 interface Opened {
   connection: DuckDBConnection;
+  /** Another new connection to the same database, closed with the first. */
+  another(): Promise<DuckDBConnection>;
   close(): void;
+}
+
+function opened(
+  first: DuckDBConnection,
+  connect: () => Promise<DuckDBConnection>,
+  closeInstance?: () => void,
+): Opened {
+  const connections = [first];
+  return {
+    connection: first,
+    async another() {
+      const connection = await connect();
+      connections.push(connection);
+      return connection;
+    },
+    close() {
+      for (const connection of connections) connection.closeSync();
+      closeInstance?.();
+    },
+  };
 }
 
 async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened> {
@@ -197,8 +220,7 @@ async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened
   const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
   if (warm) {
     keepWarm(key, warm.instance);
-    const connection = await freshConnection(warm);
-    return { connection, close: () => connection.closeSync() };
+    return opened(await freshConnection(warm), () => freshConnection(warm));
   }
   const root = allowedFolder(ctx);
   if (folderHoldsForbidden(root, ctx)) {
@@ -218,7 +240,7 @@ async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened
     try {
       const connection = await instance.connect();
       await sandbox(connection, root, true);
-      return { connection, close: () => (connection.closeSync(), close()) };
+      return opened(connection, () => instance.connect(), close);
     } catch (error) {
       close();
       throw error;
@@ -237,7 +259,7 @@ async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened
     throw error;
   }
   keepWarm(key, instance);
-  return { connection, close: () => connection.closeSync() };
+  return opened(connection, () => instance.connect());
 }
 
 /**
@@ -290,9 +312,21 @@ interface ChunkReader<Item> {
   finish?(): Item[];
 }
 
+/** A result's chunks until the end; `first`, when given, was fetched already. */
+async function* chunksOf(
+  result: DuckDBResult,
+  first?: DuckDBDataChunk | null,
+): AsyncGenerator<DuckDBDataChunk> {
+  let chunk = first === undefined ? await result.fetchChunk() : first;
+  while (chunk && chunk.rowCount > 0) {
+    yield chunk;
+    chunk = await result.fetchChunk();
+  }
+}
+
 /** A result's chunks, read into items, pushed into `channel` in batches. */
 function pump<Item>(
-  result: DuckDBResult,
+  chunks: AsyncIterable<DuckDBDataChunk>,
   channel: BatchChannel<Item[]>,
   reader: ChunkReader<Item>,
   watch: QueryWatch,
@@ -307,9 +341,7 @@ function pump<Item>(
       let pending: Item[] = [];
       // Batches are sized by the rows read, whatever their items hold.
       let pendingRows = 0;
-      for (;;) {
-        const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
+      for await (const chunk of chunks) {
         const next = reader.read(chunk);
         pendingRows += chunk.rowCount;
         if (pending.length === 0) pending = next;
@@ -341,6 +373,7 @@ export function streamDuckdbResult(
   connection: DuckDBConnection,
   watch: QueryWatch,
   close: () => void,
+  first?: DuckDBDataChunk | null,
 ): CellRun {
   const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
   const types = typeIds.map(duckdbColumnType);
@@ -350,7 +383,8 @@ export function streamDuckdbResult(
     connection.interrupt();
     close();
   });
-  pump(result, channel, { read: (chunk) => chunkRows(chunk, converters) }, watch, close);
+  const reader = { read: (chunk: DuckDBDataChunk) => chunkRows(chunk, converters) };
+  pump(chunksOf(result, first), channel, reader, watch, close);
   return { columns, batches: channel };
 }
 
@@ -366,7 +400,7 @@ function streamJsonRows(
     connection.interrupt();
     close();
   });
-  pump(result, channel, new JsonChunkReader(), watch, close);
+  pump(chunksOf(result), channel, new JsonChunkReader(), watch, close);
   return { columns, batches: jsonBatches(channel) };
 }
 
@@ -374,22 +408,34 @@ async function* jsonBatches(channel: BatchChannel<JsonText[]>): AsyncGenerator<J
   for await (const texts of channel) yield new JsonRows(texts);
 }
 
-/** What a statement streams: cells (DuckDB's own columns) or row JSON for `columns`. */
+/**
+ * What a run streams: DuckDB's own columns (with the first chunk if it was fetched already), or
+ * row JSON for `columns` from the re-run on `connection`.
+ */
 type Started =
-  | { kind: "cells"; result: DuckDBResult }
-  | { kind: "json"; result: DuckDBResult; columns: ResultColumn[] };
+  | { kind: "cells"; result: DuckDBResult; first?: DuckDBDataChunk | null }
+  | { kind: "json"; result: DuckDBResult; columns: ResultColumn[]; connection: DuckDBConnection };
+
+/**
+ * A query first runs as written. When its first chunk is full (more rows are likely to follow)
+ * and came quickly, it is re-run rewritten so that DuckDB writes the rows' JSON itself
+ * (duckdbJson.ts), which halves the time of big results; the first run is stopped and its rows
+ * dropped. Small results, the usual case, pay nothing for this; a re-run repeats at most
+ * RERUN_WITHIN_MS of DuckDB's work.
+ */
+const FULL_CHUNK_ROWS = 2048;
+const RERUN_WITHIN_MS = 20;
 
 /**
  * One statement, the usual case, is prepared directly: a trip to the thread pool fewer than
  * extracting the statements first, which matters for small queries. DuckDB refuses to prepare
  * several statements at once; those run through extraction (all but the last are executed).
- * A SELECT whose columns DuckDB can write as JSON runs rewritten (duckdbJson.ts) when `json`.
  */
-async function startStreaming(
-  connection: DuckDBConnection,
-  query: string,
-  json: boolean,
-): Promise<Started> {
+/** How a run reads its rows: always as cells, as JSON when big (see above), or always as JSON. */
+type RowMode = "cells" | "json-when-big" | "json";
+
+async function startStreaming(run: Opened, query: string, mode: RowMode): Promise<Started> {
+  const { connection } = run;
   let prepared: DuckDBPreparedStatement;
   try {
     prepared = await connection.prepare(query);
@@ -400,25 +446,47 @@ async function startStreaming(
     throw error;
   }
   try {
-    if (json) {
-      const columns = preparedColumns(prepared);
-      const rewritten = jsonRowsQuery(
-        query,
-        prepared,
-        columns.map((c) => c.name),
-      );
-      const jsonPrepared = rewritten ? await connection.prepare(rewritten).catch(() => null) : null;
-      if (jsonPrepared) {
-        try {
-          return { kind: "json", result: await jsonPrepared.stream(), columns };
-        } finally {
-          jsonPrepared.destroySync();
-        }
-      }
+    if (mode === "json") {
+      const rerun = await startJsonRerun(run, query, prepared);
+      if (rerun) return rerun;
     }
-    return { kind: "cells", result: await prepared.stream() };
+    const startedAt = performance.now();
+    const result = await prepared.stream();
+    if (mode !== "json-when-big") return { kind: "cells", result };
+    const first = await result.fetchChunk();
+    const quick = performance.now() - startedAt <= RERUN_WITHIN_MS;
+    if (!quick || !first || first.rowCount < FULL_CHUNK_ROWS)
+      return { kind: "cells", result, first };
+    const rerun = await startJsonRerun(run, query, prepared);
+    if (!rerun) return { kind: "cells", result, first };
+    connection.interrupt();
+    return rerun;
   } finally {
     prepared.destroySync();
+  }
+}
+
+/** The query rewritten as JSON, started on a connection of its own; null if not possible. */
+async function startJsonRerun(
+  run: Opened,
+  query: string,
+  prepared: DuckDBPreparedStatement,
+): Promise<Started | null> {
+  const columns = preparedColumns(prepared);
+  const rewritten = jsonRowsQuery(
+    query,
+    prepared,
+    columns.map((c) => c.name),
+  );
+  if (!rewritten) return null;
+  // The first run's result stays readable until the rewritten text is known to work.
+  const connection = await run.another();
+  const jsonPrepared = await connection.prepare(rewritten).catch(() => null);
+  if (!jsonPrepared) return null;
+  try {
+    return { kind: "json", result: await jsonPrepared.stream(), columns, connection };
+  } finally {
+    jsonPrepared.destroySync();
   }
 }
 
@@ -435,7 +503,7 @@ async function streamQuery(
   options: DataSourceOptions,
   query: string,
   ctx: RunContext,
-  json: boolean,
+  mode: RowMode,
 ): Promise<QueryRun> {
   const watch = watchQuery(ctx);
   let opened: Opened | null = null;
@@ -450,13 +518,16 @@ async function streamQuery(
     opened = await open(options, ctx);
 
     const connection = opened.connection;
-    const onAbort = () => connection.interrupt();
-    watch.signal.addEventListener("abort", onAbort, { once: true });
+    let running = connection;
+    watch.signal.addEventListener("abort", () => running.interrupt(), { once: true });
     if (watch.signal.aborted) throw watch.signal.reason;
-    const started = await startStreaming(connection, query, json);
-    return started.kind === "json"
-      ? streamJsonRows(started.result, started.columns, connection, watch, close)
-      : streamDuckdbResult(started.result, connection, watch, close);
+    const started = await startStreaming(opened, query, mode);
+    if (started.kind === "cells") {
+      return streamDuckdbResult(started.result, connection, watch, close, started.first);
+    }
+    running = started.connection;
+    if (watch.signal.aborted) running.interrupt();
+    return streamJsonRows(started.result, started.columns, running, watch, close);
   } catch (error) {
     const explained = watch.explain(error);
     close();
@@ -464,13 +535,22 @@ async function streamQuery(
   }
 }
 
-/** Runs a query on the cell path only (schema listings; tests compare it with the JSON path). */
+/** Runs a query reading cells only (schema listings; tests compare both ways). */
 export async function runDuckdbCells(
   options: DataSourceOptions,
   query: string,
   ctx: RunContext,
 ): Promise<CellRun> {
-  return (await streamQuery(options, query, ctx, false)) as CellRun;
+  return (await streamQuery(options, query, ctx, "cells")) as CellRun;
+}
+
+/** Runs a query rewritten as JSON whatever its size, where possible (tests compare both ways). */
+export function runDuckdbJson(
+  options: DataSourceOptions,
+  query: string,
+  ctx: RunContext,
+): Promise<QueryRun> {
+  return streamQuery(options, query, ctx, "json");
 }
 
 async function rowsOf(
@@ -499,7 +579,7 @@ export const duckdbRunner: Runner = {
     required: ["dbpath"],
   },
 
-  run: (options, query, ctx) => streamQuery(options, query, ctx, true),
+  run: (options, query, ctx) => streamQuery(options, query, ctx, "json-when-big"),
 
   async test(options, ctx) {
     await rowsOf(options, "SELECT 1", ctx);

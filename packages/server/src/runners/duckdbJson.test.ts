@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { duckdbRunner, runDuckdbCells } from "./duckdb";
-import { collect, testContext } from "./testSupport";
+import { duckdbRunner, runDuckdbCells, runDuckdbJson } from "./duckdb";
+import { abortAfter, collect, testContext, timeRejection } from "./testSupport";
 import { JsonRows, type QueryRun } from "./types";
 
 describe("JsonRows", () => {
@@ -43,7 +43,7 @@ async function pathAndRows(run: Promise<QueryRun>) {
 }
 
 async function expectSameOnBothPaths(query: string, expectedPath: "json" | "cells" | "none") {
-  const viaRunner = await pathAndRows(duckdbRunner.run(memory, query, ctx));
+  const viaRunner = await pathAndRows(runDuckdbJson(memory, query, ctx));
   const viaCells = await pathAndRows(runDuckdbCells(memory, query, ctx));
   expect(viaCells.kind).not.toBe("json");
   expect(viaRunner.kind).toBe(expectedPath);
@@ -166,7 +166,7 @@ describe("DuckDB row JSON", () => {
       "CREATE TABLE t AS SELECT 1 AS x; SELECT * FROM t",
       "EXPLAIN SELECT 1",
     ]) {
-      const { kind } = await pathAndRows(duckdbRunner.run(memory, query, ctx));
+      const { kind } = await pathAndRows(runDuckdbJson(memory, query, ctx));
       expect({ query, kind }).toEqual({ query, kind: "cells" });
     }
   });
@@ -176,7 +176,54 @@ describe("DuckDB row JSON", () => {
       /Table with name nope does not exist/,
     );
     await expect(
-      pathAndRows(duckdbRunner.run(memory, "SELECT error('broken ' || range) FROM range(3)", ctx)),
+      pathAndRows(runDuckdbJson(memory, "SELECT error('broken ' || range) FROM range(3)", ctx)),
     ).rejects.toThrow(/broken 0/);
+  });
+});
+
+describe("the runner's choice", () => {
+  it("reads small results as cells and re-runs big ones as JSON, with the same rows", async () => {
+    const small = await pathAndRows(
+      duckdbRunner.run(memory, "SELECT i, 'r' || i AS s FROM range(2000) t(i)", ctx),
+    );
+    expect(small.kind).toBe("cells");
+    expect(small.rows).toHaveLength(2000);
+    const query = "SELECT i, 'r' || i AS s FROM range(50000) t(i)";
+    const expected = (await pathAndRows(runDuckdbCells(memory, query, ctx))).rows;
+    // The first rows come out within a millisecond; a few tries absorb a busy machine's pauses.
+    const kinds: string[] = [];
+    for (let attempt = 0; attempt < 3 && !kinds.includes("json"); attempt += 1) {
+      const big = await pathAndRows(duckdbRunner.run(memory, query, ctx));
+      expect(big.rows).toEqual(expected);
+      kinds.push(big.kind);
+    }
+    expect(kinds).toContain("json");
+  });
+
+  it("keeps the first run of a big result that was slow to start", async () => {
+    // The aggregation takes well over the re-run allowance before its first rows come out.
+    const { kind, rows } = await pathAndRows(
+      duckdbRunner.run(
+        memory,
+        "SELECT i % 10000 AS k, count(*) AS n FROM range(30000000) t(i) GROUP BY 1 ORDER BY 1",
+        ctx,
+      ),
+    );
+    expect(kind).toBe("cells");
+    expect(rows).toHaveLength(10_000);
+  });
+
+  it("stops a re-run when cancelled or out of time", async () => {
+    const endless = "SELECT i, 'r' || i AS s FROM range(100000000000) t(i)";
+    const cancelled = await timeRejection(
+      pathAndRows(duckdbRunner.run(memory, endless, { ...ctx, signal: abortAfter(300) })),
+    );
+    expect(cancelled.error.message).toBe("Query cancelled by user.");
+    expect(cancelled.ms).toBeLessThan(2000);
+    const timedOut = await timeRejection(
+      pathAndRows(duckdbRunner.run(memory, endless, { ...ctx, timeoutMs: 300 })),
+    );
+    expect(timedOut.error.message).toMatch(/time limit/);
+    expect(timedOut.ms).toBeLessThan(2000);
   });
 });

@@ -8,7 +8,7 @@ import {
 import type { JsonText } from "./types";
 
 /**
- * DuckDB writes the result's row objects itself.
+ * DuckDB writes the result's row objects itself (for big results: runners/duckdb.ts decides).
  *
  * Reading a big result into JS values costs a native call per string plus a JS value per cell,
  * and encoding them to JSON again costs as much: a million rows took twice the driver's raw read.

@@ -288,17 +288,7 @@ export async function* readResultRowsJson(
   maxRows = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Buffer> {
   let sent = 0;
-  // The next chunk inflates on the thread pool while the current one is being sent.
-  let next: Promise<Buffer> | null = null;
-  const chunks = readChunks(db, meta, maxRows);
-  let current = await chunks.next();
-  while (!current.done) {
-    const { rowCount } = current.value;
-    const text: Buffer = await (next ?? decodeChunkText(current.value.data));
-    current = await chunks.next();
-    next = current.done ? null : decodeChunkText(current.value.data);
-    // Awaited on the next turn; until then a failure must not count as unhandled.
-    next?.catch(() => undefined);
+  for await (const { rowCount, text } of readResultChunkTexts(db, meta, maxRows)) {
     if (sent + rowCount <= maxRows) {
       sent += rowCount;
       yield text;
@@ -312,15 +302,17 @@ export async function* readResultRowsJson(
 }
 
 /**
- * Each stored chunk's inflated text (row objects, see chunks.ts) with its row count, in order;
- * the next chunk inflates on the thread pool while the current one is being used.
+ * Each stored chunk's inflated text (row objects, see chunks.ts) with its row count, in order,
+ * until `maxRows` rows have been read; the next chunk inflates on the thread pool while the
+ * current one is being used.
  */
 export async function* readResultChunkTexts(
   db: Kysely<DB>,
   meta: ResultMeta,
+  maxRows = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<{ rowCount: number; text: Buffer }> {
   let next: Promise<Buffer> | null = null;
-  const chunks = readChunks(db, meta, Number.POSITIVE_INFINITY);
+  const chunks = readChunks(db, meta, maxRows);
   let current = await chunks.next();
   while (!current.done) {
     const { rowCount } = current.value;

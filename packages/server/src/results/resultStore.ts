@@ -270,8 +270,8 @@ export async function* readResultRowObjects(
   maxRows = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Record<string, Cell>[]> {
   let sent = 0;
-  for await (const chunk of readChunks(db, meta, maxRows)) {
-    let rows = parseRowObjects(await decodeChunkText(chunk.data));
+  for await (const { text } of readResultChunkTexts(db, meta, maxRows)) {
+    let rows = parseRowObjects(text);
     if (sent + rows.length > maxRows) rows = rows.slice(0, maxRows - sent);
     sent += rows.length;
     yield rows;

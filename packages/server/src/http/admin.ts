@@ -7,7 +7,7 @@ import { hasPermission } from "../policies";
 import { presentRecentQuery } from "../presenters/queries";
 import { presentUser } from "../presenters/users";
 import { countUnusedResults, formatBytes } from "../results";
-import { recordEvent } from "../services/events";
+import { recordEventSoon } from "../services/events";
 import { findQueriesByIds } from "../store/queries";
 import { findUserById } from "../store/users";
 import { SERVER_VERSION } from "../version";
@@ -245,7 +245,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       if (error instanceof QueueUnavailableError) throw new HttpError(503, error.message);
       throw error;
     }
-    void recordEvent(db, {
+    recordEventSoon(db, {
       orgId: org.id,
       userId: identity.user.id,
       action: "list",
@@ -297,7 +297,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         runtime: result ? Number(result.runtime) : null,
       });
     }
-    void recordEvent(db, {
+    recordEventSoon(db, {
       orgId: org.id,
       userId: identity.user.id,
       action: "list",

@@ -32,7 +32,7 @@ import {
 } from "../results";
 import { principalOf } from "../execution/principal";
 import { orgSetting } from "../services/orgSettings";
-import { recordEvent } from "../services/events";
+import { recordEventSoon } from "../services/events";
 import { findDataSource, groupLinksOf } from "../store/dataSources";
 import { findQuery, type Query } from "../store/queries";
 import type { Organization } from "../store/organizations";
@@ -254,7 +254,7 @@ async function sendResult(
   reply.header("Content-Disposition", contentDisposition(filename));
   if (input.explicitResult) reply.header("Cache-Control", "private,max-age=31557600");
   if (identity.kind === "user") {
-    void recordEvent(ctx.database.db, {
+    recordEventSoon(ctx.database.db, {
       orgId: org.id,
       userId: identity.user.id,
       action: "view",
@@ -354,7 +354,7 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
         maxAge,
         principal: principalOf(identity),
       });
-      void recordEvent(db, {
+      recordEventSoon(db, {
         orgId: org.id,
         userId: identity.kind === "user" ? identity.user.id : null,
         action: "execute_query",

@@ -41,3 +41,12 @@ export async function recordEvent(db: Kysely<DB>, e: EventInput): Promise<void> 
     e.request?.log.warn({ err }, "could not record event");
   }
 }
+
+/**
+ * Records the event once the current response has gone out: reads whose event nobody waits for
+ * (running a query, viewing a result) do not wait for the insert and its commit.
+ */
+export function recordEventSoon(db: Kysely<DB>, e: EventInput): void {
+  const timestamp = e.timestamp ?? now();
+  setImmediate(() => void recordEvent(db, { ...e, timestamp }));
+}

@@ -88,6 +88,38 @@ describe("DuckDB row JSON", () => {
     );
   });
 
+  it("holds the cells' decimals of any width: numbers up to 15 digits, text beyond", async () => {
+    const { rows } = await expectSameOnBothPaths(
+      `SELECT d::DECIMAL(38,3) AS wide, e::DECIMAL(38,37) AS tiny, f::DECIMAL(18,0) AS whole,
+              sum(d::DECIMAL(38,3)) OVER (ORDER BY n) AS running
+       FROM (VALUES
+         (1, 12345678901234567890.123, 0.1, 123456789012345678),
+         (2, 123456789012.345, 0.0000001, 100000000000000000),
+         (3, 1234567890123.456, 0.000001, 999999999999999),
+         (4, -0.5, -0.1234567890123456789, 0),
+         (5, 0, 0, -120000000000000000),
+         (6, NULL, NULL, NULL)
+       ) AS t(n, d, e, f)
+       UNION ALL
+       SELECT ((hash(i) % 100000000000) / 1000)::DECIMAL(38,3), ((hash(i) % 1000) / 1000)::DECIMAL(38,37),
+              (hash(i) % 100000000000000000)::DECIMAL(18,0), NULL
+       FROM range(2000) r(i)`,
+      "json",
+    );
+    expect(rows[0]).toEqual([
+      "12345678901234567890.123",
+      0.1,
+      "123456789012345678",
+      "12345678901234567890.123",
+    ]);
+    expect(rows[1].slice(0, 3)).toEqual([
+      123456789012.345,
+      "0.0000001000000000000000000000000000000",
+      1e17,
+    ]);
+    expect(rows[2].slice(0, 3)).toEqual(["1234567890123.456", 0.000001, 999999999999999]);
+  });
+
   it("holds the cells' text: quotes, escapes, control characters and any Unicode", async () => {
     await expectSameOnBothPaths(
       `SELECT s, s AS "key ""quoted"" \\ é", NULL::VARCHAR AS "1", true AS "__proto__", false AS b
@@ -159,7 +191,6 @@ describe("DuckDB row JSON", () => {
   it("leaves other types, statements and unusual texts on the cell path", async () => {
     for (const query of [
       "SELECT TIMESTAMPTZ '2024-01-02 10:00:00+02' AS tz",
-      "SELECT 12345678901234567890.123::DECIMAL(38,3) AS wide",
       "SELECT 'hi'::BLOB AS blob, [1, 2] AS list, {'a': 1} AS struct, INTERVAL 1 DAY AS i",
       "SELECT TIME '10:00:00' AS t, uuid() IS NOT NULL AS u, 'a'::ENUM('a', 'b') AS e",
       "SELECT 1 AS n; -- a comment after the statement",

@@ -1,5 +1,4 @@
 import {
-  DuckDBDecimalType,
   DuckDBTypeId,
   StatementType,
   type DuckDBDataChunk,
@@ -24,24 +23,17 @@ import type { JsonText } from "./types";
  *
  * Each column's expression reproduces the runner's cell conversion (runners/duckdb.ts), so the
  * stored values are the same either way: integers beyond ±2^53 as text, NaN and infinities as
- * null, FLOAT as the double JS sees, timestamps in ISO form with a "T". Types without an exact
- * SQL equivalent (wide decimals, time zones, blobs, lists, …) keep the whole query on the cell
- * path. Numbers may be spelled differently than JSON.stringify would (`100.0`, `1e21`): the same
+ * null, FLOAT as the double JS sees, decimals as numbers up to 15 significant digits, timestamps
+ * in ISO form with a "T". Types without an exact SQL equivalent (time zones, blobs, lists, …)
+ * keep the whole query on the cell path. Numbers may be spelled differently than JSON.stringify would (`100.0`, `1e21`): the same
  * values for every JSON reader.
  */
 
 /** Exactly representable integers in a double: beyond them the runner writes text. */
 const SAFE = "9007199254740991";
-/** A decimal of at most 15 digits converts to a double and back without change. */
-const MAX_EXACT_DECIMAL_WIDTH = 15;
 
 /** The JSON value of column `ref` as the cell path would store it, or null if not expressible. */
-function jsonExpression(
-  ref: string,
-  typeId: DuckDBTypeId,
-  prepared: DuckDBPreparedStatement,
-  index: number,
-): string | null {
+function jsonExpression(ref: string, typeId: DuckDBTypeId): string | null {
   switch (typeId) {
     case DuckDBTypeId.BOOLEAN:
     case DuckDBTypeId.TINYINT:
@@ -64,12 +56,13 @@ function jsonExpression(
     case DuckDBTypeId.FLOAT:
     case DuckDBTypeId.DOUBLE:
       return `CASE WHEN isfinite(${ref}) THEN ${ref}::DOUBLE END`;
-    case DuckDBTypeId.DECIMAL: {
-      const type = prepared.columnType(index);
-      return type instanceof DuckDBDecimalType && type.width <= MAX_EXACT_DECIMAL_WIDTH
-        ? `${ref}::DOUBLE`
-        : null;
-    }
+    case DuckDBTypeId.DECIMAL:
+      // values.ts decimalCell: a number up to 15 significant digits (counted on the text, without
+      // leading and trailing zeros) within the range JSON writes plainly, else the text. The text
+      // is parsed to a double, which rounds exactly like JS.
+      return `CASE WHEN length(rtrim(ltrim(replace(abs(${ref})::VARCHAR, '.', ''), '0'), '0')) <= 15
+          AND (${ref} = 0 OR (abs(${ref}) >= 0.000001 AND abs(${ref})::DOUBLE < 1e21))
+        THEN to_json(${ref}::VARCHAR::DOUBLE) ELSE to_json(${ref}::VARCHAR) END`;
     case DuckDBTypeId.TIMESTAMP:
       // DuckDB's text ("2024-01-02 03:04:05.1234") with the ISO "T"; BC and infinite values as DuckDB writes them.
       return `regexp_replace(${ref}::VARCHAR, '^(\\d{4,}-\\d{2}-\\d{2}) ', '\\1T')`;
@@ -100,7 +93,7 @@ export function jsonRowsQuery(
   const pairs: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const ref = `c${i}`;
-    const value = jsonExpression(ref, prepared.columnTypeId(i), prepared, i);
+    const value = jsonExpression(ref, prepared.columnTypeId(i));
     if (value === null) return null;
     refs.push(ref);
     pairs.push(`${sqlString(names[i])}, ${value}`);

@@ -22,6 +22,13 @@ describe("result values", () => {
     expect(decimalCell("12345678901234567890.123")).toBe("12345678901234567890.123");
     expect(decimalCell("0.1")).toBe(0.1);
     expect(decimalCell("NaN")).toBeNull();
+    // Up to 15 significant digits a double holds the value exactly; beyond, the text keeps them.
+    expect(decimalCell("123456789012345.00")).toBe(123456789012345);
+    expect(decimalCell("0.000000000000000000100")).toBe("0.000000000000000000100");
+    expect(decimalCell("1234567890123456")).toBe("1234567890123456");
+    expect(decimalCell("1200000000000000000000")).toBe("1200000000000000000000");
+    expect(decimalCell("0.0000015")).toBe(0.0000015);
+    expect(decimalCell("Infinity")).toBe("Infinity");
     expect(toCell(Number.POSITIVE_INFINITY)).toBeNull();
   });
 

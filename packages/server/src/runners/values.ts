@@ -30,23 +30,23 @@ export function bigintCell(value: bigint): Cell {
   return Number.isSafeInteger(asNumber) ? asNumber : value.toString();
 }
 
-/** A decimal given as text → number when the number prints back to the same value, else the text. */
+const PLAIN_DECIMAL = /^[+-]?(\d*)(?:\.(\d*))?$/;
+
+/**
+ * A decimal given as text → a number when a double holds it exactly and JSON writes it plainly:
+ * at most 15 significant digits, and 0 or 1e-6 ≤ |value| < 1e21; otherwise its text (so wide
+ * values such as sums of money keep every digit). NaN → null.
+ */
 export function decimalCell(text: string): Cell {
   const trimmed = text.trim();
-  const asNumber = Number(trimmed);
-  if (trimmed === "" || !Number.isFinite(asNumber)) return trimmed === "NaN" ? null : trimmed;
-  return canonicalDecimal(String(asNumber)) === canonicalDecimal(trimmed) ? asNumber : trimmed;
-}
-
-function canonicalDecimal(text: string): string {
-  if (/e/i.test(text)) return text.toLowerCase();
-  let s = text.startsWith("+") ? text.slice(1) : text;
-  const negative = s.startsWith("-");
-  if (negative) s = s.slice(1);
-  s = s.replace(/^0+(?=\d)/, "");
-  if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
-  if (s === "0" || s === "") return "0";
-  return negative ? `-${s}` : s;
+  if (trimmed === "NaN") return null;
+  const match = PLAIN_DECIMAL.exec(trimmed);
+  if (!match || (match[1] === "" && !match[2])) return trimmed;
+  const significant = `${match[1]}${match[2] ?? ""}`.replace(/^0+/, "").replace(/0+$/, "");
+  const value = Number(trimmed);
+  const size = Math.abs(value);
+  const plain = size === 0 || (size >= 1e-6 && size < 1e21);
+  return significant.length <= 15 && plain ? value : trimmed;
 }
 
 export function bytesCell(value: Uint8Array): string {

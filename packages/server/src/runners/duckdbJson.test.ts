@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { duckdbRunner, runDuckdbCells, runDuckdbJson } from "./duckdb";
-import { abortAfter, collect, testContext, timeRejection } from "./testSupport";
+import {
+  abortAfter,
+  collect,
+  DUCKDB_TIMESTAMP_SAMPLES,
+  testContext,
+  timeRejection,
+} from "./testSupport";
 import { JsonRows, type QueryRun } from "./types";
 
 describe("JsonRows", () => {
@@ -140,15 +146,7 @@ describe("DuckDB row JSON", () => {
 
   it("writes timestamps and dates as the cells do, far past and future included", async () => {
     await expectSameOnBothPaths(
-      `WITH t AS (
-         SELECT make_timestamp((hash(i) % 310000000000000000)::BIGINT - 62100000000000000) AS ts
-         FROM range(3000) r(i)
-         UNION ALL SELECT date_trunc('second', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
-         FROM range(500) r(i)
-         UNION ALL SELECT date_trunc('millisecond', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
-         FROM range(500, 1000) r(i)
-         UNION ALL SELECT NULL UNION ALL SELECT 'infinity'::TIMESTAMP UNION ALL SELECT '-infinity'::TIMESTAMP
-         UNION ALL SELECT TIMESTAMP '0001-01-01 00:00:00' UNION ALL SELECT TIMESTAMP '1970-01-01')
+      `${DUCKDB_TIMESTAMP_SAMPLES}
        SELECT ts, ts::DATE AS day FROM t`,
       "json",
     );

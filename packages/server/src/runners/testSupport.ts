@@ -62,3 +62,18 @@ export function abortAfter(ms: number): AbortSignal {
   setTimeout(() => controller.abort(), ms);
   return controller.signal;
 }
+
+/**
+ * DuckDB SQL for a table `t` of sample timestamps `ts`: random instants over years 2–9800 (the
+ * formatter's fast path and the far past/future), whole seconds and milliseconds, NULL, the
+ * infinities, the first day of year 1 and the epoch.
+ */
+export const DUCKDB_TIMESTAMP_SAMPLES = `WITH t AS (
+    SELECT make_timestamp((hash(i) % 310000000000000000)::BIGINT - 62100000000000000) AS ts
+    FROM range(3000) r(i)
+    UNION ALL SELECT date_trunc('second', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
+    FROM range(500) r(i)
+    UNION ALL SELECT date_trunc('millisecond', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
+    FROM range(500, 1000) r(i)
+    UNION ALL SELECT NULL UNION ALL SELECT 'infinity'::TIMESTAMP UNION ALL SELECT '-infinity'::TIMESTAMP
+    UNION ALL SELECT TIMESTAMP '0001-01-01 00:00:00' UNION ALL SELECT TIMESTAMP '1970-01-01')`;

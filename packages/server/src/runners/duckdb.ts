@@ -421,18 +421,20 @@ type Started =
  * and came quickly, it is re-run rewritten so that DuckDB writes the rows' JSON itself
  * (duckdbJson.ts), which halves the time of big results; the first run is stopped and its rows
  * dropped. Small results, the usual case, pay nothing for this; a re-run repeats at most
- * RERUN_WITHIN_MS of DuckDB's work.
+ * RERUN_WITHIN_MS of DuckDB's work. A query that draws from a sequence is never run twice.
  */
 const FULL_CHUNK_ROWS = 2048;
 const RERUN_WITHIN_MS = 20;
+const DRAWS_FROM_SEQUENCE = /\bnextval\s*\(/i;
+
+/** How a run reads its rows: always as cells, as JSON when big (see above), or always as JSON. */
+type RowMode = "cells" | "json-when-big" | "json";
 
 /**
  * One statement, the usual case, is prepared directly: a trip to the thread pool fewer than
  * extracting the statements first, which matters for small queries. DuckDB refuses to prepare
  * several statements at once; those run through extraction (all but the last are executed).
  */
-/** How a run reads its rows: always as cells, as JSON when big (see above), or always as JSON. */
-type RowMode = "cells" | "json-when-big" | "json";
 
 async function startStreaming(run: Opened, query: string, mode: RowMode): Promise<Started> {
   const { connection } = run;
@@ -452,7 +454,9 @@ async function startStreaming(run: Opened, query: string, mode: RowMode): Promis
     }
     const startedAt = performance.now();
     const result = await prepared.stream();
-    if (mode !== "json-when-big") return { kind: "cells", result };
+    if (mode !== "json-when-big" || DRAWS_FROM_SEQUENCE.test(query)) {
+      return { kind: "cells", result };
+    }
     const first = await result.fetchChunk();
     const quick = performance.now() - startedAt <= RERUN_WITHIN_MS;
     if (!quick || !first || first.rowCount < FULL_CHUNK_ROWS)

@@ -1,3 +1,4 @@
+import { DuckDBInstance } from "@duckdb/node-api";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -240,6 +241,22 @@ describe("the runner's choice", () => {
     );
     expect(kind).toBe("cells");
     expect(rows).toHaveLength(10_000);
+  });
+
+  it("never runs a query that draws from a sequence twice", async () => {
+    const instance = await DuckDBInstance.create(path.join(dir, "sequences.duckdb"));
+    const connection = await instance.connect();
+    await connection.run("CREATE SEQUENCE ids START 1");
+    connection.closeSync();
+    instance.closeSync();
+    const file = { dbpath: "sequences.duckdb" };
+    const { kind, rows } = await pathAndRows(
+      duckdbRunner.run(file, "SELECT nextval('ids') AS id FROM range(5000)", ctx),
+    );
+    expect(kind).toBe("cells");
+    expect(rows).toHaveLength(5000);
+    const next = await pathAndRows(duckdbRunner.run(file, "SELECT nextval('ids') AS id", ctx));
+    expect(next.rows).toEqual([[5001]]);
   });
 
   it("stops a re-run when cancelled or out of time", async () => {

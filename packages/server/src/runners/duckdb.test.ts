@@ -115,7 +115,7 @@ describe("duckdb runner", () => {
         text(day),
       ]),
     );
-    expect(rows.length).toBe(4005);
+    expect(rows.length).toBe(4006);
   });
 
   it("streams a 100k-row result in batches", async () => {

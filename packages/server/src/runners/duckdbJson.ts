@@ -64,8 +64,9 @@ function jsonExpression(ref: string, typeId: DuckDBTypeId): string | null {
           AND (${ref} = 0 OR (abs(${ref}) >= 0.000001 AND abs(${ref})::DOUBLE < 1e21))
         THEN to_json(${ref}::VARCHAR::DOUBLE) ELSE to_json(${ref}::VARCHAR) END`;
     case DuckDBTypeId.TIMESTAMP:
-      // DuckDB's text ("2024-01-02 03:04:05.1234") with the ISO "T"; BC and infinite values as DuckDB writes them.
-      return `regexp_replace(${ref}::VARCHAR, '^(\\d{4,}-\\d{2}-\\d{2}) ', '\\1T')`;
+      // DuckDB's text ("2024-01-02 03:04:05.1234") with the ISO "T"; BC ("0044-03-15 (BC) 12:00:00")
+      // and infinite values as DuckDB writes them.
+      return `regexp_replace(${ref}::VARCHAR, '^(\\d{4,}-\\d{2}-\\d{2}) (\\d)', '\\1T\\2')`;
     default:
       return null;
   }

@@ -66,7 +66,7 @@ export function abortAfter(ms: number): AbortSignal {
 /**
  * DuckDB SQL for a table `t` of sample timestamps `ts`: random instants over years 2–9800 (the
  * formatter's fast path and the far past/future), whole seconds and milliseconds, NULL, the
- * infinities, the first day of year 1 and the epoch.
+ * infinities, the first day of year 1, the epoch and a day BC.
  */
 export const DUCKDB_TIMESTAMP_SAMPLES = `WITH t AS (
     SELECT make_timestamp((hash(i) % 310000000000000000)::BIGINT - 62100000000000000) AS ts
@@ -76,4 +76,5 @@ export const DUCKDB_TIMESTAMP_SAMPLES = `WITH t AS (
     UNION ALL SELECT date_trunc('millisecond', make_timestamp((hash(i) % 4000000000000000)::BIGINT))
     FROM range(500, 1000) r(i)
     UNION ALL SELECT NULL UNION ALL SELECT 'infinity'::TIMESTAMP UNION ALL SELECT '-infinity'::TIMESTAMP
-    UNION ALL SELECT TIMESTAMP '0001-01-01 00:00:00' UNION ALL SELECT TIMESTAMP '1970-01-01')`;
+    UNION ALL SELECT TIMESTAMP '0001-01-01 00:00:00' UNION ALL SELECT TIMESTAMP '1970-01-01'
+    UNION ALL SELECT TIMESTAMP '0044-03-15 (BC) 12:00:00')`;

@@ -1,4 +1,4 @@
-import { DuckDBInstance } from "@duckdb/node-api";
+import { DuckDBInstance, DuckDBTimestampTZValue } from "@duckdb/node-api";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -148,8 +148,9 @@ describe("DuckDB row JSON", () => {
   it("writes timestamps and dates as the cells do, far past and future included", async () => {
     await expectSameOnBothPaths(
       `${DUCKDB_TIMESTAMP_SAMPLES}
-       SELECT ts, ts::DATE AS day FROM t`,
-      "json",
+       SELECT ts, ts::DATE AS day, ts::TIMESTAMPTZ AS tz FROM t`,
+      // TIMESTAMPTZ shows in the server's offset: written by DuckDB when that is UTC's.
+      DuckDBTimestampTZValue.timezoneOffsetInMinutes === 0 ? "json" : "cells",
     );
   });
 
@@ -189,7 +190,6 @@ describe("DuckDB row JSON", () => {
 
   it("leaves other types, statements and unusual texts on the cell path", async () => {
     for (const query of [
-      "SELECT TIMESTAMPTZ '2024-01-02 10:00:00+02' AS tz",
       "SELECT 'hi'::BLOB AS blob, [1, 2] AS list, {'a': 1} AS struct, INTERVAL 1 DAY AS i",
       "SELECT TIME '10:00:00' AS t, uuid() IS NOT NULL AS u, 'a'::ENUM('a', 'b') AS e",
       "SELECT 1 AS n; -- a comment after the statement",

@@ -1,4 +1,5 @@
 import {
+  DuckDBTimestampTZValue,
   DuckDBTypeId,
   StatementType,
   type DuckDBDataChunk,
@@ -24,8 +25,8 @@ import type { JsonText } from "./types";
  * Each column's expression reproduces the runner's cell conversion (runners/duckdb.ts), so the
  * stored values are the same either way: integers beyond ±2^53 as text, NaN and infinities as
  * null, FLOAT as the double JS sees, decimals as numbers up to 15 significant digits, timestamps
- * in ISO form with a "T". Types without an exact SQL equivalent (time zones, blobs, lists, …)
- * keep the whole query on the cell path. Numbers may be spelled differently than JSON.stringify would (`100.0`, `1e21`): the same
+ * in ISO form with a "T" (TIMESTAMPTZ on a server running in UTC). Types without an exact SQL
+ * equivalent (blobs, lists, intervals, …) keep the whole query on the cell path. Numbers may be spelled differently than JSON.stringify would (`100.0`, `1e21`): the same
  * values for every JSON reader.
  */
 
@@ -63,6 +64,17 @@ function jsonExpression(ref: string, typeId: DuckDBTypeId): string | null {
       return `CASE WHEN length(rtrim(ltrim(replace(abs(${ref})::VARCHAR, '.', ''), '0'), '0')) <= 15
           AND (${ref} = 0 OR (abs(${ref}) >= 0.000001 AND abs(${ref})::DOUBLE < 1e21))
         THEN to_json(${ref}::VARCHAR::DOUBLE) ELSE to_json(${ref}::VARCHAR) END`;
+    case DuckDBTypeId.TIMESTAMP_TZ: {
+      // The cells show these in the server's time zone, with its offset; the usual UTC server's
+      // is written here (the text of the UTC instant, as for TIMESTAMP, then "+00:00"; DuckDB's
+      // own text with the driver's "+00" for BC), other offsets keep the cell path.
+      if (DuckDBTimestampTZValue.timezoneOffsetInMinutes !== 0) return null;
+      const utc = `make_timestamp(epoch_us(${ref}))::VARCHAR`;
+      return `CASE WHEN isinf(${ref}) THEN ${ref}::VARCHAR
+        WHEN regexp_matches(${utc}, '^\\d{4,}-\\d{2}-\\d{2} \\d')
+          THEN regexp_replace(${utc}, '^(\\d{4,}-\\d{2}-\\d{2}) ', '\\1T') || '+00:00'
+        ELSE ${utc} || '+00' END`;
+    }
     case DuckDBTypeId.TIMESTAMP:
       // DuckDB's text ("2024-01-02 03:04:05.1234") with the ISO "T"; BC ("0044-03-15 (BC) 12:00:00")
       // and infinite values as DuckDB writes them.

@@ -1,4 +1,4 @@
-import { DuckDBDateValue, DuckDBInstance } from "@duckdb/node-api";
+import { DuckDBDateValue, DuckDBInstance, DuckDBTimestampTZValue } from "@duckdb/node-api";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +11,7 @@ import {
   testContext,
   timeRejection,
 } from "./testSupport";
-import { isoTimestamp } from "./values";
+import { isoTimestamp, microsTimestampFormatter } from "./values";
 
 let dir: string;
 let outside: string;
@@ -84,7 +84,10 @@ describe("duckdb runner", () => {
         "x",
         "2024-01-02",
         "2024-01-02T10:00:00.123456",
-        "2024-01-02T08:00:00+00:00",
+        // 08:00 UTC in the server's own offset, as the driver shows TIMESTAMPTZ.
+        microsTimestampFormatter(DuckDBTimestampTZValue.timezoneOffsetInMinutes)(
+          BigInt(Date.UTC(2024, 0, 2, 8)) * 1000n,
+        ),
         "aGk=",
         "[1, 2]",
         null,

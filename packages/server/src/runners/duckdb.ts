@@ -1,26 +1,18 @@
 import {
-  DuckDBBlobValue,
-  DuckDBConnection,
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBInstance,
-  DuckDBTimestampTZValue,
-  DuckDBTypeId,
-  type DuckDBTimestampValue,
+  type DuckDBConnection,
   type DuckDBDataChunk,
   type DuckDBPreparedStatement,
   type DuckDBResult,
-  type DuckDBValue,
 } from "@duckdb/node-api";
 import { BatchChannel } from "./batchChannel";
-import { allowedFolder, folderHoldsForbidden, resolveDataFile } from "./dataFiles";
+import { chunkRows, columnConverter, duckdbColumnType } from "./duckdbCells";
+import { MEMORY, openDuckdb, type Opened } from "./duckdbConnections";
 import { JsonChunkReader, jsonRowsQuery } from "./duckdbJson";
 import { watchQuery, type QueryWatch } from "./queryWatch";
 import {
   JsonRows,
   type Cell,
   type CellRun,
-  type ColumnType,
   type DataSourceOptions,
   type JsonText,
   type QueryRun,
@@ -28,283 +20,9 @@ import {
   type RunContext,
   type Runner,
 } from "./types";
-import {
-  bigintCell,
-  buildColumns,
-  bytesCell,
-  decimalCell,
-  isoDateFromDays,
-  isoTimestamp,
-  microsTimestampFormatter,
-  numberCell,
-} from "./values";
+import { buildColumns } from "./values";
 
 const BATCH_SIZE = 5000;
-const MEMORY = ":memory:";
-
-export function duckdbColumnType(typeId: DuckDBTypeId): ColumnType {
-  switch (typeId) {
-    case DuckDBTypeId.BOOLEAN:
-      return "boolean";
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-    case DuckDBTypeId.UHUGEINT:
-      return "integer";
-    case DuckDBTypeId.FLOAT:
-    case DuckDBTypeId.DOUBLE:
-    case DuckDBTypeId.DECIMAL:
-      return "float";
-    case DuckDBTypeId.DATE:
-      return "date";
-    case DuckDBTypeId.TIMESTAMP:
-    case DuckDBTypeId.TIMESTAMP_S:
-    case DuckDBTypeId.TIMESTAMP_MS:
-    case DuckDBTypeId.TIMESTAMP_NS:
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      return "datetime";
-    default:
-      return "string";
-  }
-}
-
-function duckdbCell(value: DuckDBValue, type: ColumnType): Cell {
-  if (value === null) return null;
-  if (typeof value === "number") return numberCell(value);
-  if (typeof value === "bigint") return bigintCell(value);
-  if (typeof value === "boolean" || typeof value === "string") return value;
-  if (value instanceof DuckDBDecimalValue) return decimalCell(value.toString());
-  if (value instanceof DuckDBBlobValue) return bytesCell(value.bytes);
-  if (value instanceof DuckDBDateValue) return dateText(value);
-  const text = value.toString();
-  return type === "datetime" ? isoTimestamp(text) : text;
-}
-
-/** A date as DuckDB writes it; the driver's own text shows the infinities as far-off days. */
-function dateText(value: DuckDBDateValue): string {
-  if (value.isFinite) return value.toString();
-  return value.days > 0 ? "infinity" : "-infinity";
-}
-
-/** Converts one non-null value of a column. */
-type Converter = (value: DuckDBValue) => Cell;
-
-const same: Converter = (value) => value as Cell;
-
-/**
- * The converter of a column, chosen once per result from its type: the common types skip the
- * per-value type tests, and timestamps and dates are written from their numbers directly.
- */
-function columnConverter(typeId: DuckDBTypeId, type: ColumnType): Converter {
-  const general: Converter = (value) => duckdbCell(value, type);
-  switch (typeId) {
-    case DuckDBTypeId.BOOLEAN:
-    case DuckDBTypeId.VARCHAR:
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-      return same;
-    case DuckDBTypeId.FLOAT:
-    case DuckDBTypeId.DOUBLE:
-      return (value) => numberCell(value as number);
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-    case DuckDBTypeId.UHUGEINT:
-      return (value) => bigintCell(value as bigint);
-    case DuckDBTypeId.DATE:
-      return (value) => isoDateFromDays((value as DuckDBDateValue).days) ?? general(value);
-    case DuckDBTypeId.TIMESTAMP: {
-      const format = microsTimestampFormatter();
-      return (value) => format((value as DuckDBTimestampValue).micros) ?? general(value);
-    }
-    case DuckDBTypeId.TIMESTAMP_TZ: {
-      // As the driver writes them: in the server's time zone, with its offset.
-      const format = microsTimestampFormatter(DuckDBTimestampTZValue.timezoneOffsetInMinutes);
-      return (value) => format((value as DuckDBTimestampTZValue).micros) ?? general(value);
-    }
-    default:
-      return general;
-  }
-}
-
-/** A chunk's rows, filled column by column. */
-function chunkRows(chunk: DuckDBDataChunk, converters: Converter[]): Cell[][] {
-  const count = chunk.rowCount;
-  const rows: Cell[][] = [];
-  for (let r = 0; r < count; r += 1) rows.push([]);
-  for (let c = 0; c < converters.length; c += 1) {
-    const vector = chunk.getColumnVector(c);
-    const convert = converters[c];
-    for (let r = 0; r < count; r += 1) {
-      const value = vector.getItem(r);
-      rows[r].push(value === null ? null : convert(value));
-    }
-  }
-  return rows;
-}
-
-async function isLocked(connection: DuckDBConnection): Promise<boolean> {
-  const result = await connection.run("SELECT current_setting('lock_configuration')");
-  const rows = await result.getRows();
-  return rows[0]?.[0] === true;
-}
-
-/**
- * Limits file access to the allowed folder, then locks the configuration so queries cannot undo
- * it. Settings are per database instance; file instances are shared within the process (DuckDB
- * must not open one file twice), so an instance that is already locked was sandboxed before.
- */
-async function sandbox(
-  connection: DuckDBConnection,
-  root: string,
-  inMemory: boolean,
-): Promise<void> {
-  if (await isLocked(connection)) return;
-  const folder = `${root.replace(/\/+$/, "")}/`.replace(/'/g, "''");
-  try {
-    await connection.run(`SET allowed_directories = ['${folder}']`);
-    if (inMemory) await connection.run("SET temp_directory = ''");
-    await connection.run("SET enable_external_access = false");
-    await connection.run("SET lock_configuration = true");
-  } catch (error) {
-    // Another query sandboxed the same instance at the same moment.
-    if (!(await isLocked(connection))) throw error;
-  }
-}
-
-/** A run's connections to one database: the first, and one opened to re-run it as JSON. */
-interface Opened {
-  connection: DuckDBConnection;
-  /** Another new connection to the same database, closed with the first. */
-  another(): Promise<DuckDBConnection>;
-  close(): void;
-}
-
-function opened(
-  first: DuckDBConnection,
-  connect: () => Promise<DuckDBConnection>,
-  closeInstance?: () => void,
-): Opened {
-  const connections = [first];
-  return {
-    connection: first,
-    async another() {
-      const connection = await connect();
-      connections.push(connection);
-      return connection;
-    },
-    close() {
-      for (const connection of connections) connection.closeSync();
-      closeInstance?.();
-    },
-  };
-}
-
-async function open(options: DataSourceOptions, ctx: RunContext): Promise<Opened> {
-  const dbpath =
-    typeof options.dbpath === "string" && options.dbpath.trim() ? options.dbpath.trim() : MEMORY;
-  const accessMode = options.read_only === true ? "READ_ONLY" : "READ_WRITE";
-  // A warm instance passed the folder checks below with these same inputs, and holding it keeps
-  // the file it checked open: it is reused without the file-system lookups.
-  const key = JSON.stringify([accessMode, dbpath, ctx.fileDataDir, ctx.forbiddenPaths]);
-  const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
-  if (warm) {
-    keepWarm(key, warm.instance);
-    return opened(await freshConnection(warm), () => freshConnection(warm));
-  }
-  const root = allowedFolder(ctx);
-  if (folderHoldsForbidden(root, ctx)) {
-    throw new Error(
-      "DuckDB data sources are disabled: the allowed data folder contains Sightline's own data.",
-    );
-  }
-  const engineOptions = {
-    autoinstall_known_extensions: "false",
-    autoload_known_extensions: "false",
-    allow_community_extensions: "false",
-  };
-  if (dbpath === MEMORY) {
-    // A fresh database per query: nothing is shared between data sources or runs.
-    const instance = await DuckDBInstance.create(MEMORY, engineOptions);
-    const close = () => instance.closeSync();
-    try {
-      const connection = await instance.connect();
-      await sandbox(connection, root, true);
-      return opened(connection, () => instance.connect(), close);
-    } catch (error) {
-      close();
-      throw error;
-    }
-  }
-  const file = resolveDataFile(dbpath, ctx);
-  const instance = await DuckDBInstance.fromCache(file, {
-    ...engineOptions,
-    access_mode: accessMode,
-  });
-  const connection = await instance.connect();
-  try {
-    await sandbox(connection, root, false);
-  } catch (error) {
-    connection.closeSync();
-    throw error;
-  }
-  keepWarm(key, instance);
-  return opened(connection, () => instance.connect());
-}
-
-/**
- * File instances sandboxed by this process, held for a while after their last query so that the
- * next run skips the `lock_configuration` check (a query of ~1 ms). Holding the instance keeps the
- * same, locked database open; once released, DuckDB may close it and the check runs again.
- * Each holds a spare connection, opened in the background after a query took the previous one:
- * every query still gets a connection of its own, never used before, without waiting for it.
- */
-interface WarmInstance {
-  instance: DuckDBInstance;
-  timer?: NodeJS.Timeout;
-  spare: Promise<DuckDBConnection | null> | null;
-}
-const recentlySandboxed = new Map<string, WarmInstance>();
-const KEEP_WARM_MS = 60_000;
-
-function keepWarm(key: string, instance: DuckDBInstance): void {
-  let entry = recentlySandboxed.get(key);
-  if (entry) clearTimeout(entry.timer);
-  if (entry && entry.instance !== instance) {
-    void closeSpare(entry);
-    entry = undefined;
-  }
-  const held: WarmInstance = entry ?? { instance, spare: null };
-  held.timer = setTimeout(() => {
-    if (recentlySandboxed.get(key) === held) recentlySandboxed.delete(key);
-    void closeSpare(held);
-  }, KEEP_WARM_MS);
-  held.timer.unref();
-  recentlySandboxed.set(key, held);
-}
-
-/** The warm instance's spare connection (a new one is opened for the next query), or a new one. */
-async function freshConnection(warm: WarmInstance): Promise<DuckDBConnection> {
-  const spare = warm.spare;
-  warm.spare = warm.instance.connect().catch(() => null);
-  return (await spare) ?? warm.instance.connect();
-}
-
-async function closeSpare(entry: WarmInstance): Promise<void> {
-  const spare = entry.spare;
-  entry.spare = null;
-  (await spare)?.closeSync();
-}
 
 /** Turns a result's chunks into batch items; `finish` gives what is left after the last chunk. */
 interface ChunkReader<Item> {
@@ -519,7 +237,7 @@ async function streamQuery(
     opened?.close();
   };
   try {
-    opened = await open(options, ctx);
+    opened = await openDuckdb(options, ctx);
 
     const connection = opened.connection;
     let running = connection;

@@ -1,0 +1,163 @@
+import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { allowedFolder, folderHoldsForbidden, resolveDataFile } from "./dataFiles";
+import type { DataSourceOptions, RunContext } from "./types";
+
+/**
+ * Opening DuckDB databases for a run: the sandbox (allowed folder, locked configuration), warm
+ * file instances with a spare connection, and a fresh in-memory database per run.
+ */
+
+export const MEMORY = ":memory:";
+
+async function isLocked(connection: DuckDBConnection): Promise<boolean> {
+  const result = await connection.run("SELECT current_setting('lock_configuration')");
+  const rows = await result.getRows();
+  return rows[0]?.[0] === true;
+}
+
+/**
+ * Limits file access to the allowed folder, then locks the configuration so queries cannot undo
+ * it. Settings are per database instance; file instances are shared within the process (DuckDB
+ * must not open one file twice), so an instance that is already locked was sandboxed before.
+ */
+async function sandbox(
+  connection: DuckDBConnection,
+  root: string,
+  inMemory: boolean,
+): Promise<void> {
+  if (await isLocked(connection)) return;
+  const folder = `${root.replace(/\/+$/, "")}/`.replace(/'/g, "''");
+  try {
+    await connection.run(`SET allowed_directories = ['${folder}']`);
+    if (inMemory) await connection.run("SET temp_directory = ''");
+    await connection.run("SET enable_external_access = false");
+    await connection.run("SET lock_configuration = true");
+  } catch (error) {
+    // Another query sandboxed the same instance at the same moment.
+    if (!(await isLocked(connection))) throw error;
+  }
+}
+
+/** A run's connections to one database: the first, and one opened to re-run it as JSON. */
+export interface Opened {
+  connection: DuckDBConnection;
+  /** Another new connection to the same database, closed with the first. */
+  another(): Promise<DuckDBConnection>;
+  close(): void;
+}
+
+function opened(
+  first: DuckDBConnection,
+  connect: () => Promise<DuckDBConnection>,
+  closeInstance?: () => void,
+): Opened {
+  const connections = [first];
+  return {
+    connection: first,
+    async another() {
+      const connection = await connect();
+      connections.push(connection);
+      return connection;
+    },
+    close() {
+      for (const connection of connections) connection.closeSync();
+      closeInstance?.();
+    },
+  };
+}
+
+export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): Promise<Opened> {
+  const dbpath =
+    typeof options.dbpath === "string" && options.dbpath.trim() ? options.dbpath.trim() : MEMORY;
+  const accessMode = options.read_only === true ? "READ_ONLY" : "READ_WRITE";
+  // A warm instance passed the folder checks below with these same inputs, and holding it keeps
+  // the file it checked open: it is reused without the file-system lookups.
+  const key = JSON.stringify([accessMode, dbpath, ctx.fileDataDir, ctx.forbiddenPaths]);
+  const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
+  if (warm) {
+    keepWarm(key, warm.instance);
+    return opened(await freshConnection(warm), () => freshConnection(warm));
+  }
+  const root = allowedFolder(ctx);
+  if (folderHoldsForbidden(root, ctx)) {
+    throw new Error(
+      "DuckDB data sources are disabled: the allowed data folder contains Sightline's own data.",
+    );
+  }
+  const engineOptions = {
+    autoinstall_known_extensions: "false",
+    autoload_known_extensions: "false",
+    allow_community_extensions: "false",
+  };
+  if (dbpath === MEMORY) {
+    // A fresh database per query: nothing is shared between data sources or runs.
+    const instance = await DuckDBInstance.create(MEMORY, engineOptions);
+    const close = () => instance.closeSync();
+    try {
+      const connection = await instance.connect();
+      await sandbox(connection, root, true);
+      return opened(connection, () => instance.connect(), close);
+    } catch (error) {
+      close();
+      throw error;
+    }
+  }
+  const file = resolveDataFile(dbpath, ctx);
+  const instance = await DuckDBInstance.fromCache(file, {
+    ...engineOptions,
+    access_mode: accessMode,
+  });
+  const connection = await instance.connect();
+  try {
+    await sandbox(connection, root, false);
+  } catch (error) {
+    connection.closeSync();
+    throw error;
+  }
+  keepWarm(key, instance);
+  return opened(connection, () => instance.connect());
+}
+
+/**
+ * File instances sandboxed by this process, held for a while after their last query so that the
+ * next run skips the `lock_configuration` check (a query of ~1 ms). Holding the instance keeps the
+ * same, locked database open; once released, DuckDB may close it and the check runs again.
+ * Each holds a spare connection, opened in the background after a query took the previous one:
+ * every query still gets a connection of its own, never used before, without waiting for it.
+ */
+interface WarmInstance {
+  instance: DuckDBInstance;
+  timer?: NodeJS.Timeout;
+  spare: Promise<DuckDBConnection | null> | null;
+}
+const recentlySandboxed = new Map<string, WarmInstance>();
+const KEEP_WARM_MS = 60_000;
+
+function keepWarm(key: string, instance: DuckDBInstance): void {
+  let entry = recentlySandboxed.get(key);
+  if (entry) clearTimeout(entry.timer);
+  if (entry && entry.instance !== instance) {
+    void closeSpare(entry);
+    entry = undefined;
+  }
+  const held: WarmInstance = entry ?? { instance, spare: null };
+  held.timer = setTimeout(() => {
+    if (recentlySandboxed.get(key) === held) recentlySandboxed.delete(key);
+    void closeSpare(held);
+  }, KEEP_WARM_MS);
+  held.timer.unref();
+  recentlySandboxed.set(key, held);
+}
+
+/** The warm instance's spare connection (a new one is opened for the next query), or a new one. */
+async function freshConnection(warm: WarmInstance): Promise<DuckDBConnection> {
+  const spare = warm.spare;
+  warm.spare = warm.instance.connect().catch(() => null);
+  return (await spare) ?? warm.instance.connect();
+}
+
+async function closeSpare(entry: WarmInstance): Promise<void> {
+  const spare = entry.spare;
+  entry.spare = null;
+  (await spare)?.closeSync();
+}

@@ -153,7 +153,6 @@ type RowMode = "cells" | "json-when-big" | "json";
  * extracting the statements first, which matters for small queries. DuckDB refuses to prepare
  * several statements at once; those run through extraction (all but the last are executed).
  */
-
 async function startStreaming(run: Opened, query: string, mode: RowMode): Promise<Started> {
   const { connection } = run;
   let prepared: DuckDBPreparedStatement;
@@ -177,8 +176,9 @@ async function startStreaming(run: Opened, query: string, mode: RowMode): Promis
     }
     const first = await result.fetchChunk();
     const quick = performance.now() - startedAt <= RERUN_WITHIN_MS;
-    if (!quick || !first || first.rowCount < FULL_CHUNK_ROWS)
+    if (!quick || !first || first.rowCount < FULL_CHUNK_ROWS) {
       return { kind: "cells", result, first };
+    }
     const rerun = await startJsonRerun(run, query, prepared);
     if (!rerun) return { kind: "cells", result, first };
     connection.interrupt();

@@ -26,8 +26,9 @@ import type { JsonText } from "./types";
  * stored values are the same either way: integers beyond ±2^53 as text, NaN and infinities as
  * null, FLOAT as the double JS sees, decimals as numbers up to 15 significant digits, timestamps
  * in ISO form with a "T" (TIMESTAMPTZ on a server running in UTC). Types without an exact SQL
- * equivalent (blobs, lists, intervals, …) keep the whole query on the cell path. Numbers may be spelled differently than JSON.stringify would (`100.0`, `1e21`): the same
- * values for every JSON reader.
+ * equivalent (blobs, lists, intervals, …) keep the whole query on the cell path. Numbers may be
+ * spelled differently than JSON.stringify would (`100.0`, `1e21`): the same values for every
+ * JSON reader.
  */
 
 /** Exactly representable integers in a double: beyond them the runner writes text. */

@@ -16,7 +16,7 @@ interface Operation {
 }
 
 /** What @fastify/swagger writes for a route without response schemas. */
-const PLACEHOLDER = "Default Response";
+const SWAGGER_DEFAULT_DESCRIPTION = "Default Response";
 
 describe("API documentation", () => {
   let server: TestServer;
@@ -56,7 +56,7 @@ describe("API documentation", () => {
           !op.tags?.length ||
           !op.summary ||
           success.length === 0 ||
-          success.some(([, answer]) => answer.description === PLACEHOLDER)
+          success.some(([, answer]) => answer.description === SWAGGER_DEFAULT_DESCRIPTION)
         );
       })
       .map(({ name }) => name);

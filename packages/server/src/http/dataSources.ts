@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { saveWithUniqueName } from "./uniqueNames";
 import type { AppContext } from "../context";
 import { SchemaNotSupportedError, type Runner, type SchemaTable } from "../runners/types";
 import {
@@ -260,20 +261,19 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
   app.post("/api/data_sources", { schema: docs.create }, async (request) => {
     const { identity, org } = requireAdmin(request);
     const input = readDataSourceInput(bodyObject(request), null);
-    if (await findDataSourceByName(db, org.id, input.name)) throw duplicateName(input.name);
-    let ds: DataSource;
-    try {
-      ds = await insertDataSource(db, {
-        orgId: org.id,
-        name: input.name,
-        type: input.runner.type,
-        encryptedOptions: writeDataSourceOptions(ctx, input.options),
-        groupId: await defaultGroupId(db, org.id),
-      });
-    } catch {
-      // A concurrent create with the same name hit the unique index.
-      throw duplicateName(input.name);
-    }
+    const ds = await saveWithUniqueName({
+      selfId: null,
+      findByName: () => findDataSourceByName(db, org.id, input.name),
+      save: async () =>
+        insertDataSource(db, {
+          orgId: org.id,
+          name: input.name,
+          type: input.runner.type,
+          encryptedOptions: writeDataSourceOptions(ctx, input.options),
+          groupId: await defaultGroupId(db, org.id),
+        }),
+      refusal: () => duplicateName(input.name),
+    });
     await recordEvent(db, {
       orgId: org.id,
       userId: identity.user.id,
@@ -309,17 +309,17 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
         type: ds.type,
         options: readDataSourceOptions(ctx, ds),
       });
-      const other = await findDataSourceByName(db, org.id, input.name);
-      if (other && other.id !== ds.id) throw duplicateName(input.name);
-      try {
-        await updateDataSource(db, ds.id, {
-          name: input.name,
-          type: input.runner.type,
-          encrypted_options: writeDataSourceOptions(ctx, input.options),
-        });
-      } catch {
-        throw duplicateName(input.name);
-      }
+      await saveWithUniqueName({
+        selfId: ds.id,
+        findByName: () => findDataSourceByName(db, org.id, input.name),
+        save: () =>
+          updateDataSource(db, ds.id, {
+            name: input.name,
+            type: input.runner.type,
+            encrypted_options: writeDataSourceOptions(ctx, input.options),
+          }),
+        refusal: () => duplicateName(input.name),
+      });
       await recordEvent(db, {
         orgId: org.id,
         userId: identity.user.id,

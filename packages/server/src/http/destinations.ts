@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { saveWithUniqueName } from "./uniqueNames";
 import type { AppContext } from "../context";
 import { requireAdmin, requireLogin } from "../policies";
 import {
@@ -147,20 +148,19 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
   app.post("/api/destinations", { schema: docs.create }, async (request) => {
     const { identity, org } = requireAdmin(request);
     const input = readInput(bodyObject(request), null);
-    if (await findDestinationByName(db, org.id, input.name)) throw duplicateName(input.name);
-    let destination: Destination;
-    try {
-      destination = await insertDestination(db, {
-        orgId: org.id,
-        userId: identity.user.id,
-        name: input.name,
-        type: input.type.type,
-        encryptedOptions: writeDestinationOptions(ctx, input.options),
-      });
-    } catch {
-      // A concurrent create with the same name hit the unique constraint.
-      throw duplicateName(input.name);
-    }
+    const destination = await saveWithUniqueName({
+      selfId: null,
+      findByName: () => findDestinationByName(db, org.id, input.name),
+      save: () =>
+        insertDestination(db, {
+          orgId: org.id,
+          userId: identity.user.id,
+          name: input.name,
+          type: input.type.type,
+          encryptedOptions: writeDestinationOptions(ctx, input.options),
+        }),
+      refusal: () => duplicateName(input.name),
+    });
     return presentDestinationFull(ctx, destination);
   });
 
@@ -178,17 +178,17 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
       type: destination.type,
       options: readDestinationOptions(ctx, destination),
     });
-    const other = await findDestinationByName(db, org.id, input.name);
-    if (other && other.id !== destination.id) throw duplicateName(input.name);
-    try {
-      await updateDestination(db, destination.id, {
-        name: input.name,
-        type: input.type.type,
-        encrypted_options: writeDestinationOptions(ctx, input.options),
-      });
-    } catch {
-      throw duplicateName(input.name);
-    }
+    await saveWithUniqueName({
+      selfId: destination.id,
+      findByName: () => findDestinationByName(db, org.id, input.name),
+      save: () =>
+        updateDestination(db, destination.id, {
+          name: input.name,
+          type: input.type.type,
+          encrypted_options: writeDestinationOptions(ctx, input.options),
+        }),
+      refusal: () => duplicateName(input.name),
+    });
     return presentDestinationFull(ctx, (await findDestination(db, org.id, destination.id))!);
   });
 

@@ -38,6 +38,15 @@ describe("renderQueryText", () => {
   it("throws QueryTemplateError on a broken template", () => {
     expect(() => renderQueryText("{{#open}} x", {})).toThrow(QueryTemplateError);
   });
+
+  it("returns a text without tags as it is, whatever the values", () => {
+    const text = "select '}}', \"{x}\" from t";
+    expect(renderQueryText(text, { x: 1 })).toBe(text);
+    expect(referencedParameterNames(text)).toEqual([]);
+    expect(findMissingParameters("select 1", { a: 1 })).toEqual([]);
+    // An unclosed tag is still a tag, and still refused.
+    expect(() => renderQueryText(`${text} -- {{`, {})).toThrow(QueryTemplateError);
+  });
 });
 
 describe("missing parameters (api-queries §8.4)", () => {

@@ -16,7 +16,11 @@ type Token = [string, string, number, number, Token[]?, ...unknown[]];
 // and the global Mustache cache would keep every one of them.
 const writer = new Mustache.Writer();
 
+/** Every Mustache tag, the delimiter-changing one included, opens with "{{". */
+const hasTags = (text: string) => text.includes("{{");
+
 function parseTemplate(text: string): Token[] {
+  if (!hasTags(text)) return [];
   try {
     return writer.parse(text) as Token[];
   } catch (err) {
@@ -54,6 +58,8 @@ export function renderQueryText(
   values: Readonly<Record<string, unknown>>,
   schema: readonly ParameterDefinition[] = [],
 ): string {
+  // Most query texts have no parameters; they render as they are.
+  if (!hasTags(text)) return text;
   parseTemplate(text);
   // A prototype-less view, so names like "constructor" never resolve to built-ins.
   const view: Record<string, unknown> = Object.create(null) as Record<string, unknown>;

@@ -48,6 +48,7 @@ export function annotate(data: JobData, jobId: string, username: string): string
 
 async function username(db: Kysely<DB>, data: JobData): Promise<string> {
   if (data.scheduled || data.userId === null) return data.scheduled ? "Scheduled" : "API";
+  if (data.userEmail !== undefined) return data.userEmail;
   const user = await db
     .selectFrom("users")
     .select("email")
@@ -107,10 +108,12 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
         batches: run.batches,
         startedAt,
         limits: deps.limits,
+        // Stored and linked together; a cancel that raced with the last rows still wins.
+        beforeCommit: async (tx, stored) => {
+          if (signal.aborted) throw new QueryCancelledError();
+          await linkLatestResult(tx, stored, data.queryId);
+        },
       });
-      // A cancel that raced with the last rows still wins.
-      if (signal.aborted) throw new QueryCancelledError();
-      await linkLatestResult(deps.db, result, data.queryId);
       await deps.onResult?.(result, data).catch(() => undefined);
       return result.id;
     } catch (error) {

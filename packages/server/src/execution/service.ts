@@ -33,12 +33,14 @@ export function createExecutionService(options: ExecutionServiceOptions): Execut
 
     async execute(req: ExecuteRequest): Promise<ExecuteOutcome> {
       const hash = queryHash(req.queryText);
-      const source = await db
-        .selectFrom("data_sources")
-        .select(["type", "queue_name", "scheduled_queue_name"])
-        .where("org_id", "=", req.orgId)
-        .where("id", "=", req.dataSourceId)
-        .executeTakeFirst();
+      const source =
+        req.dataSource ??
+        (await db
+          .selectFrom("data_sources")
+          .select(["type", "queue_name", "scheduled_queue_name"])
+          .where("org_id", "=", req.orgId)
+          .where("id", "=", req.dataSourceId)
+          .executeTakeFirst());
       if (!source) throw new Error(`Data source ${req.dataSourceId} not found.`);
       // A runner whose answer depends on the caller is asked before a cached result or a shared
       // job is handed out: caches never serve a result to someone who may not see it.
@@ -66,6 +68,7 @@ export function createExecutionService(options: ExecutionServiceOptions): Execut
         scheduled: req.scheduled,
         queueName: (req.scheduled ? source.scheduled_queue_name : source.queue_name) || "queries",
         ...(principal !== undefined ? { principal } : {}),
+        ...(req.userEmail !== undefined ? { userEmail: req.userEmail } : {}),
       });
       if (waitMs > 0 && !req.noWait) state = (await backend.waitFor(state.id, waitMs)) ?? state;
       if (state.status === 3 && state.resultId !== null) {

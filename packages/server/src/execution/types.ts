@@ -18,6 +18,16 @@ export interface ExecuteRequest {
   noWait?: boolean;
   /** Who runs it; when absent it is resolved from userId/queryId as Redash does. */
   principal?: RunPrincipal | null;
+  /** The running user's email for the annotation comment, when the caller has it at hand. */
+  userEmail?: string;
+  /** The data source's queue settings, when the caller has read the data source already. */
+  dataSource?: ExecutionDataSource;
+}
+
+export interface ExecutionDataSource {
+  type: string;
+  queue_name: string;
+  scheduled_queue_name: string;
 }
 
 export type JobStatus = 1 | 2 | 3 | 4 | 5;
@@ -46,6 +56,8 @@ export interface JobData {
   queueName: string;
   /** Who runs it (runners whose answer depends on the caller check it). */
   principal?: RunPrincipal | null;
+  /** The user's email for the annotation comment; looked up by userId when absent. */
+  userEmail?: string;
 }
 
 /** A job as a backend reports it. */

@@ -57,6 +57,7 @@ interface RunInput {
   applyAutoLimit: boolean;
   maxAge: number;
   userId: number | null;
+  userEmail?: string;
   /** Who runs it: checked again by the engine (cached results, the Query Results runner). */
   principal: RunPrincipal | null;
   reduced: boolean;
@@ -109,6 +110,8 @@ async function run(ctx: AppContext, reply: FastifyReply, input: RunInput) {
     principal: input.principal,
     scheduled: false,
     maxAge: input.maxAge,
+    userEmail: input.userEmail,
+    dataSource: ds,
   });
   if (outcome.kind === "job") return reply.send({ job: presentJob(outcome.job) });
   const meta = await loadResultMeta(db, input.orgId, outcome.resultId);
@@ -161,6 +164,7 @@ export function executeSavedQuery(
       applyAutoLimit: autoLimit,
       maxAge: readMaxAge(body.max_age),
       userId: c.identity.kind === "user" ? c.identity.user.id : null,
+      userEmail: c.identity.kind === "user" ? c.identity.user.email : undefined,
       principal: principalOf(c.identity),
       reduced: c.identity.kind === "api_key",
     });
@@ -185,6 +189,7 @@ export function refreshSavedQuery(
       applyAutoLimit: c.query.options.apply_auto_limit === true,
       maxAge: 0,
       userId: c.identity.kind === "user" ? c.identity.user.id : null,
+      userEmail: c.identity.kind === "user" ? c.identity.user.email : undefined,
       principal: principalOf(c.identity),
       reduced: false,
     }),

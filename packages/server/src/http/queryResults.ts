@@ -350,9 +350,11 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
         queryText: text,
         queryId,
         userId: identity.kind === "user" ? identity.user.id : null,
+        userEmail: identity.kind === "user" ? identity.user.email : undefined,
         scheduled: false,
         maxAge,
         principal: principalOf(identity),
+        dataSource: source,
       });
       recordEventSoon(db, {
         orgId: org.id,

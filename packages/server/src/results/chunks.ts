@@ -82,14 +82,24 @@ export function jsonRowsText(texts: JsonText[]): Buffer {
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
-/** Compression of all but small chunks runs on the thread pool, off the event loop. */
+/**
+ * Compression of all but small chunks runs on the thread pool, off the event loop. A tiny chunk
+ * (a few rows) is stored as its text: deflating it saves a few hundred bytes but costs more than
+ * the rest of writing it. Stored text starts with "{" and deflated data with 0x78, so the two
+ * never mix up.
+ */
 export async function encodeChunk(input: Buffer): Promise<Buffer> {
+  if (input.length <= PLAIN_TEXT_BYTES) return input;
   if (input.length <= INLINE_TEXT_BYTES) return zlib.deflateSync(input, { level: DEFLATE_LEVEL });
   return deflate(input, { level: DEFLATE_LEVEL });
 }
 
+const PLAIN_TEXT_BYTES = 512;
+const OPEN_BRACE = 0x7b;
+
 /** The chunk's text, as UTF-8 bytes. */
 export async function decodeChunkText(data: Buffer | Uint8Array): Promise<Buffer> {
+  if (data[0] === OPEN_BRACE) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   return data.byteLength <= INLINE_DEFLATED_BYTES ? zlib.inflateSync(data) : inflate(data);
 }
 

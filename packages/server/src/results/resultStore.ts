@@ -11,6 +11,7 @@ import {
   rowsText,
 } from "./chunks";
 import { formatBytes, type ResultLimits } from "./limits";
+import { forgetResults, recentResult, rememberResult } from "./recentResults";
 
 /** A stored result's metadata row; the rows themselves stay in the chunks. */
 export interface ResultMeta {
@@ -66,6 +67,8 @@ export async function loadResultMeta(
   orgId: number,
   resultId: number,
 ): Promise<ResultMeta | null> {
+  const recent = recentResult(db, orgId, resultId);
+  if (recent) return recent.meta;
   const row = await db
     .selectFrom("query_results")
     .selectAll()
@@ -88,6 +91,8 @@ export interface NewResult {
   startedAt: number;
   log?: string[];
   limits: ResultLimits;
+  /** Runs inside the transaction that stores the result; a failure stores nothing. */
+  beforeCommit?: (tx: Kysely<DB>, meta: ResultMeta) => Promise<void>;
 }
 
 /**
@@ -126,11 +131,8 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
 
   /** The pending rows as one chunk; resets the pending state. */
   const takeChunk = async () => {
-    const chunk = {
-      seq: chunkCount,
-      rowCount: pendingRows,
-      data: await encodeChunk(joinRows(pieces)),
-    };
+    const text = joinRows(pieces);
+    const chunk = { seq: chunkCount, rowCount: pendingRows, text, data: await encodeChunk(text) };
     chunkCount += 1;
     pieces = [];
     pendingRows = 0;
@@ -176,34 +178,8 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     const retrievedAt = now();
     const runtime = Math.max(0, (Date.now() - input.startedAt) / 1000);
     const final = { queryHash: input.queryHash, runtime, retrievedAt };
-    if (resultId === null) {
-      resultId = await db.transaction().execute(async (tx) => {
-        const { id } = await tx
-          .insertInto("query_results")
-          .values(metaRow(final))
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        if (last) await insertChunk(tx, id, last);
-        return id;
-      });
-    } else {
-      if (last) await insertChunk(db, resultId, last);
-      const {
-        query_hash,
-        runtime: r,
-        retrieved_at,
-        row_count,
-        byte_size,
-        chunk_count,
-      } = metaRow(final);
-      await db
-        .updateTable("query_results")
-        .set({ query_hash, runtime: r, retrieved_at, row_count, byte_size, truncated, chunk_count })
-        .where("id", "=", resultId)
-        .execute();
-    }
-    return {
-      id: resultId,
+    const meta: ResultMeta = {
+      id: resultId ?? 0,
       orgId: input.orgId,
       dataSourceId: input.dataSourceId,
       queryHash: input.queryHash,
@@ -217,6 +193,38 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
       log: input.log ?? [],
       chunkCount,
     };
+    // The last writes and the caller's (linking the result to its queries) commit together.
+    const pendingId = resultId;
+    await db.transaction().execute(async (tx) => {
+      if (pendingId === null) {
+        const { id } = await tx
+          .insertInto("query_results")
+          .values(metaRow(final))
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        meta.id = id;
+        if (last) await insertChunk(tx, id, last);
+      } else {
+        if (last) await insertChunk(tx, pendingId, last);
+        const { query_hash, runtime: r, retrieved_at, row_count, byte_size } = metaRow(final);
+        await tx
+          .updateTable("query_results")
+          .set({
+            query_hash,
+            runtime: r,
+            retrieved_at,
+            row_count,
+            byte_size,
+            truncated,
+            chunk_count: chunkCount,
+          })
+          .where("id", "=", pendingId)
+          .execute();
+      }
+      await input.beforeCommit?.(tx, meta);
+    });
+    if (last && chunkCount === 1) rememberResult(db, meta, last.text);
+    return meta;
   } catch (error) {
     if (resultId !== null) await deleteResults(db, [resultId]).catch(() => undefined);
     throw error;
@@ -311,6 +319,11 @@ export async function* readResultChunkTexts(
   meta: ResultMeta,
   maxRows = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<{ rowCount: number; text: Buffer }> {
+  const recent = recentResult(db, meta.orgId, meta.id);
+  if (recent) {
+    if (maxRows > 0) yield { rowCount: meta.rowCount, text: recent.text };
+    return;
+  }
   let next: Promise<Buffer> | null = null;
   const chunks = readChunks(db, meta, maxRows);
   let current = await chunks.next();
@@ -348,6 +361,7 @@ async function* readChunks(
 
 export async function deleteResults(db: Kysely<DB>, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
+  forgetResults(db, ids);
   await db.deleteFrom("query_result_chunks").where("result_id", "in", ids).execute();
   await db.deleteFrom("query_results").where("id", "in", ids).execute();
 }

@@ -13,7 +13,32 @@ export function readDataSourceOptions(
   ctx: Pick<AppContext, "keys">,
   row: { encrypted_options: string },
 ): DataSourceOptions {
-  return JSON.parse(decrypt(ctx.keys.encryption, row.encrypted_options)) as DataSourceOptions;
+  return JSON.parse(
+    decryptedOptions(ctx.keys.encryption, row.encrypted_options),
+  ) as DataSourceOptions;
+}
+
+/**
+ * Every run reads its data source's options; the same stored text always decrypts to the same
+ * options, so the last few are remembered per key (a run then skips the AES work). Each save
+ * encrypts with a new IV, so a changed data source never matches an old entry.
+ */
+const decryptedByKey = new WeakMap<Buffer, Map<string, string>>();
+const DECRYPTED_KEPT = 32;
+
+function decryptedOptions(key: Buffer, stored: string): string {
+  let decrypted = decryptedByKey.get(key);
+  if (!decrypted) {
+    decrypted = new Map();
+    decryptedByKey.set(key, decrypted);
+  }
+  let text = decrypted.get(stored);
+  if (text === undefined) {
+    text = decrypt(key, stored);
+    decrypted.set(stored, text);
+    if (decrypted.size > DECRYPTED_KEPT) decrypted.delete(decrypted.keys().next().value!);
+  }
+  return text;
 }
 
 export function writeDataSourceOptions(

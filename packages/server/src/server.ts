@@ -8,6 +8,7 @@ import { createMailer } from "./mail";
 import { openDatabase, type OpenOptions } from "./store/database";
 import { migrate } from "./store/migrate";
 import { startExecution } from "./execution/runtime";
+import { flushEvents } from "./services/events";
 import { createLogger } from "./logging";
 import type { DestinationStream } from "pino";
 
@@ -55,6 +56,7 @@ export async function createServer(
     async close() {
       await app.close();
       await execution.close();
+      await flushEvents(database.db);
       await database.close();
     },
   };

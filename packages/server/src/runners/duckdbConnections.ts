@@ -49,7 +49,7 @@ export interface Opened {
 function opened(
   first: DuckDBConnection,
   connect: () => Promise<DuckDBConnection>,
-  closeInstance?: () => void,
+  afterClose?: () => void,
 ): Opened {
   const connections = [first];
   return {
@@ -61,7 +61,7 @@ function opened(
     },
     close() {
       for (const connection of connections) connection.closeSync();
-      closeInstance?.();
+      afterClose?.();
     },
   };
 }
@@ -76,7 +76,12 @@ export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): P
   const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
   if (warm) {
     keepWarm(key, warm.instance);
-    return opened(await freshConnection(warm), () => freshConnection(warm));
+    // The next spare is opened once this run is over, not while its query is being prepared.
+    return opened(
+      await freshConnection(warm),
+      () => freshConnection(warm),
+      () => openSpare(key),
+    );
   }
   const root = allowedFolder(ctx);
   if (folderHoldsForbidden(root, ctx)) {
@@ -115,15 +120,19 @@ export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): P
     throw error;
   }
   keepWarm(key, instance);
-  return opened(connection, () => instance.connect());
+  return opened(
+    connection,
+    () => instance.connect(),
+    () => openSpare(key),
+  );
 }
 
 /**
  * File instances sandboxed by this process, held for a while after their last query so that the
  * next run skips the `lock_configuration` check (a query of ~1 ms). Holding the instance keeps the
  * same, locked database open; once released, DuckDB may close it and the check runs again.
- * Each holds a spare connection, opened in the background after a query took the previous one:
- * every query still gets a connection of its own, never used before, without waiting for it.
+ * Each holds a spare connection, opened in the background after a query's run: every query still
+ * gets a connection of its own, never used before, without waiting for it.
  */
 interface WarmInstance {
   instance: DuckDBInstance;
@@ -149,11 +158,17 @@ function keepWarm(key: string, instance: DuckDBInstance): void {
   recentlySandboxed.set(key, held);
 }
 
-/** The warm instance's spare connection (a new one is opened for the next query), or a new one. */
+/** The warm instance's spare connection, or a new one when there is none (or it is taken). */
 async function freshConnection(warm: WarmInstance): Promise<DuckDBConnection> {
   const spare = warm.spare;
-  warm.spare = warm.instance.connect().catch(() => null);
+  warm.spare = null;
   return (await spare) ?? warm.instance.connect();
+}
+
+/** Opens a spare connection for the next query on a warm instance, unless one is there. */
+function openSpare(key: string): void {
+  const warm = recentlySandboxed.get(key);
+  if (warm && !warm.spare) warm.spare = warm.instance.connect().catch(() => null);
 }
 
 async function closeSpare(entry: WarmInstance): Promise<void> {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteRunner } from "./sqlite";
+import { idleSqliteProcessIds, sqliteRunner } from "./sqlite";
 import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
 
 let dir: string;
@@ -96,6 +96,8 @@ describe("sqlite runner", () => {
 
   const endless =
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+  const hundredThousand =
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000) SELECT x FROM c";
 
   it("cancellation stops a long query quickly", async () => {
     const { error, ms } = await timeRejection(
@@ -163,6 +165,37 @@ describe("sqlite runner", () => {
       if (seen >= 10_000) break;
     }
     expect(seen).toBe(10_000);
+  });
+
+  it("reuses the process of a query that ended, never one that was stopped, and shares nothing", async () => {
+    await runAll(sqliteRunner.run(shop, "SELECT 1", ctx));
+    const [pid] = idleSqliteProcessIds().slice(-1);
+    expect(pid).toBeGreaterThan(0);
+    // A 100k-row result (several batches and credits), then a refused statement: still reused.
+    expect((await runAll(sqliteRunner.run(shop, hundredThousand, ctx))).rows).toHaveLength(100_000);
+    await expect(sqliteRunner.run(shop, "CREATE TEMP TABLE scratch (x)", ctx)).rejects.toThrow(
+      "Query completed but it returned no data.",
+    );
+    expect(idleSqliteProcessIds()).toContain(pid);
+    // The temp table went with its connection.
+    await expect(sqliteRunner.run(shop, "SELECT * FROM temp.scratch", ctx)).rejects.toThrow(
+      "no such table: temp.scratch",
+    );
+
+    const idleBefore = idleSqliteProcessIds();
+    await timeRejection(sqliteRunner.run(shop, endless, { ...ctx, signal: abortAfter(100) }));
+    const taken = idleBefore.filter((id) => !idleSqliteProcessIds().includes(id));
+    expect(taken).toHaveLength(1);
+    const gone = () => {
+      try {
+        process.kill(taken[0], 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await expect.poll(gone, { timeout: 5000 }).toBe(true);
+    expect((await runAll(sqliteRunner.run(shop, "SELECT 2 AS two", ctx))).rows).toEqual([[2]]);
   });
 
   it("tests the connection and lists the schema", async () => {

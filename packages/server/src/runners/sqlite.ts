@@ -1,4 +1,4 @@
-import { fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { BatchChannel } from "./batchChannel";
 import { resolveDataFile } from "./dataFiles";
@@ -9,11 +9,12 @@ import { buildColumns, guessType, toCell } from "./values";
 const BATCH_SIZE = 5000;
 const CHILD_SCRIPT = fileURLToPath(new URL("./sqliteProcess.mjs", import.meta.url));
 
-type ChildMessage =
+type ChildMessage = { id: number } & (
   | { type: "columns"; columns: { name: string; declaredType: string | null }[] }
   | { type: "batch"; rows: unknown[][] }
   | { type: "done" }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+);
 
 /** SQLite declared type → Redash column type, following SQLite's affinity rules. */
 export function sqliteColumnType(declared: string | null): ColumnType {
@@ -38,30 +39,113 @@ function assertNoFileStatements(query: string): void {
   }
 }
 
-function runInChild(
-  job: { dbpath: string; query: string; readOnly: boolean },
-  ctx: RunContext,
-): Promise<CellRun> {
-  const watch = watchQuery(ctx);
+/** A child process of the pool, with what it wrote to stderr during its current job. */
+interface SqliteProcess {
+  child: ChildProcess;
+  stderr: string;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+/**
+ * Child processes whose last query ended normally wait here for the next one: starting a Node
+ * process costs ~0.1 s, more than most queries. A killed process (cancel, time limit, a consumer
+ * that stopped early) is never reused; idle ones are closed after a while.
+ */
+const idleProcesses: SqliteProcess[] = [];
+const MAX_IDLE_PROCESSES = 2;
+const IDLE_PROCESS_MS = 30_000;
+let lastJobId = 0;
+
+const isAlive = (p: SqliteProcess) =>
+  p.child.connected && p.child.exitCode === null && p.child.signalCode === null;
+
+/** While a process is idle it does not keep the server (or a CLI command) running. */
+function keepRunning(p: SqliteProcess, on: boolean): void {
+  const handles = [p.child, p.child.channel, p.child.stderr] as ({
+    ref?: () => void;
+    unref?: () => void;
+  } | null)[];
+  for (const handle of handles) {
+    if (on) handle?.ref?.();
+    else handle?.unref?.();
+  }
+}
+
+function takeProcess(): SqliteProcess {
+  for (let p = idleProcesses.pop(); p; p = idleProcesses.pop()) {
+    if (p.idleTimer) clearTimeout(p.idleTimer);
+    if (!isAlive(p)) continue;
+    keepRunning(p, true);
+    return p;
+  }
   const child = fork(CHILD_SCRIPT, [], {
     serialization: "advanced",
     execArgv: [],
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
-  let stderr = "";
+  const p: SqliteProcess = { child, stderr: "", idleTimer: null };
   child.stderr?.on("data", (chunk: Buffer) => {
-    if (stderr.length < 2000) stderr += chunk.toString();
+    if (p.stderr.length < 2000) p.stderr += chunk.toString();
   });
-  const stop = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  // A failed fork or send is reported to the job through "exit"; this keeps it from throwing.
+  child.on("error", () => undefined);
+  return p;
+}
+
+/** Process ids of the idle processes, newest last (for tests). */
+export function idleSqliteProcessIds(): number[] {
+  return idleProcesses.filter(isAlive).map((p) => p.child.pid!);
+}
+
+function killProcess(p: SqliteProcess): void {
+  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+}
+
+function releaseProcess(p: SqliteProcess): void {
+  if (!isAlive(p) || idleProcesses.length >= MAX_IDLE_PROCESSES) return killProcess(p);
+  p.stderr = "";
+  keepRunning(p, false);
+  p.idleTimer = setTimeout(() => {
+    const index = idleProcesses.indexOf(p);
+    if (index >= 0) idleProcesses.splice(index, 1);
+    killProcess(p);
+  }, IDLE_PROCESS_MS);
+  p.idleTimer.unref();
+  idleProcesses.push(p);
+}
+
+function runInChild(
+  job: { dbpath: string; query: string; readOnly: boolean },
+  ctx: RunContext,
+): Promise<CellRun> {
+  const watch = watchQuery(ctx);
+  const p = takeProcess();
+  const { child } = p;
+  const id = (lastJobId += 1);
+  // Until the job ends, the process is this job's; afterwards it may serve another one.
+  let owned = true;
+  const letGo = (reuse: boolean) => {
+    if (!owned) return;
+    owned = false;
+    child.off("message", onMessage);
+    child.off("exit", onExit);
+    if (reuse) releaseProcess(p);
+    else killProcess(p);
   };
-  const channel = new BatchChannel<Cell[][]>(stop);
+  let ended = false;
+  // The consumer stopped reading early: the query is stopped with its process.
+  const channel = new BatchChannel<Cell[][]>(() => {
+    ended = true;
+    watch.dispose();
+    letGo(false);
+  });
+  let onMessage: (message: ChildMessage) => void = () => undefined;
+  let onExit: () => void = () => undefined;
 
   return new Promise<CellRun>((resolve, reject) => {
     let declared: { name: string; declaredType: string | null }[] = [];
     let types: ColumnType[] = [];
     let started = false;
-    let ended = false;
 
     const start = (firstRows: unknown[][]) => {
       started = true;
@@ -76,11 +160,12 @@ function runInChild(
     };
     const convert = (rows: unknown[][]): Cell[][] =>
       rows.map((row) => row.map((value, i) => toCell(value, types[i])));
-    const fail = (error: Error) => {
+    /** Ends the job with an error; the process is reused only when SQLite itself refused. */
+    const fail = (error: Error, reuse = false) => {
       if (ended) return;
       ended = true;
       watch.dispose();
-      stop();
+      letGo(reuse);
       if (started) channel.fail(error);
       else reject(error);
     };
@@ -88,8 +173,8 @@ function runInChild(
     watch.signal.addEventListener("abort", () => fail(watch.signal.reason as Error), {
       once: true,
     });
-    child.on("message", (message: ChildMessage) => {
-      if (ended) return;
+    onMessage = (message) => {
+      if (ended || message.id !== id) return;
       switch (message.type) {
         case "columns":
           declared = message.columns;
@@ -97,25 +182,30 @@ function runInChild(
         case "batch":
           if (!started) start(message.rows);
           void channel.push(convert(message.rows)).then((more) => {
-            if (more && child.connected) child.send({ type: "more" }, () => undefined); // the child may have just finished
+            if (more && owned) child.send({ id, type: "more" }, () => undefined);
           });
           break;
         case "done":
           if (!started) start([]);
           ended = true;
           watch.dispose();
+          letGo(true);
           channel.end();
           break;
         case "error":
-          fail(new Error(message.message));
+          fail(new Error(message.message), true);
           break;
       }
+    };
+    onExit = () => {
+      const stderr = p.stderr;
+      fail(watch.explain(new Error(`SQLite stopped unexpectedly. ${stderr}`.trim())));
+    };
+    child.on("message", onMessage);
+    child.on("exit", onExit);
+    child.send({ id, ...job, batchSize: BATCH_SIZE }, (error) => {
+      if (error) onExit();
     });
-    child.on("error", (error) => fail(error));
-    child.on("exit", () => {
-      if (!ended) fail(watch.explain(new Error(`SQLite stopped unexpectedly. ${stderr}`.trim())));
-    });
-    child.send({ ...job, batchSize: BATCH_SIZE });
   });
 }
 

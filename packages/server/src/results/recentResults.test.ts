@@ -1,10 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database } from "../store/database";
-import { migrate } from "../store/migrate";
-import { now } from "../store/values";
+import { openTestStore, type TestStore } from "../testing/metadataStore";
 import type { Cell, ResultColumn } from "../runners/types";
 import { decodeChunkText, encodeChunk } from "./chunks";
 import { forgetResults, recentResult, rememberResult } from "./recentResults";
@@ -85,46 +81,22 @@ describe("chunk encoding", () => {
 });
 
 describe("writing and reading back a fresh result", () => {
-  let dir: string;
+  let testStore: TestStore;
   let database: Database;
   let other: Database;
   let orgId: number;
   let dsId: number;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-recent-"));
-    database = await openDatabase(path.join(dir, "meta.db"));
-    await migrate(database);
+    testStore = await openTestStore();
+    ({ database, orgId, dataSourceId: dsId } = testStore);
     // A second store on the same file has no results in memory: it reads what was stored.
-    other = await openDatabase(path.join(dir, "meta.db"));
-    const ts = now();
-    ({ id: orgId } = await database.db
-      .insertInto("organizations")
-      .values({ name: "o", slug: "o", settings: "{}", created_at: ts, updated_at: ts })
-      .returning("id")
-      .executeTakeFirstOrThrow());
-    ({ id: dsId } = await database.db
-      .insertInto("data_sources")
-      .values({
-        org_id: orgId,
-        name: "d",
-        type: "sqlite",
-        encrypted_options: "",
-        queue_name: "queries",
-        scheduled_queue_name: "scheduled_queries",
-        paused: false,
-        pause_reason: null,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow());
+    other = await openDatabase(testStore.file);
   });
 
   afterAll(async () => {
     await other.close();
-    await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await testStore.close();
   });
 
   async function* rows(count: number): AsyncGenerator<Cell[][]> {

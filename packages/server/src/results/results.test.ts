@@ -1,10 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../store/database";
-import { migrate } from "../store/migrate";
-import { now } from "../store/values";
+import type { Database } from "../store/database";
+import { openTestStore, type TestStore } from "../testing/metadataStore";
 import { JsonRows, type Cell, type ResultColumn } from "../runners/types";
 import {
   contentDisposition,
@@ -22,7 +18,6 @@ import {
   type ResultLimits,
 } from "./index";
 
-let dir: string;
 let database: Database;
 let orgId: number;
 let dsId: number;
@@ -65,40 +60,14 @@ async function collect(
   return { text, pieces };
 }
 
+let testStore: TestStore;
+
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-results-"));
-  database = await openDatabase(path.join(dir, "meta.db"));
-  await migrate(database);
-  const ts = now();
-  const org = await database.db
-    .insertInto("organizations")
-    .values({ name: "o", slug: "o", settings: "{}", created_at: ts, updated_at: ts })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  orgId = org.id;
-  const ds = await database.db
-    .insertInto("data_sources")
-    .values({
-      org_id: orgId,
-      name: "d",
-      type: "sqlite",
-      encrypted_options: "",
-      queue_name: "queries",
-      scheduled_queue_name: "scheduled_queries",
-      paused: false,
-      pause_reason: null,
-      created_at: ts,
-      updated_at: ts,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  dsId = ds.id;
+  testStore = await openTestStore();
+  ({ database, orgId, dataSourceId: dsId } = testStore);
 });
 
-afterAll(async () => {
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => testStore.close());
 
 describe("result store", () => {
   it("round-trips rows through compressed chunks", async () => {

@@ -1,33 +1,19 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../store/database";
-import { migrate } from "../store/migrate";
-import { now } from "../store/values";
+import type { Database } from "../store/database";
+import { openTestStore, type TestStore } from "../testing/metadataStore";
 import { flushEvents, recordEventSoon } from "./events";
 
 describe("events recorded soon", () => {
-  let dir: string;
+  let testStore: TestStore;
   let database: Database;
   let orgId: number;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-events-"));
-    database = await openDatabase(path.join(dir, "meta.db"));
-    await migrate(database);
-    const ts = now();
-    ({ id: orgId } = await database.db
-      .insertInto("organizations")
-      .values({ name: "o", slug: "o", settings: "{}", created_at: ts, updated_at: ts })
-      .returning("id")
-      .executeTakeFirstOrThrow());
+    testStore = await openTestStore();
+    ({ database, orgId } = testStore);
   });
 
-  afterAll(async () => {
-    await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => testStore.close());
 
   const stored = async (action: string) =>
     (await database.db.selectFrom("events").selectAll().where("action", "=", action).execute())

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idleSqliteProcessIds, sqliteRunner } from "./sqlite";
+import { sqliteRunner } from "./sqlite";
+import { idleSqliteProcessIds } from "./sqliteProcesses";
 import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
 
 let dir: string;

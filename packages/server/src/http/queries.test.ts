@@ -483,6 +483,8 @@ describe.each(DATABASES)("query lists on %s", (db) => {
     expect(all.body.results[0].name).toBe("Mine");
     expect(all.body.results[0]).toHaveProperty("retrieved_at", null);
     expect(all.body.results[0].user.email).toBe("member@example.com");
+    // A page lists the queries in full, though only a few fields were read to order them.
+    expect(all.body.results[0]).toMatchObject({ query: "SELECT 1", tags: ["test"], version: 1 });
     expect(names((await member.get("/api/queries?tags=test")).body)).toEqual(["Mine"]);
     expect(names((await member.get("/api/queries?tags=tag1&tags=tag2")).body).sort()).toEqual([
       "Better",
@@ -519,6 +521,8 @@ describe.each(DATABASES)("query lists on %s", (db) => {
     ]);
     expect(names((await member.get("/api/queries?q=repo")).body)).toEqual(["Q1 sales-report"]);
     expect(names((await member.get("/api/queries?q=sales%20-report")).body)).toEqual(["Sales"]);
+    // Words of the query text count too ("select" is in no name).
+    expect((await member.get("/api/queries?q=select")).body.count).toBe(8);
     const legacy = await member.get("/api/queries/search?q=stronger");
     expect(legacy.status).toBe(301);
     const location = legacy.headers.get("location")!;

@@ -23,6 +23,7 @@ import {
   findQuery,
   insertQuery,
   listVisibleQueries,
+  loadListedPage,
   newestResultId,
   parameterSchema,
   recentQueries,
@@ -406,13 +407,15 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   async function listPage(request: FastifyRequest, filter: Omit<ListFilter, "orgId" | "groupIds">) {
     const { identity, org } = requireLogin(request);
-    const rows = await listVisibleQueries(db, {
+    const args = readListArgs(queryArgs(request), org.settings.multi_byte_search_enabled === true);
+    const keys = await listVisibleQueries(db, {
       ...filter,
       orgId: org.id,
       groupIds: identity.groupIds,
+      withText: args.q !== "",
     });
-    const args = readListArgs(queryArgs(request), org.settings.multi_byte_search_enabled === true);
-    const page = paginate(filterAndOrder(rows, args), args.page, args.pageSize);
+    const keyPage = paginate(filterAndOrder(keys, args), args.page, args.pageSize);
+    const page = { ...keyPage, results: await loadListedPage(db, org.id, keyPage.results) };
     const users = await usersByIds(
       ctx,
       page.results.map((q) => q.user_id),

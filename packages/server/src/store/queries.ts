@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { ParameterDefinition } from "@sightline/core";
 import type { DB, QueriesTable } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
@@ -205,6 +205,22 @@ export interface ListedQuery extends Query {
   starred_at: string | null;
 }
 
+/** What search, tag filter and ordering read of a listed query (the page then loads in full). */
+export type ListedQueryKey = Pick<
+  ListedQuery,
+  | "id"
+  | "name"
+  | "description"
+  | "query"
+  | "tags"
+  | "created_at"
+  | "schedule"
+  | "owner_name"
+  | "runtime"
+  | "retrieved_at"
+  | "starred_at"
+>;
+
 export interface ListFilter {
   orgId: number;
   /** The caller's groups: a query is visible when its data source is linked to one of them. */
@@ -216,10 +232,16 @@ export interface ListFilter {
   favoritesOf?: number;
   /** Drafts of other users are left out (the archive list). */
   draftsOnlyOf?: number;
+  /** Also read the query texts (a search looks into them); otherwise `query` is "". */
+  withText?: boolean;
 }
 
-/** The queries a listing may show, before search, tags, ordering and paging. */
-export async function listVisibleQueries(db: Kysely<DB>, f: ListFilter): Promise<ListedQuery[]> {
+/**
+ * The queries a listing may show, before search, tags, ordering and paging: only the fields
+ * those read, so that an organisation with thousands of queries does not read every text and
+ * options blob for a page of 25.
+ */
+export async function listVisibleQueries(db: Kysely<DB>, f: ListFilter): Promise<ListedQueryKey[]> {
   if (f.groupIds.length === 0) return [];
   const visibleDataSources = db
     .selectFrom("data_source_groups")
@@ -229,12 +251,18 @@ export async function listVisibleQueries(db: Kysely<DB>, f: ListFilter): Promise
     .selectFrom("queries")
     .leftJoin("users", "users.id", "queries.user_id")
     .leftJoin("query_results", "query_results.id", "queries.latest_query_data_id")
-    .selectAll("queries")
     .select([
+      "queries.id",
+      "queries.name",
+      "queries.description",
+      "queries.tags",
+      "queries.created_at",
+      "queries.schedule",
       "users.name as owner_name",
       "query_results.runtime as runtime",
       "query_results.retrieved_at as retrieved_at",
     ])
+    .select((f.withText ? sql<string>`${sql.ref("queries.query")}` : sql<string>`''`).as("query"))
     .where("queries.org_id", "=", f.orgId)
     .where("queries.is_archived", "=", f.archived)
     .where("queries.data_source_id", "in", visibleDataSources);
@@ -255,26 +283,59 @@ export async function listVisibleQueries(db: Kysely<DB>, f: ListFilter): Promise
       )
       .select("favorites.created_at as starred_at")
       .execute();
-    return rows.map((r) => ({ ...listed(r), starred_at: r.starred_at }));
+    return rows.map((r) => ({ ...listedKey(r), starred_at: r.starred_at }));
   }
   const rows = await q.execute();
-  return rows.map((r) => ({ ...listed(r), starred_at: null }));
+  return rows.map((r) => ({ ...listedKey(r), starred_at: null }));
 }
 
-function listed(
-  r: Selectable<QueriesTable> & {
-    owner_name: string | null;
-    runtime: number | null;
-    retrieved_at: string | null;
-  },
-): Omit<ListedQuery, "starred_at"> {
-  const { owner_name, runtime, retrieved_at, ...row } = r;
+function listedKey(r: {
+  id: number;
+  name: string;
+  description: string | null;
+  query: string;
+  tags: string | null;
+  created_at: string;
+  schedule: string | null;
+  owner_name: string | null;
+  runtime: number | string | null;
+  retrieved_at: string | null;
+}): Omit<ListedQueryKey, "starred_at"> {
   return {
-    ...queryFromRow(row),
-    owner_name,
-    runtime: runtime === null ? null : Number(runtime),
-    retrieved_at,
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    query: String(r.query),
+    tags: parseJson<string[] | null>(r.tags, null) ?? [],
+    created_at: r.created_at,
+    schedule: parseJson<Record<string, unknown> | null>(r.schedule, null),
+    owner_name: r.owner_name,
+    runtime: r.runtime === null ? null : Number(r.runtime),
+    retrieved_at: r.retrieved_at,
   };
+}
+
+/** The full rows of a listed page, in the page's order (a query gone meanwhile is left out). */
+export async function loadListedPage(
+  db: Kysely<DB>,
+  orgId: number,
+  keys: ListedQueryKey[],
+): Promise<ListedQuery[]> {
+  const full = new Map(
+    (
+      await findQueriesByIds(
+        db,
+        orgId,
+        keys.map((k) => k.id),
+      )
+    ).map((q) => [q.id, q]),
+  );
+  return keys.flatMap((k) => {
+    const q = full.get(k.id);
+    if (!q) return [];
+    const { owner_name, runtime, retrieved_at, starred_at } = k;
+    return [{ ...q, owner_name, runtime, retrieved_at, starred_at }];
+  });
 }
 
 /** The caller's own most recently updated queries (drafts included). */

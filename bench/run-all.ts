@@ -1,14 +1,16 @@
-// Runs the three benchmarks one after the other and prints a Markdown summary table.
+// Runs the benchmarks one after the other and prints a Markdown summary table.
 import os from "node:os";
 import { bigResultBenchmark } from "./bigResult";
 import { concurrencyBenchmark } from "./concurrency";
 import { latencyBenchmark } from "./latency";
+import { queryListBenchmark } from "./queryList";
 import { markdownTable, type Figure } from "./support";
 
 const figures: Figure[] = [];
 figures.push(...(await latencyBenchmark()));
 figures.push(...(await bigResultBenchmark()));
 figures.push(...(await concurrencyBenchmark()));
+figures.push(...(await queryListBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

@@ -34,6 +34,14 @@ describe("events recorded soon", () => {
     expect(await stored("flushed")).toBe(1);
   });
 
+  it("are written one by one when the batch is refused, losing only the bad one", async () => {
+    recordEventSoon(database.db, { orgId, userId: 999_999, action: "orphan", objectType: "x" });
+    record("kept", 1);
+    await flushEvents(database.db);
+    expect(await stored("kept")).toBe(1);
+    expect(await stored("orphan")).toBe(0);
+  });
+
   it("are written without waiting once a hundred are waiting", async () => {
     for (let i = 0; i < 100; i += 1) record("many", i);
     await expect.poll(() => stored("many"), { timeout: 100, interval: 5 }).toBe(100);

@@ -84,7 +84,14 @@ export async function flushEvents(db: Kysely<DB>): Promise<void> {
   if (pending.timer) clearTimeout(pending.timer);
   try {
     await db.insertInto("events").values(pending.rows).execute();
-  } catch (err) {
-    pending.log?.warn({ err, count: pending.rows.length }, "could not record events");
+  } catch {
+    // One bad row (its user deleted meanwhile, say) must not lose the others.
+    for (const row of pending.rows) {
+      await db
+        .insertInto("events")
+        .values(row)
+        .execute()
+        .catch((err: unknown) => pending.log?.warn({ err }, "could not record event"));
+    }
   }
 }

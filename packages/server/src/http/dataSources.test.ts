@@ -338,6 +338,7 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
   );
 
   it("deletes a data source (admin), detaching its queries", async () => {
+    makeSqliteFile(server);
     const ds = await admin.post("/api/data_sources", {
       name: "Temp",
       type: "sqlite",
@@ -349,11 +350,16 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
       data_source_id: ds.body.id,
     });
     expect(query.status).toBe(200);
+    const run = await admin.post(`/api/queries/${query.body.id}/results`, { max_age: 0 });
+    const resultId = run.body.query_result.id as number;
+    expect((await admin.get(`/api/query_results/${resultId}`)).status).toBe(200);
     expect((await member.delete(`/api/data_sources/${ds.body.id}`)).status).toBe(403);
     const res = await admin.delete(`/api/data_sources/${ds.body.id}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
     expect((await admin.get(`/api/data_sources/${ds.body.id}`)).status).toBe(404);
+    // Its results went with it, fresh ones too (they were also held in memory).
+    expect((await admin.get(`/api/query_results/${resultId}`)).status).toBe(404);
     expect((await admin.get(`/api/queries/${query.body.id}`)).body.data_source_id).toBeNull();
     expect((await admin.delete(`/api/data_sources/${other.dataSource.id}`)).status).toBe(404);
   });

@@ -4,10 +4,12 @@ import type { ResultMeta } from "./resultStore";
  * Small results this process wrote in the last minute, kept in memory with their row text.
  *
  * A result is read right after it is written: the execution routes answer with it inline, and the
- * web app or a script then fetches it by id. Stored results never change, and the only deletion
- * is of results unused for days (results/cache.ts), so serving a fresh one from memory cannot
- * differ from reading it back; it saves the metadata and chunk reads and the inflating. Each
- * metadata store (one Kysely instance) has its own entries.
+ * web app or a script then fetches it by id. Stored results never change; they are deleted when
+ * unused for days (results/cache.ts) or with their data source, and both forget them here. So
+ * serving a fresh one from memory cannot differ from reading it back; it saves the metadata and
+ * chunk reads and the inflating. Each metadata store (one Kysely instance) has its own entries;
+ * in a scaled deployment they live in the worker that wrote them, where only the Query Results
+ * runner reads results.
  */
 
 interface RecentResult {
@@ -51,4 +53,12 @@ export function recentResult(store: object, orgId: number, id: number): RecentRe
 export function forgetResults(store: object, ids: number[]): void {
   const entries = byStore.get(store);
   if (entries) for (const id of ids) entries.delete(id);
+}
+
+export function forgetDataSourceResults(store: object, dataSourceId: number): void {
+  const entries = byStore.get(store);
+  if (!entries) return;
+  for (const [id, entry] of entries) {
+    if (entry.meta.dataSourceId === dataSourceId) entries.delete(id);
+  }
 }

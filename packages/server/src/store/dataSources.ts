@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { forgetDataSourceResults } from "../results/recentResults";
 import type { DataSourcesTable, DB } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
 
@@ -163,6 +164,7 @@ export async function deleteDataSource(db: Kysely<DB>, id: number): Promise<void
     await tx.deleteFrom("server_state").where("key", "=", schemaKey(id)).execute();
     await tx.deleteFrom("data_sources").where("id", "=", id).execute();
   });
+  forgetDataSourceResults(db, id);
 }
 
 export interface CachedSchema<T> {

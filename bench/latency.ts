@@ -1,7 +1,10 @@
 // End-to-end latency of a one-row query through HTTP on the embedded default (the Demo DuckDB
 // data source of `sightline all`), next to a plain authenticated GET /api/session.
 import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
 import {
+  createDataSource,
   executeQuery,
   isMain,
   median,
@@ -79,15 +82,22 @@ export async function latencyBenchmark(): Promise<Figure[]> {
   });
   try {
     const { client, demoId } = await setUpWithDemo(server.url);
+    // For comparison, the same query on a SQLite data source (its runner works in a child
+    // process, kept between queries).
+    const sqliteFile = path.join(dataDir, "files", "latency.sqlite");
+    new Database(sqliteFile).close();
+    const sqliteId = await createDataSource(client, "SQLite", "sqlite", { dbpath: sqliteFile });
     for (let i = 0; i < WARMUP; i += 1) {
       await sessionRoundTrip(client);
       await clientFlow(client, demoId);
       await postThenGet(client, demoId);
+      await clientFlow(client, sqliteId);
     }
     // Interleaved, so all three see the same background noise.
     const session: number[] = [];
     const query: number[] = [];
     const twoRequests: number[] = [];
+    const onSqlite: number[] = [];
     let inline = 0;
     for (let i = 0; i < RUNS; i += 1) {
       session.push(await timed(() => sessionRoundTrip(client)));
@@ -95,6 +105,7 @@ export async function latencyBenchmark(): Promise<Figure[]> {
       if (await clientFlow(client, demoId)) inline += 1;
       query.push(performance.now() - start);
       twoRequests.push(await timed(() => postThenGet(client, demoId)));
+      onSqlite.push(await timed(() => clientFlow(client, sqliteId)));
     }
     const s50 = median(session);
     const s95 = percentile(session, 95);
@@ -109,6 +120,10 @@ export async function latencyBenchmark(): Promise<Figure[]> {
         `(${inline}/${RUNS} answered inline)`,
     );
     console.log(`SELECT 1, POST + GET result median ${ms(t50)}   p95 ${ms(t95)}`);
+    const l50 = median(onSqlite);
+    console.log(
+      `SELECT 1 on SQLite, POST    median ${ms(l50)}   p95 ${ms(percentile(onSqlite, 95))}`,
+    );
     console.log(`ratio (client flow)         median ${ratio(q50, s50)}   p95 ${ratio(q95, s95)}`);
     console.log(`ratio (POST + GET)          median ${ratio(t50, s50)}   p95 ${ratio(t95, s95)}`);
     const figure = (measure: string, value: string, target = "", met: boolean | null = null) => ({
@@ -128,6 +143,10 @@ export async function latencyBenchmark(): Promise<Figure[]> {
       figure("query ÷ session, p95", ratio(q95, s95), "≤ 2×", q95 / s95 <= 2),
       figure("SELECT 1, POST + GET result (median / p95)", `${ms(t50)} / ${ms(t95)}`),
       figure("POST + GET ÷ session, median / p95", `${ratio(t50, s50)} / ${ratio(t95, s95)}`),
+      figure(
+        "SELECT 1 on a SQLite source, POST → inline (median / p95)",
+        `${ms(l50)} / ${ms(percentile(onSqlite, 95))}`,
+      ),
     ];
   } finally {
     await server.stop();

@@ -88,10 +88,12 @@ describe.each(DATABASES)("big DuckDB results through the API on %s", (db) => {
   }
 
   it("reads, exports and downloads as CSV and TSV exactly like the cells", async () => {
-    // DuckDB writes the JSON when the first rows come quickly; a few tries absorb a busy machine.
+    // DuckDB writes the JSON when the first rows come within 20 ms. On a machine busy with the
+    // browser tests that can miss several times in a row (seen in CI: three misses), so it tries
+    // up to ten times; the path must still be taken in the end.
     let written = "";
     let id = 0;
-    for (let attempt = 0; attempt < 3 && !written.includes('"whole":2.0'); attempt += 1) {
+    for (let attempt = 0; attempt < 10 && !written.includes('"whole":2.0'); attempt += 1) {
       id = await execute();
       written = (await admin.get(`/api/query_results/${id}.json`)).text;
     }

@@ -50,8 +50,32 @@ const FIELD_WEIGHTS = [
 
 /** Relevance of a row for the search (0 = no match): name weighs most, query text least. */
 export function searchRank(row: Searchable, q: string): number {
-  const groups = parseSearch(q);
+  return rankRow(row, parseSearch(q));
+}
+
+/**
+ * True when the row can match: some group's words all occur in its text (a word only matches a
+ * word it begins, so it must occur as a substring). Cheap, and it spares most rows the word
+ * splitting of their query text when the search is selective.
+ */
+function mayMatch(row: Searchable, groups: Term[][]): boolean {
+  if (groups.length === 0) return true;
+  let text: string | null = null;
+  return groups.some((group) =>
+    group.every(
+      (term) =>
+        term.negated ||
+        term.words.every((w) => {
+          text ??= `${row.name}\n${row.description ?? ""}\n${row.query}\n${row.id}`.toLowerCase();
+          return text.includes(w);
+        }),
+    ),
+  );
+}
+
+function rankRow(row: Searchable, groups: Term[][]): number {
   if (groups.length === 0) return 1;
+  if (!mayMatch(row, groups)) return 0;
   const fields: Record<string, string[]> = {
     name: words(row.name),
     id: [String(row.id)],
@@ -181,8 +205,9 @@ export function filterAndOrder<T extends Orderable>(rows: T[], args: ListArgs): 
     out = out.filter((r) => matchesMultiByte(r, args.q)).sort((a, b) => a.id - b.id);
     return (args.order && sortRows(out, args.order)) || out;
   }
+  const groups = parseSearch(args.q);
   const ranked = out
-    .map((r) => ({ r, rank: searchRank(r, args.q) }))
+    .map((r) => ({ r, rank: rankRow(r, groups) }))
     .filter((x) => x.rank > 0)
     .sort((a, b) => b.rank - a.rank || b.r.id - a.r.id)
     .map((x) => x.r);

@@ -152,6 +152,69 @@ export function isSelectWithoutLimit(statement: string): boolean {
   return false;
 }
 
+/** The non-blank tokens of a text holding exactly one statement; null for none or several. */
+function singleStatementTokens(text: string): Token[] | null {
+  const statements = splitTokens(tokenize(text))
+    .map((stmt) => stmt.filter((t) => !isBlank(t)))
+    .filter((stmt) => stmt.length > 0);
+  return statements.length === 1 ? statements[0] : null;
+}
+
+const OPENS_A_QUERY = new Set(["SELECT", "WITH", "FROM", "VALUES"]);
+
+/**
+ * The most rows a single query statement can return, when its own top-level `LIMIT n`
+ * (optionally followed by `OFFSET m`) says so, as auto-limited queries do; null when the text
+ * does not tell (several statements, no final LIMIT, a limit that is not a plain number).
+ */
+export function statementRowLimit(text: string): number | null {
+  const tokens = singleStatementTokens(text);
+  if (!tokens) return null;
+  const first = tokens[0];
+  if (first.text !== "(" && !(first.kind === "word" && OPENS_A_QUERY.has(first.text.toUpperCase())))
+    return null;
+  let limitAt = -1;
+  for (let i = tokens.length - 1; i >= 0; i -= 1) {
+    const t = tokens[i];
+    if (t.kind === "word" && t.depth === 0 && t.text.toUpperCase() === "LIMIT") {
+      limitAt = i;
+      break;
+    }
+  }
+  if (limitAt <= 0 || tokens[limitAt - 1].text === ".") return null;
+  // Digits are lexed one character at a time: read the clause back as written.
+  const clause = /^(\d+)(?: OFFSET (?:\d+))?$/i.exec(
+    tokens
+      .slice(limitAt + 1)
+      .map((t) => (t.kind === "word" ? ` ${t.text} ` : t.text))
+      .join("")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
+  return clause ? Number(clause[1]) : null;
+}
+
+/**
+ * For a single SELECT that reads no table (no FROM anywhere, as in `SELECT 1` or
+ * `SELECT now()`) and has no LIMIT or OFFSET of its own: its text with ` LIMIT n` appended, which
+ * returns the same rows whenever there are at most n. Null for any other text.
+ */
+export function limitTablelessSelect(text: string, n: number): string | null {
+  const tokens = singleStatementTokens(text);
+  if (!tokens || !(tokens[0].kind === "word" && tokens[0].text.toUpperCase() === "SELECT")) {
+    return null;
+  }
+  if (tokens.some((t) => t.kind === "word" && t.text.toUpperCase() === "FROM")) return null;
+  const statement = splitSqlStatements(text)[0];
+  if (
+    statement === undefined ||
+    !isSelectWithoutLimit(statement.replace(/^(?:\s|--[^\n]*|\/\*[\s\S]*?\*\/)+/, ""))
+  ) {
+    return null;
+  }
+  return `${statement}\nLIMIT ${n}`;
+}
+
 /**
  * The text a SQL runner executes: statements normalised, and when `apply` is on and the last
  * statement is a SELECT without LIMIT/OFFSET, " LIMIT <limit>" appended to it.

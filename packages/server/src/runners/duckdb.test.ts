@@ -1,9 +1,14 @@
-import { DuckDBDateValue, DuckDBInstance, DuckDBTimestampTZValue } from "@duckdb/node-api";
+import {
+  DuckDBConnection,
+  DuckDBDateValue,
+  DuckDBInstance,
+  DuckDBTimestampTZValue,
+} from "@duckdb/node-api";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { duckdbRunner } from "./duckdb";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { duckdbRunner, runDuckdbCells } from "./duckdb";
 import {
   abortAfter,
   DUCKDB_TIMESTAMP_SAMPLES,
@@ -284,5 +289,100 @@ describe("duckdb runner", () => {
         ],
       },
     ]);
+  });
+});
+
+describe("duckdb runner, results known to be small", () => {
+  // Which driver calls a run makes for the query: one materialized `run`, or prepare and stream
+  // (the sandbox's own settings of a new database are left out).
+  function watchCalls() {
+    const run = vi.spyOn(DuckDBConnection.prototype, "run");
+    const prepare = vi.spyOn(DuckDBConnection.prototype, "prepare");
+    return {
+      runs: () =>
+        run.mock.calls
+          .map(([sql]) => sql)
+          .filter((sql) => !/^(SET |SELECT current_setting\()/.test(sql)),
+      prepared: () => prepare.mock.calls.length,
+    };
+  }
+  afterEach(() => vi.restoreAllMocks());
+
+  const everyType = `SELECT 1::INTEGER AS i, 9007199254740993::BIGINT AS big, 'nan'::DOUBLE AS nan,
+    12345678901234567890.123::DECIMAL(38,3) AS wide, true AS b, 'x' AS s, DATE '2024-01-02' AS day,
+    TIMESTAMP '2024-01-02 10:00:00.123456' AS ts, TIMESTAMPTZ '2024-01-02 10:00:00+02' AS tstz,
+    'hi'::BLOB AS blob, [1, 2] AS list, NULL AS n, 2 AS i`;
+
+  it("runs a query with a final LIMIT of at most 2048 rows in one call, with the same result", async () => {
+    const query = `${DUCKDB_TIMESTAMP_SAMPLES} SELECT ts, ts::DATE AS day, (SELECT 1) AS i FROM t LIMIT 2048`;
+    const calls = watchCalls();
+    const small = await runAll(duckdbRunner.run(memory, query, ctx));
+    expect(calls.runs()).toEqual([query]);
+    expect(calls.prepared()).toBe(0);
+    const streamed = await runAll(runDuckdbCells(memory, query, ctx));
+    expect(calls.prepared()).toBe(1);
+    expect(small.rows).toHaveLength(2048);
+    expect(small.columns).toEqual(streamed.columns);
+    expect(small.rows).toEqual(streamed.rows);
+  });
+
+  it("runs a SELECT that reads no table with a guard LIMIT, with the same result", async () => {
+    const calls = watchCalls();
+    const small = await runAll(duckdbRunner.run(memory, `/* who */ ${everyType};`, ctx));
+    expect(calls.runs()).toEqual([`/* who */ ${everyType}\nLIMIT 2049`]);
+    expect(calls.prepared()).toBe(0);
+    const streamed = await runAll(runDuckdbCells(memory, everyType, ctx));
+    expect(small.columns).toEqual(streamed.columns);
+    expect(small.rows).toEqual(streamed.rows);
+  });
+
+  it("streams a guarded query that returns more than 2048 rows, in order", async () => {
+    const calls = watchCalls();
+    const { rows } = await runAll(duckdbRunner.run(memory, "SELECT unnest(range(5000)) AS x", ctx));
+    expect(calls.runs()).toEqual(["SELECT unnest(range(5000)) AS x\nLIMIT 2049"]);
+    // Then streamed (and re-run as JSON, being big).
+    expect(calls.prepared()).toBeGreaterThanOrEqual(1);
+    expect(rows).toEqual(Array.from({ length: 5000 }, (_, i) => [i]));
+  });
+
+  it("runs the query as written when the guard does not fit its syntax", async () => {
+    const { rows } = await runAll(
+      duckdbRunner.run(memory, "SELECT 1 AS a FETCH FIRST 1 ROWS ONLY", ctx),
+    );
+    expect(rows).toEqual([[1]]);
+    await expect(duckdbRunner.run(memory, "SELECT nope()", ctx)).rejects.toThrow(
+      "Scalar Function with name nope does not exist",
+    );
+  });
+
+  it("reports errors, and stops at the time limit or on cancel", async () => {
+    const calls = watchCalls();
+    await expect(
+      duckdbRunner.run(memory, "SELECT error('boom') AS a FROM range(3) LIMIT 1", ctx),
+    ).rejects.toThrow("boom");
+    expect(calls.prepared()).toBe(0);
+    const slowLimited = "SELECT count(*) FROM range(100000000000) a LIMIT 1";
+    const timedOut = await timeRejection(
+      duckdbRunner.run(memory, slowLimited, { ...ctx, timeoutMs: 300 }),
+    );
+    expect(timedOut.error.message).toBe(
+      "Query exceeded the time limit of 0.3 seconds and was stopped.",
+    );
+    expect(timedOut.ms).toBeLessThan(2000);
+    const cancelled = await timeRejection(
+      duckdbRunner.run(memory, slowLimited, { ...ctx, signal: abortAfter(300) }),
+    );
+    expect(cancelled.error.message).toBe("Query cancelled by user.");
+    expect(cancelled.ms).toBeLessThan(2000);
+    expect(calls.prepared()).toBe(0);
+  });
+
+  it("never runs a query drawing from a sequence twice", async () => {
+    const calls = watchCalls();
+    const { rows } = await runAll(
+      duckdbRunner.run(memory, "CREATE SEQUENCE s; SELECT nextval('s') AS n", ctx),
+    );
+    expect(rows).toEqual([[1]]);
+    expect(calls.runs()).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import {
   type DuckDBPreparedStatement,
   type DuckDBResult,
 } from "@duckdb/node-api";
+import { limitTablelessSelect, statementRowLimit } from "@sightline/core";
 import { BatchChannel } from "./batchChannel";
 import { chunkRows, columnConverter, duckdbColumnType } from "./duckdbCells";
 import { MEMORY, openDuckdb, type Opened } from "./duckdbConnections";
@@ -221,6 +222,60 @@ function preparedColumns(prepared: DuckDBPreparedStatement): ResultColumn[] {
   return buildColumns(fields);
 }
 
+/**
+ * A result known to fit in one vector (2048 rows) is run materialized: one trip to the thread
+ * pool instead of four (prepare, execute, and two fetches), which is most of a small query's
+ * time. DuckDB holds such a result whole either way, as a stream's first chunk. The text tells:
+ * a final `LIMIT n` (auto-limited queries), or a SELECT that reads no table, run with a guard
+ * LIMIT and streamed as usual in the rare case that it returns more.
+ */
+const ONE_VECTOR = 2048;
+
+interface SmallRun {
+  text: string;
+  /** False when `text` is the query with a guard LIMIT: more rows than ONE_VECTOR mean more exist. */
+  complete: boolean;
+}
+
+function smallRun(query: string): SmallRun | null {
+  const limit = statementRowLimit(query);
+  if (limit !== null && limit <= ONE_VECTOR) return { text: query, complete: true };
+  // A guarded query may run twice, which a sequence would notice.
+  if (DRAWS_FROM_SEQUENCE.test(query)) return null;
+  const guarded = limitTablelessSelect(query, ONE_VECTOR + 1);
+  return guarded === null ? null : { text: guarded, complete: false };
+}
+
+/** Runs a small query materialized; null when a guarded one failed or returned too many rows. */
+async function runSmall(
+  connection: DuckDBConnection,
+  plan: SmallRun,
+  watch: QueryWatch,
+): Promise<CellRun | null> {
+  let result;
+  try {
+    result = await connection.run(plan.text);
+  } catch (error) {
+    // The guard may not fit the query's syntax; the query itself decides.
+    if (plan.complete || watch.signal.aborted) throw error;
+    return null;
+  }
+  if (!plan.complete && result.rowCount > ONE_VECTOR) return null;
+  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
+  const types = typeIds.map(duckdbColumnType);
+  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
+  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
+  const rows: Cell[][] = [];
+  for (let i = 0; i < result.chunkCount; i += 1) {
+    for (const row of chunkRows(result.getChunk(i), converters)) rows.push(row);
+  }
+  return { columns, batches: oneBatch(rows) };
+}
+
+async function* oneBatch(rows: Cell[][]): AsyncGenerator<Cell[][]> {
+  if (rows.length > 0) yield rows;
+}
+
 async function streamQuery(
   options: DataSourceOptions,
   query: string,
@@ -243,6 +298,12 @@ async function streamQuery(
     let running = connection;
     watch.signal.addEventListener("abort", () => running.interrupt(), { once: true });
     if (watch.signal.aborted) throw watch.signal.reason;
+    const plan = mode === "json-when-big" ? smallRun(query) : null;
+    const small = plan && (await runSmall(connection, plan, watch));
+    if (small) {
+      close();
+      return small;
+    }
     const started = await startStreaming(opened, query, mode);
     if (started.kind === "cells") {
       return streamDuckdbResult(started.result, connection, watch, close, started.first);

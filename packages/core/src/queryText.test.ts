@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   applyAutoLimit,
   isSelectWithoutLimit,
-  limitTablelessSelect,
   normalizeForHash,
   normalizeSqlStatements,
   splitSqlStatements,
-  statementRowLimit,
+  rowBound,
 } from "./queryText";
 
 const limited = (text: string) => applyAutoLimit(text, true);
@@ -112,68 +111,59 @@ describe("statement splitting", () => {
   });
 });
 
-describe("statementRowLimit", () => {
+describe("rowBound", () => {
+  const limit = (rows: number) => ({ kind: "limit", rows });
+  const tableless = (statement: string) => ({ kind: "tableless", statement });
+
   it("reads the final top-level LIMIT of a single query", () => {
-    expect(statementRowLimit("SELECT * FROM t LIMIT 1000")).toBe(1000);
-    expect(statementRowLimit(limited("select * from t order by a"))).toBe(1000);
-    expect(statementRowLimit("/* Username: a */ SELECT 1 LIMIT 5;  -- done")).toBe(5);
-    expect(statementRowLimit("select * from t limit 10 offset 20")).toBe(10);
-    expect(statementRowLimit("WITH x AS (SELECT 1) SELECT * FROM x LIMIT 3")).toBe(3);
-    expect(statementRowLimit("FROM t LIMIT 7")).toBe(7);
-    expect(statementRowLimit("(SELECT a FROM t) LIMIT 2")).toBe(2);
-    expect(statementRowLimit("SELECT a FROM t UNION ALL SELECT b FROM u LIMIT 4")).toBe(4);
+    expect(rowBound("SELECT * FROM t LIMIT 1000")).toEqual(limit(1000));
+    expect(rowBound(limited("select * from t order by a"))).toEqual(limit(1000));
+    expect(rowBound("/* Username: a */ SELECT 1 LIMIT 5;  -- done")).toEqual(limit(5));
+    expect(rowBound("select * from t limit 10 offset 20")).toEqual(limit(10));
+    expect(rowBound("WITH x AS (SELECT 1) SELECT * FROM x LIMIT 3")).toEqual(limit(3));
+    expect(rowBound("FROM t LIMIT 7")).toEqual(limit(7));
+    expect(rowBound("(SELECT a FROM t) LIMIT 2")).toEqual(limit(2));
+    expect(rowBound("SELECT a FROM t UNION ALL SELECT b FROM u LIMIT 4")).toEqual(limit(4));
+  });
+
+  it("finds a SELECT that reads no table, ready for a LIMIT to be appended", () => {
+    expect(rowBound("SELECT 1")).toEqual(tableless("SELECT 1"));
+    expect(rowBound("/* Username: a */ select now();  -- comment")).toEqual(
+      tableless("/* Username: a */ select now()"),
+    );
+    expect(rowBound("SELECT 1 UNION ALL SELECT 2")).toEqual(
+      tableless("SELECT 1 UNION ALL SELECT 2"),
+    );
+    expect(rowBound("SELECT 'FROM x' AS a -- from y")).toEqual(tableless("SELECT 'FROM x' AS a"));
+    expect(rowBound("SELECT (SELECT 1 LIMIT 1) AS a")).toEqual(
+      tableless("SELECT (SELECT 1 LIMIT 1) AS a"),
+    );
   });
 
   it("tells nothing when the text does not bound the rows", () => {
     for (const text of [
       "SELECT * FROM t",
       "SELECT * FROM (SELECT * FROM t LIMIT 5)",
+      "SELECT (SELECT max(a) FROM t)",
       "SELECT * FROM t LIMIT 10 + 5",
       "SELECT * FROM t LIMIT 10%",
       "SELECT * FROM t LIMIT 10 PERCENT",
       "SELECT * FROM t LIMIT ALL",
       "SELECT * FROM t OFFSET 5",
+      "SELECT 1 OFFSET 1",
       "SELECT * FROM t WHERE a = 'LIMIT 5'",
       "SELECT * FROM t -- LIMIT 5",
       "SELECT t.limit FROM t",
       "SELECT 1 LIMIT 1; SELECT * FROM t",
-      "CREATE TABLE x AS SELECT * FROM t LIMIT 5",
-      "DESCRIBE SELECT * FROM t LIMIT 5",
-      "",
-    ]) {
-      expect(statementRowLimit(text), text).toBeNull();
-    }
-  });
-});
-
-describe("limitTablelessSelect", () => {
-  it("guards a SELECT that reads no table with a LIMIT", () => {
-    expect(limitTablelessSelect("SELECT 1", 2049)).toBe("SELECT 1\nLIMIT 2049");
-    expect(limitTablelessSelect("/* Username: a */ select now();  -- comment", 10)).toBe(
-      "/* Username: a */ select now()\nLIMIT 10",
-    );
-    expect(limitTablelessSelect("SELECT 1 UNION ALL SELECT 2", 10)).toBe(
-      "SELECT 1 UNION ALL SELECT 2\nLIMIT 10",
-    );
-    expect(limitTablelessSelect("SELECT 'FROM x' AS a -- from y", 10)).toBe(
-      "SELECT 'FROM x' AS a\nLIMIT 10",
-    );
-  });
-
-  it("leaves queries over tables, limited queries and other statements alone", () => {
-    for (const text of [
-      "SELECT * FROM t",
-      "SELECT (SELECT max(a) FROM t)",
-      "FROM t",
-      "SELECT 1 LIMIT 5",
-      "SELECT 1 OFFSET 1",
+      "SELECT 1; SELECT 2",
       "WITH x AS (SELECT 1) SELECT 2",
       "VALUES (1), (2)",
-      "SELECT 1; SELECT 2",
+      "CREATE TABLE x AS SELECT * FROM t LIMIT 5",
+      "DESCRIBE SELECT * FROM t LIMIT 5",
       "PRAGMA version",
       "",
     ]) {
-      expect(limitTablelessSelect(text, 10), text).toBeNull();
+      expect(rowBound(text), text).toBeNull();
     }
   });
 });

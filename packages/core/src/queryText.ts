@@ -138,7 +138,11 @@ export function isSelectWithoutLimit(statement: string): boolean {
   // Like Redash, a statement that opens with a comment is not limited.
   const first = all.find((t) => t.kind !== "space");
   if (!first || first.kind !== "word" || first.text.toUpperCase() !== "SELECT") return false;
-  const tokens = all.filter((t) => !isBlank(t));
+  return endsWithoutLimit(all.filter((t) => !isBlank(t)));
+}
+
+/** Whether the last top-level keyword of a statement's non-blank tokens is not LIMIT/OFFSET. */
+function endsWithoutLimit(tokens: Token[]): boolean {
   for (let i = tokens.length - 1; i >= 0; i -= 1) {
     const t = tokens[i];
     if (t.depth !== 0 || t.kind !== "word") continue;
@@ -152,67 +156,59 @@ export function isSelectWithoutLimit(statement: string): boolean {
   return false;
 }
 
-/** The non-blank tokens of a text holding exactly one statement; null for none or several. */
-function singleStatementTokens(text: string): Token[] | null {
-  const statements = splitTokens(tokenize(text))
-    .map((stmt) => stmt.filter((t) => !isBlank(t)))
-    .filter((stmt) => stmt.length > 0);
-  return statements.length === 1 ? statements[0] : null;
-}
+/** How a query's own text bounds the rows it returns (see rowBound). */
+export type RowBound =
+  /** It ends with a top-level `LIMIT rows` (optionally `OFFSET m`), as auto-limited queries do. */
+  | { kind: "limit"; rows: number }
+  /**
+   * A SELECT that reads no table (no FROM anywhere: `SELECT 1`, `SELECT now()`) and has no LIMIT
+   * or OFFSET of its own; `statement` is its text without trailing comments and `;`, to which a
+   * LIMIT can be appended.
+   */
+  | { kind: "tableless"; statement: string };
 
 const OPENS_A_QUERY = new Set(["SELECT", "WITH", "FROM", "VALUES"]);
 
 /**
- * The most rows a single query statement can return, when its own top-level `LIMIT n`
- * (optionally followed by `OFFSET m`) says so, as auto-limited queries do; null when the text
- * does not tell (several statements, no final LIMIT, a limit that is not a plain number).
+ * What the text of a single query statement says about its number of rows; null when it says
+ * nothing (several statements, other statements, a limit that is not a plain number).
  */
-export function statementRowLimit(text: string): number | null {
-  const tokens = singleStatementTokens(text);
-  if (!tokens) return null;
-  const first = tokens[0];
-  if (first.text !== "(" && !(first.kind === "word" && OPENS_A_QUERY.has(first.text.toUpperCase())))
-    return null;
-  let limitAt = -1;
-  for (let i = tokens.length - 1; i >= 0; i -= 1) {
-    const t = tokens[i];
-    if (t.kind === "word" && t.depth === 0 && t.text.toUpperCase() === "LIMIT") {
-      limitAt = i;
-      break;
-    }
-  }
-  if (limitAt <= 0 || tokens[limitAt - 1].text === ".") return null;
-  // Digits are lexed one character at a time: read the clause back as written.
-  const clause = /^(\d+)(?: OFFSET (?:\d+))?$/i.exec(
-    tokens
-      .slice(limitAt + 1)
-      .map((t) => (t.kind === "word" ? ` ${t.text} ` : t.text))
-      .join("")
-      .replace(/\s+/g, " ")
-      .trim(),
-  );
-  return clause ? Number(clause[1]) : null;
-}
+export function rowBound(text: string): RowBound | null {
+  const statements = splitTokens(tokenize(text)).filter((stmt) => stmt.some((t) => !isBlank(t)));
+  if (statements.length !== 1) return null;
+  const tokens = statements[0];
+  const words = tokens.filter((t) => !isBlank(t));
+  const first = words[0];
+  const opening = first.kind === "word" ? first.text.toUpperCase() : first.text;
+  if (opening !== "(" && !OPENS_A_QUERY.has(opening)) return null;
 
-/**
- * For a single SELECT that reads no table (no FROM anywhere, as in `SELECT 1` or
- * `SELECT now()`) and has no LIMIT or OFFSET of its own: its text with ` LIMIT n` appended, which
- * returns the same rows whenever there are at most n. Null for any other text.
- */
-export function limitTablelessSelect(text: string, n: number): string | null {
-  const tokens = singleStatementTokens(text);
-  if (!tokens || !(tokens[0].kind === "word" && tokens[0].text.toUpperCase() === "SELECT")) {
-    return null;
+  const limitAt = words.findLastIndex(
+    (t) => t.kind === "word" && t.depth === 0 && t.text.toUpperCase() === "LIMIT",
+  );
+  if (limitAt > 0 && words[limitAt - 1].text !== ".") {
+    // Digits are lexed one character at a time: read the clause back as written.
+    const clause = /^(\d+)(?: OFFSET \d+)?$/i.exec(
+      words
+        .slice(limitAt + 1)
+        .map((t) => (t.kind === "word" ? ` ${t.text} ` : t.text))
+        .join("")
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
+    return clause ? { kind: "limit", rows: Number(clause[1]) } : null;
   }
-  if (tokens.some((t) => t.kind === "word" && t.text.toUpperCase() === "FROM")) return null;
-  const statement = splitSqlStatements(text)[0];
-  if (
-    statement === undefined ||
-    !isSelectWithoutLimit(statement.replace(/^(?:\s|--[^\n]*|\/\*[\s\S]*?\*\/)+/, ""))
-  ) {
-    return null;
-  }
-  return `${statement}\nLIMIT ${n}`;
+  const readsNoTable =
+    opening === "SELECT" &&
+    !words.some((t) => t.kind === "word" && t.text.toUpperCase() === "FROM");
+  if (!readsNoTable || !endsWithoutLimit(words)) return null;
+  let end = tokens.length;
+  while (isBlank(tokens[end - 1])) end -= 1;
+  const statement = tokens
+    .slice(0, end)
+    .map((t) => t.text)
+    .join("")
+    .trim();
+  return { kind: "tableless", statement };
 }
 
 /**

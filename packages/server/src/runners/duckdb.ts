@@ -4,7 +4,7 @@ import {
   type DuckDBPreparedStatement,
   type DuckDBResult,
 } from "@duckdb/node-api";
-import { limitTablelessSelect, statementRowLimit } from "@sightline/core";
+import { rowBound } from "@sightline/core";
 import { BatchChannel } from "./batchChannel";
 import { chunkRows, columnConverter, duckdbColumnType } from "./duckdbCells";
 import { MEMORY, openDuckdb, type Opened } from "./duckdbConnections";
@@ -238,12 +238,12 @@ interface SmallRun {
 }
 
 function smallRun(query: string): SmallRun | null {
-  const limit = statementRowLimit(query);
-  if (limit !== null && limit <= ONE_VECTOR) return { text: query, complete: true };
+  const bound = rowBound(query);
+  if (bound?.kind === "limit")
+    return bound.rows <= ONE_VECTOR ? { text: query, complete: true } : null;
   // A guarded query may run twice, which a sequence would notice.
-  if (DRAWS_FROM_SEQUENCE.test(query)) return null;
-  const guarded = limitTablelessSelect(query, ONE_VECTOR + 1);
-  return guarded === null ? null : { text: guarded, complete: false };
+  if (bound?.kind !== "tableless" || DRAWS_FROM_SEQUENCE.test(query)) return null;
+  return { text: `${bound.statement}\nLIMIT ${ONE_VECTOR + 1}`, complete: false };
 }
 
 /** Runs a small query materialized; null when a guarded one failed or returned too many rows. */

@@ -2,6 +2,7 @@
 // data source of `sightline all`), next to a plain authenticated GET /api/session.
 import fs from "node:fs";
 import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import Database from "better-sqlite3";
 import {
   createDataSource,
@@ -74,6 +75,40 @@ async function fetchResult(client: TestClient, id: number): Promise<void> {
   }
 }
 
+/**
+ * The DuckDB driver's own time for SELECT 1 in this process, on a connection opened beforehand
+ * (as the server's spare), with a short pause between runs as between requests: streamed
+ * (prepare, execute, fetch until the end: four thread-pool round trips) and materialized (one).
+ */
+async function rawDriver(): Promise<{ streamed: number[]; materialized: number[] }> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const streamed: number[] = [];
+  const materialized: number[] = [];
+  try {
+    for (let i = 0; i < WARMUP + RUNS; i += 1) {
+      for (const kind of ["streamed", "materialized"] as const) {
+        const connection = await instance.connect();
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        const start = performance.now();
+        if (kind === "streamed") {
+          const prepared = await connection.prepare("SELECT 1");
+          const result = await prepared.stream();
+          while (((await result.fetchChunk())?.rowCount ?? 0) > 0);
+          prepared.destroySync();
+        } else {
+          (await connection.run("SELECT 1")).getChunk(0);
+        }
+        const elapsed = performance.now() - start;
+        connection.closeSync();
+        if (i >= WARMUP) (kind === "streamed" ? streamed : materialized).push(elapsed);
+      }
+    }
+  } finally {
+    instance.closeSync();
+  }
+  return { streamed, materialized };
+}
+
 export async function latencyBenchmark(): Promise<Figure[]> {
   const dataDir = tempDir("latency");
   const server = await spawnSightline("all", {
@@ -120,6 +155,13 @@ export async function latencyBenchmark(): Promise<Figure[]> {
         `(${inline}/${RUNS} answered inline)`,
     );
     console.log(`SELECT 1, POST + GET result median ${ms(t50)}   p95 ${ms(t95)}`);
+    const raw = await rawDriver();
+    const rawStreamed = median(raw.streamed);
+    const rawMaterialized = median(raw.materialized);
+    console.log(
+      `raw DuckDB driver, SELECT 1 median ${ms(rawStreamed)} streamed, ` +
+        `${ms(rawMaterialized)} materialized (in this process, no HTTP)`,
+    );
     const l50 = median(onSqlite);
     console.log(
       `SELECT 1 on SQLite, POST    median ${ms(l50)}   p95 ${ms(percentile(onSqlite, 95))}`,
@@ -143,6 +185,10 @@ export async function latencyBenchmark(): Promise<Figure[]> {
       figure("query ÷ session, p95", ratio(q95, s95), "≤ 2×", q95 / s95 <= 2),
       figure("SELECT 1, POST + GET result (median / p95)", `${ms(t50)} / ${ms(t95)}`),
       figure("POST + GET ÷ session, median / p95", `${ratio(t50, s50)} / ${ratio(t95, s95)}`),
+      figure(
+        "raw DuckDB driver, SELECT 1: streamed / materialized (median)",
+        `${ms(rawStreamed)} / ${ms(rawMaterialized)}`,
+      ),
       figure(
         "SELECT 1 on a SQLite source, POST → inline (median / p95)",
         `${ms(l50)} / ${ms(percentile(onSqlite, 95))}`,

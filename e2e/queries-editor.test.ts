@@ -315,7 +315,10 @@ describe("query editor in the browser", () => {
     await page.click("[data-testid=schedule-button]");
     await page.click("[data-testid=schedule-interval]");
     await page.keyboard.type("1 week");
-    await page.click(".ant-select-item-option[title='1 week']");
+    // Picked with Enter once the filtered option is active: a click right after typing could
+    // land while the filtered list was still being redrawn, and then select nothing.
+    await page.waitForSelector(".ant-select-item-option-active[title='1 week']");
+    await page.keyboard.press("Enter");
     await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
     const schedule = page.locator("[data-testid=schedule-dialog]");
     await poll(() => schedule.textContent()).toContain("UTC");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { filterAndOrder, readListArgs, searchRank, type Orderable } from "./queryListing";
+import {
+  filterAndOrder,
+  hasWordStartingWith,
+  readListArgs,
+  searchRank,
+  type Orderable,
+} from "./queryListing";
 
 const row = (id: number, name: string, query = "select 1", description: string | null = null) => ({
   id,
@@ -10,6 +16,55 @@ const row = (id: number, name: string, query = "select 1", description: string |
 });
 
 describe("query search", () => {
+  it("finds word prefixes exactly as splitting the text into words does", () => {
+    // The former way: split the lowercased text into words, and look for one beginning with w.
+    const split = (text: string) =>
+      text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}_]+/u)
+        .filter(Boolean);
+    const bySplitting = (text: string, w: string) => split(text).some((c) => c.startsWith(w));
+    // Letters, digits, separators, Greek sigma, a letter and an emoji outside the BMP, a
+    // combining accent and lone surrogates.
+    const pool = [
+      "a",
+      "b",
+      "É",
+      "é",
+      "1",
+      "_",
+      " ",
+      ".",
+      "-",
+      "Σ",
+      "σ",
+      "\u{1D400}",
+      "\u{1F600}",
+      "\u0301",
+      "\uD835",
+      "\uDC00",
+    ];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      // The high bits: the low ones of this generator repeat every few steps.
+      return Math.floor(seed / 65536) % n;
+    };
+    const text = (length: number) =>
+      Array.from({ length }, () => pool[random(pool.length)]).join("");
+    let compared = 0;
+    for (let i = 0; i < 4000; i += 1) {
+      const haystack = text(random(12));
+      for (const w of split(text(1 + random(4)))) {
+        expect(hasWordStartingWith(haystack.toLowerCase(), w), JSON.stringify([haystack, w])).toBe(
+          bySplitting(haystack, w),
+        );
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
   it("ranks name over id over description over query text, by word prefixes", () => {
     const r = row(42, "Revenue by Month", "SELECT sum(amount) FROM orders", "monthly totals");
     expect(searchRank(r, "revenue")).toBe(8);

@@ -73,19 +73,42 @@ function mayMatch(row: Searchable, groups: Term[][]): boolean {
   );
 }
 
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * Whether some word of `text` (lowercased, split as `words` does) begins with `w`, a word itself:
+ * `w` occurs where no word character precedes it. Spares splitting long query texts into words.
+ */
+export function hasWordStartingWith(text: string, w: string): boolean {
+  for (let at = text.indexOf(w); at !== -1; at = text.indexOf(w, at + 1)) {
+    if (at === 0) return true;
+    // The character before, whole even when it is outside the Basic Multilingual Plane.
+    const pair =
+      at >= 2 &&
+      isLowSurrogate(text.charCodeAt(at - 1)) &&
+      isHighSurrogate(text.charCodeAt(at - 2));
+    const before = pair ? text.slice(at - 2, at) : text[at - 1]!;
+    if (!WORD_CHAR.test(before)) return true;
+  }
+  return false;
+}
+
 function rankRow(row: Searchable, groups: Term[][]): number {
   if (groups.length === 0) return 1;
   if (!mayMatch(row, groups)) return 0;
-  const fields: Record<string, string[]> = {
-    name: words(row.name),
-    id: [String(row.id)],
-    description: words(row.description ?? ""),
-    query: words(row.query),
+  const fields: Record<string, string> = {
+    name: row.name.toLowerCase(),
+    id: String(row.id),
+    description: (row.description ?? "").toLowerCase(),
+    query: row.query.toLowerCase(),
   };
   const wordScore = (w: string) => {
     let score = 0;
     for (const [field, weight] of FIELD_WEIGHTS) {
-      if (fields[field]!.some((candidate) => candidate.startsWith(w))) score += weight;
+      const text = fields[field]!;
+      if (field === "id" ? text.startsWith(w) : hasWordStartingWith(text, w)) score += weight;
     }
     return score;
   };

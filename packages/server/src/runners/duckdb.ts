@@ -6,7 +6,7 @@ import {
 } from "@duckdb/node-api";
 import { rowBound } from "@sightline/core";
 import { BatchChannel } from "./batchChannel";
-import { chunkRows, columnConverter, duckdbColumnType } from "./duckdbCells";
+import { chunkRows, columnConverter, duckdbColumnType, type Converter } from "./duckdbCells";
 import { MEMORY, openDuckdb, type Opened } from "./duckdbConnections";
 import { JsonChunkReader, jsonRowsQuery } from "./duckdbJson";
 import { watchQuery, type QueryWatch } from "./queryWatch";
@@ -82,6 +82,15 @@ function pump<Item>(
   })();
 }
 
+/** A result's Sightline columns, and the conversion of each column's values to cells. */
+function resultColumns(result: DuckDBResult): { columns: ResultColumn[]; converters: Converter[] } {
+  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
+  const types = typeIds.map(duckdbColumnType);
+  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
+  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
+  return { columns, converters };
+}
+
 /**
  * Streams a DuckDB result as Sightline columns and row batches, converting column by column.
  * `close` releases the connection once the rows are read, the consumer stops, or the run ends.
@@ -94,10 +103,7 @@ export function streamDuckdbResult(
   close: () => void,
   first?: DuckDBDataChunk | null,
 ): CellRun {
-  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
-  const types = typeIds.map(duckdbColumnType);
-  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
-  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
+  const { columns, converters } = resultColumns(result);
   const channel = new BatchChannel<Cell[][]>(() => {
     connection.interrupt();
     close();
@@ -261,10 +267,7 @@ async function runSmall(
     return null;
   }
   if (!plan.complete && result.rowCount > ONE_VECTOR) return null;
-  const typeIds = Array.from({ length: result.columnCount }, (_, i) => result.columnTypeId(i));
-  const types = typeIds.map(duckdbColumnType);
-  const converters = typeIds.map((id, i) => columnConverter(id, types[i]));
-  const columns = buildColumns(result.columnNames().map((name, i) => ({ name, type: types[i] })));
+  const { columns, converters } = resultColumns(result);
   const rows: Cell[][] = [];
   for (let i = 0; i < result.chunkCount; i += 1) {
     for (const row of chunkRows(result.getChunk(i), converters)) rows.push(row);

@@ -72,7 +72,7 @@ function dateText(value: DuckDBDateValue): string {
 }
 
 /** Converts one non-null value of a column. */
-type Converter = (value: DuckDBValue) => Cell;
+export type Converter = (value: DuckDBValue) => Cell;
 
 const same: Converter = (value) => value as Cell;
 

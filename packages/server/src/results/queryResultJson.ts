@@ -7,11 +7,13 @@ export interface QueryResultJsonOptions {
   maxRows?: number;
   /** Redash's reduced form for API principals on the execution routes: `{data, retrieved_at}`. */
   reduced?: boolean;
+  /** The finished job that produced the result, sent alongside it (execution routes). */
+  job?: object;
 }
 
 /**
- * Redash's `{"query_result": {...}}` JSON of a stored result, produced piece by piece from the
- * chunks: a big result is never one string in memory.
+ * Redash's `{"query_result": {...}}` JSON of a stored result (with `"job"` first when given),
+ * produced piece by piece from the chunks: a big result is never one string in memory.
  */
 export async function* queryResultJsonStream(
   db: Kysely<DB>,
@@ -19,9 +21,10 @@ export async function* queryResultJsonStream(
   options: QueryResultJsonOptions = {},
 ): AsyncGenerator<string | Buffer> {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const job = options.job ? `"job":${JSON.stringify(options.job)},` : "";
   const head = options.reduced
-    ? `{"query_result":{`
-    : `{"query_result":{"id":${meta.id},"query_hash":${JSON.stringify(meta.queryHash)},` +
+    ? `{${job}"query_result":{`
+    : `{${job}"query_result":{"id":${meta.id},"query_hash":${JSON.stringify(meta.queryHash)},` +
       `"query":${JSON.stringify(meta.query)},`;
   yield `${head}"data":{"columns":${JSON.stringify(meta.columns)},"rows":[`;
 

@@ -88,17 +88,28 @@ describe("duckdb runner", () => {
         true,
         "x",
         "2024-01-02",
-        "2024-01-02T10:00:00.123456",
+        "2024-01-02T10:00:00.123",
         // 08:00 UTC in the server's own offset, as the driver shows TIMESTAMPTZ.
         microsTimestampFormatter(DuckDBTimestampTZValue.timezoneOffsetInMinutes)(
           BigInt(Date.UTC(2024, 0, 2, 8)) * 1000n,
         ),
-        "aGk=",
+        "6869",
         "[1, 2]",
         null,
         2,
       ],
     ]);
+  });
+
+  it("writes times of day with the milliseconds of their fraction, as Redash does", async () => {
+    const { rows } = await runAll(
+      duckdbRunner.run(
+        memory,
+        "SELECT TIME '10:20:30.123456' AS t, TIME '10:20:30' AS whole, TIME '00:00:00.5' AS half",
+        ctx,
+      ),
+    );
+    expect(rows).toEqual([["10:20:30.123", "10:20:30", "00:00:00.500"]]);
   });
 
   it("writes timestamps and dates as the driver's own text, infinite dates as DuckDB does", async () => {

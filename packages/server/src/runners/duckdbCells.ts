@@ -3,6 +3,7 @@ import {
   DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBTimestampTZValue,
+  DuckDBTimeValue,
   DuckDBTypeId,
   type DuckDBDataChunk,
   type DuckDBTimestampValue,
@@ -14,6 +15,7 @@ import {
   bytesCell,
   decimalCell,
   isoDateFromDays,
+  isoTime,
   isoTimestamp,
   microsTimestampFormatter,
   numberCell,
@@ -62,6 +64,7 @@ function duckdbCell(value: DuckDBValue, type: ColumnType): Cell {
   if (value instanceof DuckDBBlobValue) return bytesCell(value.bytes);
   if (value instanceof DuckDBDateValue) return dateText(value);
   const text = value.toString();
+  if (value instanceof DuckDBTimeValue) return isoTime(text);
   return type === "datetime" ? isoTimestamp(text) : text;
 }
 

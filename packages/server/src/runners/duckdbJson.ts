@@ -25,7 +25,7 @@ import type { JsonText } from "./types";
  * Each column's expression reproduces the runner's cell conversion (runners/duckdb.ts), so the
  * stored values are the same either way: integers beyond ±2^53 as text, NaN and infinities as
  * null, FLOAT as the double JS sees, decimals as numbers up to 15 significant digits, timestamps
- * in ISO form with a "T" (TIMESTAMPTZ on a server running in UTC). Types without an exact SQL
+ * in Redash's ISO form (TIMESTAMPTZ on a server running in UTC). Types without an exact SQL
  * equivalent (blobs, lists, intervals, …) keep the whole query on the cell path. Numbers may be
  * spelled differently than JSON.stringify would (`100.0`, `1e21`): the same values for every
  * JSON reader.
@@ -67,22 +67,30 @@ function jsonExpression(ref: string, typeId: DuckDBTypeId): string | null {
         THEN to_json(${ref}::VARCHAR::DOUBLE) ELSE to_json(${ref}::VARCHAR) END`;
     case DuckDBTypeId.TIMESTAMP_TZ: {
       // The cells show these in the server's time zone, with its offset; the usual UTC server's
-      // is written here (the text of the UTC instant, as for TIMESTAMP, then "+00:00"; DuckDB's
-      // own text with the driver's "+00" for BC), other offsets keep the cell path.
+      // is written here (the UTC wall-clock time as for TIMESTAMP, then "Z"; BC and infinite
+      // values as the driver writes them), other offsets keep the cell path.
       if (DuckDBTimestampTZValue.timezoneOffsetInMinutes !== 0) return null;
-      const utc = `make_timestamp(epoch_us(${ref}))::VARCHAR`;
+      const utc = `make_timestamp(epoch_us(${ref}))`;
       return `CASE WHEN isinf(${ref}) THEN ${ref}::VARCHAR
-        WHEN regexp_matches(${utc}, '^\\d{4,}-\\d{2}-\\d{2} \\d')
-          THEN regexp_replace(${utc}, '^(\\d{4,}-\\d{2}-\\d{2}) ', '\\1T') || '+00:00'
-        ELSE ${utc} || '+00' END`;
+        WHEN year(${utc}) >= 1 THEN ${isoText(utc)} || 'Z'
+        ELSE ${utc}::VARCHAR || '+00' END`;
     }
     case DuckDBTypeId.TIMESTAMP:
-      // DuckDB's text ("2024-01-02 03:04:05.1234") with the ISO "T"; BC ("0044-03-15 (BC) 12:00:00")
-      // and infinite values as DuckDB writes them.
-      return `regexp_replace(${ref}::VARCHAR, '^(\\d{4,}-\\d{2}-\\d{2}) (\\d)', '\\1T\\2')`;
+      // BC and infinite values as DuckDB writes them ("0044-03-15 (BC) 12:00:00", "infinity").
+      return `CASE WHEN isfinite(${ref}) AND year(${ref}) >= 1 THEN ${isoText(ref)}
+        ELSE ${ref}::VARCHAR END`;
     default:
       return null;
   }
+}
+
+/**
+ * Redash's text of a finite timestamp of year 1 or later (values.ts isoTimestamp): ISO with a
+ * "T", and the milliseconds, cut, when the fraction of a second is not zero.
+ */
+function isoText(ref: string): string {
+  return `CASE WHEN epoch_us(${ref}) % 1000000 = 0 THEN strftime(${ref}, '%Y-%m-%dT%H:%M:%S')
+    ELSE strftime(${ref}, '%Y-%m-%dT%H:%M:%S.%g') END`;
 }
 
 function sqlString(text: string): string {

@@ -84,9 +84,23 @@ describe("pg runner", () => {
       "x",
       "2024-01-02",
     ]);
-    expect(rows[0][10]).toBe("2024-01-02T10:00:00.123456");
-    expect(rows[0][11]).toMatch(/^2024-01-02T\d\d:00:00[+-]\d\d:\d\d$/);
-    expect(rows[0].slice(12)).toEqual(["AP8=", '{"a": 1}', "{1,2}", null, 2]);
+    // Redash's form: milliseconds, and "Z" for a zero offset (the session's time zone decides).
+    expect(rows[0][10]).toBe("2024-01-02T10:00:00.123");
+    expect(rows[0][11]).toMatch(/^2024-01-02T\d\d:00:00(Z|[+-]\d\d:\d\d)$/);
+    expect(rows[0].slice(12)).toEqual(["00ff", '{"a": 1}', "{1,2}", null, 2]);
+  });
+
+  it("writes timestamps and times of day with milliseconds", async () => {
+    const { rows } = await runAll(
+      pgRunner.run(
+        options,
+        `SELECT TIMESTAMPTZ '2024-01-02 10:00:00.5+02' AT TIME ZONE 'UTC' AS naive,
+                TIME '10:20:30.123456' AS t`,
+        ctx,
+      ),
+    );
+    expect(rows[0][0]).toBe("2024-01-02T08:00:00.500");
+    expect(rows[0][1]).toBe("10:20:30.123");
   });
 
   it("streams a 100k-row result in batches", async () => {

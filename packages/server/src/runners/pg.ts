@@ -13,7 +13,7 @@ import type {
   SchemaColumn,
   SchemaTable,
 } from "./types";
-import { buildColumns, decimalCell, isoTimestamp, toCell } from "./values";
+import { buildColumns, decimalCell, isoTime, isoTimestamp, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
 const MULTI_STATEMENT_ERROR = "cannot insert multiple commands into a prepared statement";
@@ -48,6 +48,7 @@ const parsers: Record<number, (text: string) => Cell> = {
   700: (t) => decimalOrNull(t),
   701: (t) => decimalOrNull(t),
   1700: (t) => decimalCell(t),
+  1083: isoTime,
   1114: isoTimestamp,
   1184: isoTimestamp,
   17: (t) => toCell(pg.types.getTypeParser(17, "text")(t)),

@@ -49,15 +49,17 @@ export function decimalCell(text: string): Cell {
   return significant.length <= 15 && plain ? value : trimmed;
 }
 
+/** Binary values as lowercase hex, as Redash's JSON encoder writes them. */
 export function bytesCell(value: Uint8Array): string {
-  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
 }
 
-/** Dates become ISO strings; date-only columns keep "YYYY-MM-DD". */
+/** Dates become ISO strings (Redash's form, see isoTimestamp); date-only columns keep "YYYY-MM-DD". */
 export function dateCell(value: Date, type: ColumnType): Cell {
   if (Number.isNaN(value.getTime())) return null;
   const iso = value.toISOString();
-  return type === "date" ? iso.slice(0, 10) : iso;
+  if (type === "date") return iso.slice(0, 10);
+  return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
 }
 
 /** Any driver value → a JSON-safe cell. Objects and arrays become JSON text. */
@@ -93,25 +95,55 @@ export function guessType(value: Cell): ColumnType {
   return "string";
 }
 
+/*
+ * Timestamps and times are written as Redash's JSON encoder writes Python's values (api-queries.md
+ * §1.2, §1.4): ISO 8601 with a "T"; a fraction of a second, when there is one, cut to exactly
+ * three digits (".120", even ".000" for 500 µs); a UTC offset of zero as "Z", others as "+HH:MM".
+ */
+
+/** The fraction digits after the point → "" when zero, else "." and the milliseconds. */
+function millisText(digits: string): string {
+  if (!/[1-9]/.test(digits)) return "";
+  return `.${digits.length >= 3 ? digits.slice(0, 3) : digits.padEnd(3, "0")}`;
+}
+
+/** "+00", "+0000", "-00:00", "Z" → "Z"; other offsets → "+HH:MM". */
+function zoneText(zone: string): string {
+  if (zone === "Z") return zone;
+  const normalized =
+    zone.length === 3
+      ? `${zone}:00`
+      : zone.length === 5
+        ? `${zone.slice(0, 3)}:${zone.slice(3)}`
+        : zone;
+  return normalized.slice(1) === "00:00" ? "Z" : normalized;
+}
+
 const NAIVE_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
+const TIMESTAMP_TEXT =
+  /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
- * A database's timestamp text ("2024-01-02 10:00:00.123456", "... 08:00:00+00") → ISO 8601
- * ("2024-01-02T10:00:00.123456", "...T08:00:00+00:00"). Wall-clock time is kept as written, so
- * naive timestamps are not shifted by the server's time zone. Other text is returned unchanged.
+ * A database's timestamp text ("2024-01-02 10:00:00.123456", "... 08:00:00+00") → Redash's ISO
+ * form ("2024-01-02T10:00:00.123", "...T08:00:00Z"). Wall-clock time is kept as written, so naive
+ * timestamps are not shifted by the server's time zone. Other text is returned unchanged.
  */
 export function isoTimestamp(text: string): string {
   // The usual shape, "YYYY-MM-DD HH:MM:SS[.ffffff]", needs no capture groups.
-  if (NAIVE_TIMESTAMP.test(text)) return `${text.slice(0, 10)}T${text.slice(11)}`;
-  const match = text.match(
-    /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/,
-  );
+  if (NAIVE_TIMESTAMP.test(text))
+    return `${text.slice(0, 10)}T${text.slice(11, 19)}${millisText(text.slice(20))}`;
+  const match = TIMESTAMP_TEXT.exec(text);
   if (!match) return text;
-  const [, date, time, zone] = match;
-  let suffix = zone ?? "";
-  if (/^[+-]\d{2}$/.test(suffix)) suffix += ":00";
-  else if (/^[+-]\d{4}$/.test(suffix)) suffix = `${suffix.slice(0, 3)}:${suffix.slice(3)}`;
-  return `${date}T${time}${suffix}`;
+  const [, date, time, fraction, zone] = match;
+  return `${date}T${time}${millisText(fraction ?? "")}${zone ? zoneText(zone) : ""}`;
+}
+
+const TIME_TEXT = /^(\d{2}:\d{2}:\d{2})\.(\d+)$/;
+
+/** A time of day's text → with its fraction as milliseconds ("10:20:30.123456" → "10:20:30.123"). */
+export function isoTime(text: string): string {
+  const match = TIME_TEXT.exec(text);
+  return match ? `${match[1]}${millisText(match[2])}` : text;
 }
 
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0"));
@@ -128,9 +160,9 @@ export function isoDateFromDays(days: number): string | null {
 }
 
 /**
- * A formatter of microseconds since the epoch → ISO 8601 wall-clock text
- * ("2024-01-02T10:00:00.123456", fraction digits only when non-zero), shifted by and suffixed
- * with `offsetMinutes` when given ("…+02:00"). Returns null for values it cannot write exactly
+ * A formatter of microseconds since the epoch → Redash's ISO wall-clock text (see isoTimestamp:
+ * "2024-01-02T10:00:00.123", milliseconds only when the fraction is not zero), shifted by and
+ * suffixed with `offsetMinutes` when given ("…+02:00", "…Z" for zero). Returns null for values it cannot write exactly
  * (beyond ±2^53 µs, i.e. before 1685 or after 2255), which the caller formats another way.
  * The formatter remembers the last day's text: a column's timestamps often share days.
  */
@@ -140,7 +172,8 @@ export function microsTimestampFormatter(
   let lastDay = Number.NaN;
   let lastDate: string | null = null;
   const shift = (offsetMinutes ?? 0) * 60_000_000;
-  const suffix = offsetMinutes === undefined ? "" : offsetText(offsetMinutes);
+  const suffix =
+    offsetMinutes === undefined ? "" : offsetMinutes === 0 ? "Z" : offsetText(offsetMinutes);
   return (micros) => {
     if (micros > MAX_SAFE_MICROS || micros < -MAX_SAFE_MICROS) return null;
     const value = Number(micros) + shift;
@@ -159,18 +192,17 @@ export function microsTimestampFormatter(
     const fraction = rest - seconds * 1_000_000;
     const time = `${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
     const text = `${lastDate}T${time}`;
-    return fraction === 0 ? text + suffix : `${text}.${fractionDigits(fraction)}${suffix}`;
+    return fraction === 0 ? text + suffix : `${text}.${millisDigits(fraction)}${suffix}`;
   };
 }
 
 /** Exact as a double even after an offset is added (a day's worth of margin). */
 const MAX_SAFE_MICROS = BigInt(Number.MAX_SAFE_INTEGER - MICROS_PER_DAY);
 
-/** 123400 µs → "1234": six digits without the trailing zeros. */
-function fractionDigits(micros: number): string {
-  let text = String(micros).padStart(6, "0");
-  while (text.endsWith("0")) text = text.slice(0, -1);
-  return text;
+/** 123456 µs → "123", 500 µs → "000": the milliseconds, cut (not rounded), as three digits. */
+function millisDigits(micros: number): string {
+  const millis = Math.floor(micros / 1000);
+  return millis < 10 ? `00${millis}` : millis < 100 ? `0${millis}` : String(millis);
 }
 
 function offsetText(minutes: number): string {

@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import cookie from "@fastify/cookie";
-import formbody from "@fastify/formbody";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
@@ -16,6 +15,8 @@ import swaggerUi from "@fastify/swagger-ui";
 import type { AppContext } from "./context";
 import { requestAuth } from "./auth/requestAuth";
 import { authRoutes } from "./auth/routes";
+import { trackRouteMethods } from "./http/allowedMethods";
+import { registerBodyParsers } from "./http/bodyParsing";
 import { GENERIC_MESSAGES, HttpError, LOGIN_REQUIRED_MESSAGE } from "./http/errors";
 import * as S from "./http/schemas";
 import { sessionRoutes } from "./http/session";
@@ -62,20 +63,10 @@ export async function buildApp(
   // Answers go out as the presenters built them: response schemas must never strip or coerce fields.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  // JSON bodies: an empty body counts as none (Redash clients POST without bodies); malformed JSON is a 400.
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new HttpError(400, "The request body is not valid JSON."), undefined);
-    }
-  });
+  registerBodyParsers(app);
+  const otherMethods = trackRouteMethods(app);
 
   await app.register(cookie);
-  await app.register(formbody);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new HttpError(429, GENERIC_MESSAGES[429]!),
@@ -203,6 +194,13 @@ export async function buildApp(
   // Everything else: the web app for signed-in users, a login redirect for visitors, JSON 404 for the API.
   app.setNotFoundHandler(async (request, reply) => {
     if (isApiRequest(request)) {
+      const allowed = otherMethods(request.method, request.url);
+      if (allowed.length > 0) {
+        return reply
+          .code(405)
+          .header("Allow", allowed.join(", "))
+          .send({ message: GENERIC_MESSAGES[405] });
+      }
       if (request.auth?.identity.kind === "anonymous")
         return reply.code(404).send({ message: LOGIN_REQUIRED_MESSAGE });
       return reply.code(404).send({ message: GENERIC_MESSAGES[404] });

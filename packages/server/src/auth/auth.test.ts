@@ -85,6 +85,8 @@ describe.each(DATABASES)("sign-in flows on %s", (db) => {
     const wrong = await visitor.login(ADMIN.email, "wrong password");
     expect(wrong.status).toBe(200);
     expect(wrong.text).toContain("Wrong email or password.");
+    // The page names the app's icon, so browsers do not ask for a missing /favicon.ico.
+    expect(wrong.text).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
     expect((await visitor.get("/api/session")).status).toBe(404);
 
     const empty = await visitor.login(ADMIN.email, "");
@@ -120,6 +122,17 @@ describe.each(DATABASES)("sign-in flows on %s", (db) => {
     const byParam = new TestClient(server.url);
     expect((await byParam.get(`/api/session?api_key=${user!.api_key}`)).status).toBe(200);
     expect((await byParam.get(`/api/session?api_key=not-a-key`)).status).toBe(404);
+    // A script with a wrong key is told to log in, as Redash does, not about CSRF tokens.
+    const wrongKey = new TestClient(server.url);
+    wrongKey.apiKey = "not-a-key";
+    for (const res of [
+      await wrongKey.post("/api/queries", { name: "x", query: "select 1", data_source_id: 1 }),
+      await wrongKey.post("/api/query_results", { query: "select 1", data_source_id: 1 }),
+      await wrongKey.delete("/api/queries/1"),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: "Couldn't find resource. Please login and try again." });
+    }
     // The organisation's slug prefix works too (single-org mode).
     expect((await byHeader.get("/default/api/session")).status).toBe(200);
   });
@@ -252,14 +265,29 @@ describe.each(DATABASES)("sign-in flows on %s", (db) => {
 });
 
 describe("login rate limit", () => {
-  it("answers 429 after the configured number of attempts", async () => {
-    const server = await startTestServer("sqlite", { SIGHTLINE_LOGIN_RATE_LIMIT: "3" });
+  it("answers 429 after the configured number of attempts, GET and POST counted together", async () => {
+    const server = await startTestServer("sqlite", {
+      SIGHTLINE_LOGIN_RATE_LIMIT: "3",
+      SIGHTLINE_FORGOT_RATE_LIMIT: "3",
+    });
     try {
       await setUpAndLogin(server.url);
       const visitor = new TestClient(server.url);
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await visitor.get("/login")).status);
-      expect(statuses).toEqual([200, 200, 200, 429]);
+      // api-platform.md §1.7: the page and its form share one counter.
+      const login = [
+        (await visitor.get("/login")).status,
+        (await visitor.login(ADMIN.email, "wrong password")).status,
+        (await visitor.submitForm("/login", { email: ADMIN.email, password: "wrong" })).status,
+        (await visitor.get("/login")).status,
+      ];
+      expect(login).toEqual([200, 200, 200, 429]);
+      const forgot = [
+        (await visitor.get("/forgot")).status,
+        (await visitor.get("/forgot")).status,
+        (await visitor.submitForm("/forgot", { email: "nobody@example.com" })).status,
+        (await visitor.get("/forgot")).status,
+      ];
+      expect(forgot).toEqual([200, 200, 200, 429]);
     } finally {
       await server.close();
     }

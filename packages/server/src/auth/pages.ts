@@ -50,6 +50,7 @@ export function page(title: string, body: string, messages: PageMessage[] = []):
     .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>${escapeHtml(title)} | Sightline</title><style>${STYLE}</style></head>
 <body><div class="brand">${LOGO}<span>Sightline</span></div>
 <main class="card">${alerts}${body}</main></body></html>`;

@@ -178,10 +178,13 @@ function html(reply: FastifyReply, status: number, body: string) {
 /** Sign-in pages and flows served by the server (api-platform.md §3). */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const loginLimit = { rateLimit: { max: ctx.config.loginRateLimitPerHour, timeWindow: "1 hour" } };
-  const forgotLimit = {
-    rateLimit: { max: ctx.config.forgotRateLimitPerHour, timeWindow: "1 hour" },
-  };
+  // One limiter per page, shared by its GET and POST (api-platform.md §1.7: both count); a
+  // route's own rateLimit config would give each method a counter of its own.
+  const loginLimit = app.rateLimit({ max: ctx.config.loginRateLimitPerHour, timeWindow: "1 hour" });
+  const forgotLimit = app.rateLimit({
+    max: ctx.config.forgotRateLimitPerHour,
+    timeWindow: "1 hour",
+  });
 
   app.get("/ping", { schema: docs.ping }, async (_request, reply) =>
     reply.type("text/plain").send("PONG."),
@@ -266,14 +269,14 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
     return typeof q.next === "string" ? q.next : "";
   };
 
-  app.get("/login", { config: loginLimit, schema: docs.loginPage }, async (request, reply) => {
+  app.get("/login", { onRequest: loginLimit, schema: docs.loginPage }, async (request, reply) => {
     if ((await countOrgs(db)) === 0) return reply.redirect("/setup");
     const next = nextOf(request);
     if (request.auth.identity.kind === "user") return reply.redirect(sanitizeNext(next) || "/");
     return html(reply, 200, loginPage(request, next));
   });
 
-  app.post("/login", { config: loginLimit, schema: docs.login }, async (request, reply) => {
+  app.post("/login", { onRequest: loginLimit, schema: docs.login }, async (request, reply) => {
     const org = request.auth.org;
     if (!org) return reply.redirect("/setup");
     const next = nextOf(request);
@@ -476,14 +479,18 @@ ${field("Email", "email", "email", "", undefined, 'autocomplete="email" autofocu
     );
   }
 
-  app.get("/forgot", { config: forgotLimit, schema: docs.forgotPage }, async (request, reply) => {
-    const org = request.auth.org;
-    if (!org || !orgSetting(org, "auth_password_login_enabled"))
-      return html(reply, 404, errorPage("Not found", "Password login is not enabled."));
-    return html(reply, 200, forgotPage(request, false));
-  });
+  app.get(
+    "/forgot",
+    { onRequest: forgotLimit, schema: docs.forgotPage },
+    async (request, reply) => {
+      const org = request.auth.org;
+      if (!org || !orgSetting(org, "auth_password_login_enabled"))
+        return html(reply, 404, errorPage("Not found", "Password login is not enabled."));
+      return html(reply, 200, forgotPage(request, false));
+    },
+  );
 
-  app.post("/forgot", { config: forgotLimit, schema: docs.forgot }, async (request, reply) => {
+  app.post("/forgot", { onRequest: forgotLimit, schema: docs.forgot }, async (request, reply) => {
     const org = request.auth.org;
     if (!org || !orgSetting(org, "auth_password_login_enabled"))
       return html(reply, 404, errorPage("Not found", "Password login is not enabled."));

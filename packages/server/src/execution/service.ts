@@ -72,7 +72,7 @@ export function createExecutionService(options: ExecutionServiceOptions): Execut
       });
       if (waitMs > 0 && !req.noWait) state = (await backend.waitFor(state.id, waitMs)) ?? state;
       if (state.status === 3 && state.resultId !== null) {
-        return { kind: "result", resultId: state.resultId };
+        return { kind: "result", resultId: state.resultId, job: jobJson(state) };
       }
       return { kind: "job", job: jobJson(state) };
     },

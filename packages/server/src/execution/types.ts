@@ -41,7 +41,9 @@ export interface JobJson {
   updated_at: number | string;
 }
 
-export type ExecuteOutcome = { kind: "result"; resultId: number } | { kind: "job"; job: JobJson };
+/** A result (cached, or from a run that finished within the wait: then with its job), or a job. */
+export type ExecuteOutcome =
+  { kind: "result"; resultId: number; job?: JobJson } | { kind: "job"; job: JobJson };
 
 /** What a job carries through the queue. */
 export interface JobData {

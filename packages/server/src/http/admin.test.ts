@@ -129,6 +129,8 @@ describe.runIf(await redisAvailable())("admin queue pages on the BullMQ backend"
   });
 
   it("the scheduler process's pass shows up as outdated queries", async () => {
+    // The caller's favorites are marked (api-platform.md §6.5).
+    expect((await admin.post(`/api/queries/${scheduledId}/favorite`)).status).toBe(200);
     let outdated = await admin.get("/api/admin/queries/outdated");
     await expect
       .poll(
@@ -140,6 +142,10 @@ describe.runIf(await redisAvailable())("admin queue pages on the BullMQ backend"
       )
       .toEqual([scheduledId]);
     expect(outdated.body.updated_at).toMatch(/^\d+$/);
+    expect(outdated.body.queries[0]).toMatchObject({
+      is_favorite: true,
+      starred_at: expect.any(String),
+    });
     const status = await admin.get("/status.json");
     expect(status.body.manager).toMatchObject({
       outdated_queries_count: 1,

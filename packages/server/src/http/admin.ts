@@ -5,6 +5,7 @@ import { QueueUnavailableError, type JobState, type QueueStatus } from "../execu
 import { readState, SCHEDULER_STATE_KEY, type SchedulerState } from "../execution/serverState";
 import { hasPermission } from "../policies";
 import { presentRecentQuery } from "../presenters/queries";
+import { favoritesAmong } from "../store/favorites";
 import { presentUser } from "../presenters/users";
 import { countUnusedResults, formatBytes } from "../results";
 import { recordEventSoon } from "../services/events";
@@ -198,7 +199,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.get("/status.json", { schema: docs.status }, async (request, reply) => {
     const { identity, org } = request.auth;
     if (identity.kind === "anonymous" || !org) {
-      return reply.redirect(`/login?next=${encodeURIComponent("/status.json")}`);
+      return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);
     }
     if (identity.kind !== "user" || !hasPermission(identity, "super_admin")) {
       return reply.code(403).type("text/html; charset=utf-8").send("<h1>Forbidden</h1>");
@@ -280,6 +281,15 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const scheduler = await readState<SchedulerState | null>(db, SCHEDULER_STATE_KEY, null);
     const queries = await findQueriesByIds(db, org.id, scheduler?.query_ids ?? []);
     queries.sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const favorites =
+      identity.kind === "user"
+        ? await favoritesAmong(
+            db,
+            "Query",
+            queries.map((q) => q.id),
+            identity.user.id,
+          )
+        : new Map<number, string>();
     const out = [];
     for (const q of queries) {
       const user = await findUserById(db, org.id, q.user_id);
@@ -291,7 +301,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             .executeTakeFirst()
         : undefined;
       out.push({
-        ...presentRecentQuery(q, null),
+        ...presentRecentQuery(q, favorites.get(q.id) ?? null),
         user: user ? presentUser(user) : null,
         retrieved_at: result?.retrieved_at ?? null,
         runtime: result ? Number(result.runtime) : null,

@@ -6,7 +6,7 @@ import { runDuckdbCells } from "../runners/duckdb";
 import { testContext } from "../runners/testSupport";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, type TestClient } from "../testing/httpClient";
+import { createDataSource, setUpAndLogin, type TestClient } from "../testing/httpClient";
 
 // A big DuckDB result is re-run so that DuckDB writes its JSON (runners/duckdbJson.ts) and its
 // CSV is converted from the stored text (results/rowTextScanner.ts). Through the HTTP API, it
@@ -33,13 +33,7 @@ describe.each(DATABASES)("big DuckDB results through the API on %s", (db) => {
     server = await startTestServer(db, {}, { afterSetup: async () => {} });
     admin = await setUpAndLogin(server.url);
     fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
-    const created = await admin.post<{ id: number }>("/api/data_sources", {
-      name: "memory",
-      type: "duckdb",
-      options: { dbpath: ":memory:" },
-    });
-    expect(created.status).toBe(200);
-    dataSourceId = created.body.id;
+    dataSourceId = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
   });
 
   afterAll(async () => {

@@ -225,12 +225,16 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
     expect((await admin.get(`/api/data_sources/${other.dataSource.id}/schema`)).status).toBe(404);
   });
 
-  it("reports schema errors as a failed job", async () => {
+  it("reports schema errors as a failed job, which can be polled as Redash's clients do", async () => {
     const json = await admin.post("/api/data_sources", { name: "Api", type: "json", options: {} });
     expect(json.status).toBe(200);
     const res = await admin.get(`/api/data_sources/${json.body.id}/schema`);
     expect(res.body.job.status).toBe(4);
     expect(res.body.job.error.code).toBe(1);
+    const polled = await member.get(`/api/jobs/${res.body.job.id}`);
+    expect(polled.status).toBe(200);
+    expect(polled.body).toEqual(res.body);
+    expect((await new TestClient(server.url).get(`/api/jobs/${res.body.job.id}`)).status).toBe(404);
     const broken = await admin.post("/api/data_sources", {
       name: "Broken",
       type: "sqlite",
@@ -239,6 +243,11 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
     const err = await admin.get(`/api/data_sources/${broken.body.id}/schema`);
     expect(err.body.job.error).toMatchObject({ code: 2, message: "Error retrieving schema" });
     expect(err.body.job.error.details).toContain("not found");
+    const polledError = await admin.get(`/api/jobs/${err.body.job.id}`);
+    expect(polledError.body.job).toMatchObject({
+      status: 4,
+      error: { code: 2, message: "Error retrieving schema" },
+    });
   });
 
   it("tests connections", async () => {

@@ -42,6 +42,7 @@ import { adminRunContext, allRunners, findRunner, withTimeout } from "../service
 import { recordEvent } from "../services/events";
 import { badRequest, notFound } from "./errors";
 import { bodyObject, flag, lenientBody, parseId, queryArgs } from "./input";
+import { schemaFailureJob, schemaFailureMessage, type SchemaFailure } from "./schemaFailures";
 import * as S from "./schemas";
 
 /** Time limits of the synchronous admin calls (connection test, schema). */
@@ -50,15 +51,11 @@ const SCHEMA_TIMEOUT_MS = 60_000;
 
 type Params = { id: string };
 
-function failedJob(error: { code: number; message: string; details?: string }) {
-  return { job: { id: "", status: 4, error, result: null, query_result_id: null, updated_at: 0 } };
-}
-
 // ---- Route documentation (the shapes are in ./schemas) ----
 
 const tags = ["data sources"];
 
-/** What failedJob() answers when a schema cannot be read. */
+/** What schemaFailureJob() answers when a schema cannot be read. */
 const schemaFailure = S.object(
   {
     job: S.object(
@@ -363,7 +360,7 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
         if (cached?.schema) return { schema: cached.schema };
       }
       const runner = findRunner(ds.type);
-      if (!runner) return failedJob({ code: 1, message: new SchemaNotSupportedError().message });
+      if (!runner) return schemaFailureJob("schema-not-supported");
       try {
         const tables = await withTimeout(
           SCHEMA_TIMEOUT_MS,
@@ -378,14 +375,10 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
         await writeCachedSchema(db, ds.id, schema);
         return { schema };
       } catch (error) {
-        if (error instanceof SchemaNotSupportedError) {
-          return failedJob({ code: 1, message: error.message });
-        }
-        return failedJob({
-          code: 2,
-          message: "Error retrieving schema",
-          details: error instanceof Error ? error.message : String(error),
-        });
+        if (error instanceof SchemaNotSupportedError)
+          return schemaFailureJob("schema-not-supported");
+        const details = error instanceof Error ? error.message : String(error);
+        return schemaFailureJob("schema-failed", details);
       }
     },
   );
@@ -413,8 +406,10 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     return presentDataSourceBasic(updated, findRunner(updated.type));
   }
 
-  app.post<{ Params: Params }>("/api/data_sources/:id/pause", { schema: docs.pause }, (request) =>
-    setPaused(request, true),
+  app.post<{ Params: Params }>(
+    "/api/data_sources/:id/pause",
+    { schema: docs.pause, config: { lenientBody: true } },
+    (request) => setPaused(request, true),
   );
   app.delete<{ Params: Params }>(
     "/api/data_sources/:id/pause",
@@ -454,14 +449,14 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
       throw badRequest("Resource only available for data sources that list databases.");
     }
     const run = <T>(
-      message: string,
+      failure: SchemaFailure,
       work: (options: Record<string, unknown>, signal: AbortSignal) => Promise<T>,
     ) =>
-      withTimeout(SCHEMA_TIMEOUT_MS, message, (signal) =>
+      withTimeout(SCHEMA_TIMEOUT_MS, schemaFailureMessage(failure), (signal) =>
         work(readDataSourceOptions(ctx, ds), signal),
       ).catch((error: unknown) => {
         request.log.info({ err: error }, "lazy schema failed");
-        return { failed: message } as const;
+        return { failed: failure } as const;
       });
     return {
       runner,
@@ -475,10 +470,10 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     { schema: docs.databases },
     async (request) => {
       const { runner, run, runContext } = await lazySource(request);
-      const result = await run("Error retrieving database list.", (options, signal) =>
+      const result = await run("databases-failed", (options, signal) =>
         runner.listDatabases!(options, runContext(signal)),
       );
-      if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+      if ("failed" in result) return schemaFailureJob(result.failed);
       return result;
     },
   );
@@ -489,10 +484,10 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const { runner, run, runContext } = await lazySource(request);
       const database = request.params.database;
-      const result = await run("Error retrieving schema.", (options, signal) =>
+      const result = await run("tables-failed", (options, signal) =>
         runner.listTables!(options, database, runContext(signal)),
       );
-      if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+      if ("failed" in result) return schemaFailureJob(result.failed);
       return {
         schema: [...result].sort().map((table) => ({ name: `${database}.${table}`, columns: [] })),
         has_columns: false,
@@ -506,10 +501,10 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     async (request) => {
       const { runner, run, runContext } = await lazySource(request);
       const { database, table } = request.params;
-      const result = await run("Error retrieving table columns.", (options, signal) =>
+      const result = await run("columns-failed", (options, signal) =>
         runner.listColumns!(options, database, table, runContext(signal)),
       );
-      if ("failed" in result) return failedJob({ code: 2, message: result.failed });
+      if ("failed" in result) return schemaFailureJob(result.failed);
       return result;
     },
   );

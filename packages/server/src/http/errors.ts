@@ -13,6 +13,7 @@ export const GENERIC_MESSAGES: Record<number, string> = {
   400: "The browser (or proxy) sent a request that this server could not understand.",
   403: "You don't have the permission to access the requested resource. It is either read-protected or not readable by the server.",
   404: "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.",
+  405: "The method is not allowed for the requested URL.",
   409: "A conflict happened while processing the request. The resource might have been modified while the request was being processed.",
   429: "Rate limit exceeded. Please try again later.",
 };

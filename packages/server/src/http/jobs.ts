@@ -5,6 +5,7 @@ import { requireLogin } from "../policies";
 import { canAccessJob } from "../policies/jobs";
 import { HttpError, notFound } from "./errors";
 import { presentJob } from "./queryResults";
+import { polledSchemaFailure } from "./schemaFailures";
 import * as S from "./schemas";
 
 export const JOB_NOT_FOUND_MESSAGE = "Job not found. It may have expired.";
@@ -50,7 +51,12 @@ export async function jobRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     }
   };
 
-  const get = async (request: FastifyRequest) => ({ job: presentJob(await findJob(request)) });
+  const get = async (request: FastifyRequest) => {
+    requireLogin(request);
+    const schemaFailure = polledSchemaFailure((request.params as { jobId: string }).jobId);
+    if (schemaFailure) return schemaFailure;
+    return { job: presentJob(await findJob(request)) };
+  };
   const cancel = async (request: FastifyRequest) => {
     const job = await findJob(request);
     try {

@@ -742,7 +742,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   app.post<{ Params: Params }>(
     "/api/queries/:id/results",
-    { schema: docs.results },
+    { schema: docs.results, config: { lenientBody: true } },
     async (request, reply) => {
       const { identity, org } = requireLogin(request);
       if (!hasPermission(identity, "view_query") && !hasPermission(identity, "execute_query")) {

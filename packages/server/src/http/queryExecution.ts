@@ -61,6 +61,8 @@ interface RunInput {
   /** Who runs it: checked again by the engine (cached results, the Query Results runner). */
   principal: RunPrincipal | null;
   reduced: boolean;
+  /** Answer with the job even when it finishes at once (the legacy refresh route, §3.14). */
+  alwaysJob?: boolean;
 }
 
 /** The common pipeline (api-queries.md §4.6) from the data source checks to the engine. */
@@ -112,11 +114,12 @@ async function run(ctx: AppContext, reply: FastifyReply, input: RunInput) {
     maxAge: input.maxAge,
     userEmail: input.userEmail,
     dataSource: ds,
+    noWait: input.alwaysJob,
   });
   if (outcome.kind === "job") return reply.send({ job: presentJob(outcome.job) });
   const meta = await loadResultMeta(db, input.orgId, outcome.resultId);
   if (!meta) throw new HttpError(404, "No cached result found for this query.");
-  return sendQueryResult(ctx, reply, meta, { reduced: input.reduced });
+  return sendQueryResult(ctx, reply, meta, { reduced: input.reduced, job: outcome.job });
 }
 
 async function guarded(reply: FastifyReply, work: () => Promise<unknown>) {
@@ -192,6 +195,8 @@ export function refreshSavedQuery(
       userEmail: c.identity.kind === "user" ? c.identity.user.email : undefined,
       principal: principalOf(c.identity),
       reduced: false,
+      // Scripts written for Redash read `job` from this route's answer.
+      alwaysJob: true,
     }),
   );
 }

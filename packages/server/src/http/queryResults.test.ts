@@ -278,6 +278,22 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
     }
   });
 
+  it("answers the legacy refresh route with a job even when the query is fast (§3.14)", async () => {
+    const saved = await addQuery("fast refresh", "SELECT 3 AS three", dsId);
+    // The results route answers such a query inline; refresh keeps Redash's job answer, which
+    // scripts read as `response.json()["job"]`.
+    const inline = await admin.post(`/api/queries/${saved.id}/results`, { max_age: 0 });
+    expect(inline.body.query_result?.data.rows).toEqual([{ three: 3 }]);
+    const res = await admin.post(`/api/queries/${saved.id}/refresh`, {});
+    expect(res.status).toBe(200);
+    expect(res.body.query_result).toBeUndefined();
+    expect(res.body.job).toMatchObject({ id: expect.any(String), error: "" });
+    const done = await pollJob(admin, res.body.job.id, (s) => s === 3 || s === 4);
+    expect(done.body.job).toMatchObject({ status: 3, query_result_id: expect.any(Number) });
+    const result = await admin.get(`/api/query_results/${done.body.job.query_result_id}`);
+    expect(result.body.query_result.data.rows).toEqual([{ three: 3 }]);
+  });
+
   it("stops a query at the data source's time limit", async () => {
     const res = await user.post("/api/query_results", {
       query: LONG_QUERY,
@@ -384,7 +400,10 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
       manager: { queues: { queries: { size: 0 } } },
     });
     expect(status.body.query_results_count).toBeGreaterThan(0);
-    expect((await new TestClient(server.url).get("/status.json")).status).toBe(302);
+    const anonymous = await new TestClient(server.url).get("/status.json?x=1");
+    expect(anonymous.status).toBe(302);
+    // Back to the whole address after signing in (api-platform.md §2.6).
+    expect(anonymous.headers.get("location")).toBe("/login?next=%2Fstatus.json%3Fx%3D1");
     expect((await user.get("/status.json")).status).toBe(403);
   });
 });

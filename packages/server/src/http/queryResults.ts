@@ -150,11 +150,12 @@ export function sendQueryResult(
   ctx: AppContext,
   reply: FastifyReply,
   meta: ResultMeta,
-  options: { reduced?: boolean; maxRows?: number } = {},
+  options: { reduced?: boolean; maxRows?: number; job?: JobJson } = {},
 ) {
   const body = queryResultJsonStream(ctx.database.db, meta, {
     maxRows: options.maxRows ?? ctx.resultLimits.displayRows,
     reduced: options.reduced,
+    job: options.job && presentJob(options.job),
   });
   reply.type("application/json");
   // Small results (the common case) go out in one write: streaming them costs more than it saves.
@@ -367,7 +368,7 @@ export async function queryResultRoutes(app: FastifyInstance, ctx: AppContext): 
       if (outcome.kind === "job") return { job: presentJob(outcome.job) };
       const meta = await loadResultMeta(db, org.id, outcome.resultId);
       if (!meta) throw notFound(NO_CACHED_RESULT_MESSAGE);
-      return sendQueryResult(ctx, reply, meta);
+      return sendQueryResult(ctx, reply, meta, { job: outcome.job });
     });
   });
 

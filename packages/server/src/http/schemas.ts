@@ -262,7 +262,9 @@ export const resultDownload = {
 /** The execution routes answer a cached result, or a job to poll. */
 export const resultOrJob = {
   anyOf: [queryResultResponse, jobResponse],
-  description: "`{query_result}` when a cached result fits, else `{job}` to poll",
+  description:
+    "`{query_result}` when a cached result fits; `{job, query_result}` when the run finished " +
+    "within a short wait (the job is finished, for clients that poll it); else `{job}` to poll",
 } as const;
 
 // ---- Queries -----------------------------------------------------------------------------------

@@ -73,9 +73,17 @@ describe("presentEvent", () => {
   it("gives details by kind of event", () => {
     expect(presentEvent(base).details).toEqual({ object_id: "9", object_type: "query" });
     expect(
-      presentEvent({ ...base, object_type: "page", additional_properties: { page: "home" } })
+      presentEvent({ ...base, object_type: "page", object_id: "home", additional_properties: {} })
         .details,
     ).toEqual({ page: "home" });
+    expect(
+      presentEvent({
+        ...base,
+        object_type: "page",
+        object_id: null,
+        additional_properties: { page: "queries" },
+      }).details,
+    ).toEqual({ page: "queries" });
     expect(
       presentEvent({
         ...base,

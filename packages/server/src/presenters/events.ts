@@ -67,7 +67,11 @@ function eventDetails(e: StoredEvent): Record<string, unknown> {
   if (e.object_type === "data_source" && e.action === "execute_query") {
     return { query: props.query ?? null, data_source: e.object_id };
   }
-  if (e.object_type === "page" && e.action === "view") return { page: props.page ?? null };
+  // The page viewed is the event's object id (as Redash's clients record it, `view page home`),
+  // or a `page` property.
+  if (e.object_type === "page" && e.action === "view") {
+    return { page: e.object_id ?? props.page ?? null };
+  }
   return { object_id: e.object_id, object_type: e.object_type };
 }
 

@@ -118,3 +118,23 @@ export async function setUpAndLogin(baseUrl: string): Promise<TestClient> {
     throw new Error(`setup failed with ${res.status}: ${res.text.slice(0, 300)}`);
   return client;
 }
+
+/** Creates a data source through the API (as an admin) and returns its id. */
+export async function createDataSource(
+  client: TestClient,
+  name: string,
+  type: string,
+  options: Record<string, unknown>,
+): Promise<number> {
+  const res = await client.post<{ id: number }>("/api/data_sources", { name, type, options });
+  if (res.status !== 200) throw new Error(`creating ${name} failed: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+/** The signed-in user's own API key, as a script would copy it from their profile. */
+export async function ownApiKey(client: TestClient): Promise<string> {
+  const session = await client.get<{ user: { id: number } }>("/api/session");
+  const user = await client.get<{ api_key: string }>(`/api/users/${session.body.user.id}`);
+  if (!user.body.api_key) throw new Error(`no API key in the profile: ${user.text}`);
+  return user.body.api_key;
+}

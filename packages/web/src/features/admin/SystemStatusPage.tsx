@@ -31,6 +31,9 @@ function Block({ title, items }: { title: string; items: [string, ReactNode][] }
   );
 }
 
+/** status.json keeps Redash's metric names for scripts; the page names ours. */
+const METRIC_LABELS: Record<string, string> = { "Redash DB Size": "Metadata DB Size" };
+
 /** Every top-level key besides manager and database_metrics, as key/value badges. */
 export function generalItems(status: SystemStatus): [string, string][] {
   return Object.entries(status)
@@ -57,7 +60,7 @@ function StatusBlocks({ status }: { status: SystemStatus }) {
     <Badge key={name} count={q.size} showZero color="blue" overflowCount={1e9} />,
   ]);
   const metrics: [string, ReactNode][] = (status.database_metrics?.metrics ?? []).map(
-    ([name, bytes]) => [name, prettySize(bytes)],
+    ([name, bytes]) => [METRIC_LABELS[name] ?? name, prettySize(bytes)],
   );
   return (
     <div className={styles.grid}>

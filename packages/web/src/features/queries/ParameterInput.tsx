@@ -41,11 +41,14 @@ function timeFormat(type: string): string | undefined {
 
 export function ParameterInput({ def, value, onChange, parentQueryId }: ParameterInputProps) {
   const testId = `parameter-${def.name}`;
+  // The visible label sits apart from the widget, so the widget carries its name itself.
+  const label = def.title || def.name;
   if (def.type === "enum") {
     const multiple = isMultiValued(def);
     return (
       <Select
         data-testid={testId}
+        aria-label={label}
         style={{ minWidth: 160 }}
         mode={multiple ? "multiple" : undefined}
         value={
@@ -68,6 +71,7 @@ export function ParameterInput({ def, value, onChange, parentQueryId }: Paramete
   return (
     <Input
       data-testid={testId}
+      aria-label={label}
       style={{ width: 160 }}
       inputMode={def.type === "number" ? "decimal" : undefined}
       value={value === null || value === undefined ? "" : String(value)}
@@ -86,6 +90,7 @@ function QueryDropdown({ def, value, onChange, parentQueryId }: ParameterInputPr
   return (
     <Select
       data-testid={`parameter-${def.name}`}
+      aria-label={def.title || def.name}
       style={{ minWidth: 160 }}
       mode={multiple ? "multiple" : undefined}
       loading={options.isPending && !!def.queryId}
@@ -133,6 +138,7 @@ function DateInput({ def, value, onChange }: Omit<ParameterInputProps, "parentQu
         </Tag>
       ) : (
         <DatePicker
+          aria-label={def.title || def.name}
           value={parsed?.isValid() ? parsed : null}
           format={format}
           showTime={timeFormat(type) ? { format: timeFormat(type) } : false}

@@ -2,6 +2,7 @@
 import {
   acceptCompletion,
   autocompletion,
+  closeCompletion,
   completionKeymap,
   startCompletion,
   type Completion,
@@ -99,7 +100,12 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
     latest.current = props;
 
     useEffect(() => {
-      const run = () => (latest.current.onRun?.(), true);
+      // Running closes an open completion list: it would stay over the editor otherwise.
+      const run = (target: EditorView) => {
+        closeCompletion(target);
+        latest.current.onRun?.();
+        return true;
+      };
       const shortcuts = Prec.highest(
         keymap.of([
           { key: "Mod-Enter", run },

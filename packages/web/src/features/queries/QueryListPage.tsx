@@ -118,6 +118,7 @@ export default function QueryListPage() {
     },
     {
       key: "user",
+      className: styles.nowrap,
       title: "Created By",
       sorter: true,
       sortOrder: sortOrder("user"),
@@ -126,6 +127,7 @@ export default function QueryListPage() {
     },
     {
       key: "created_at",
+      className: styles.nowrap,
       title: "Created At",
       sorter: true,
       sortOrder: sortOrder("created_at"),
@@ -134,6 +136,7 @@ export default function QueryListPage() {
     },
     {
       key: "retrieved_at",
+      className: styles.nowrap,
       title: "Last Executed At",
       sorter: true,
       sortOrder: sortOrder("retrieved_at"),
@@ -142,6 +145,7 @@ export default function QueryListPage() {
     },
     {
       key: "schedule",
+      className: styles.nowrap,
       title: "Refresh Schedule",
       sorter: true,
       sortOrder: sortOrder("schedule"),

@@ -68,7 +68,12 @@ import { readPreference, writePreference } from "./localPreferences";
 import { ParameterDialog } from "./ParameterDialog";
 import { ParametersPanel } from "./ParametersPanel";
 import { PermissionsDialog } from "./PermissionsDialog";
-import { initialValues, withParameterUrl, type ParameterValues } from "./parameterValues";
+import {
+  changedNames,
+  initialValues,
+  withParameterUrl,
+  type ParameterValues,
+} from "./parameterValues";
 import { QueryEditor, type QueryEditorHandle } from "./QueryEditor";
 import { DownloadMenu, ResultsPanel } from "./ResultsPanel";
 import { SchemaBrowser } from "./SchemaBrowser";
@@ -252,6 +257,8 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   // -- execution --------------------------------------------------------------------------
   const execute = useCallback(
     (values: ParameterValues = applied, maxAge = 0) => {
+      // The results panel says why; a run would only come back refused.
+      if (!canExecute) return;
       const text = editing && selection ? selection : query.query;
       if (!text.trim()) return execution.refuse("Can't execute empty query.");
       const missing = emptyParameterNames(parameters, values);
@@ -275,7 +282,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
       }
       requestNotificationPermission();
     },
-    [applied, editing, selection, query, parameters, execution, isNew, dataSource],
+    [applied, editing, selection, query, parameters, execution, isNew, dataSource, canExecute],
   );
 
   // Results load on open: the latest result, or a run from the cache when parameters are needed.
@@ -297,6 +304,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     setSearch(withParameterUrl(search, parameters, next), { replace: true });
     execute(next);
   };
+
+  // Execute runs what the parameter boxes show: values typed but not applied yet are applied.
+  const executeAsShown = () =>
+    changedNames(parameters, applied, pending).length > 0 ? applyParameters() : execute();
 
   // -- saving -------------------------------------------------------------------------------
   const save = useCallback(
@@ -635,7 +646,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         selectedTab={selectedTab}
         onSelectTab={selectTab}
         canExecute={canExecute}
-        onRefresh={() => execute()}
+        onRefresh={executeAsShown}
         showDownload={editing}
         refreshing={execution.running}
         onAddVisualization={editing && canEdit ? () => void addVisualization() : undefined}
@@ -741,6 +752,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
           <Button
             type="link"
             size="small"
+            className={styles.scheduleLink}
             onClick={() => setDialog({ kind: "schedule" })}
             data-testid="schedule-button"
           >
@@ -822,29 +834,54 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
               onRefresh={refreshSchema}
               onInsert={(text) => editor.current?.insert(text)}
             />
-            <div className={styles.meta}>
-              <Typography.Text type="secondary">Description</Typography.Text>
-              <Input.TextArea
-                aria-label="Description"
-                autoSize={{ minRows: 2, maxRows: 6 }}
-                placeholder="Add description"
-                disabled={!canEdit}
-                value={query.description ?? ""}
-                onChange={(e) => update({ description: e.target.value })}
-              />
-            </div>
+            {/* Read-only viewers get the description and tags as text (disabled fields are pale). */}
+            {canEdit ? (
+              <div className={styles.meta}>
+                <Typography.Text type="secondary">Description</Typography.Text>
+                <Input.TextArea
+                  aria-label="Description"
+                  autoSize={{ minRows: 2, maxRows: 6 }}
+                  placeholder="Add description"
+                  value={query.description ?? ""}
+                  onChange={(e) => update({ description: e.target.value })}
+                />
+              </div>
+            ) : (
+              query.description && (
+                <div className={styles.meta} data-testid="query-description">
+                  <Typography.Text type="secondary">Description</Typography.Text>
+                  <Typography.Paragraph className={styles.readOnlyDescription}>
+                    {query.description}
+                  </Typography.Paragraph>
+                </div>
+              )
+            )}
             {scheduleBlock}
-            <div className={styles.meta}>
-              <Typography.Text type="secondary">Tags</Typography.Text>
-              <Select
-                mode="tags"
-                aria-label="Tags"
-                placeholder="Add tags"
-                disabled={!canEdit}
-                value={query.tags ?? []}
-                onChange={(tags: string[]) => update({ tags })}
-              />
-            </div>
+            {canEdit ? (
+              <div className={styles.meta}>
+                <Typography.Text type="secondary">Tags</Typography.Text>
+                <Select
+                  mode="tags"
+                  aria-label="Tags"
+                  placeholder="Add tags"
+                  value={query.tags ?? []}
+                  onChange={(tags: string[]) => update({ tags })}
+                />
+              </div>
+            ) : (
+              (query.tags ?? []).length > 0 && (
+                <div className={styles.meta} data-testid="query-tags">
+                  <Typography.Text type="secondary">Tags</Typography.Text>
+                  <div>
+                    {(query.tags ?? []).map((tag) => (
+                      <Tag key={tag} color="blue">
+                        {tag}
+                      </Tag>
+                    ))}
+                  </div>
+                </div>
+              )
+            )}
           </aside>
         )}
         <section className={styles.main}>
@@ -860,7 +897,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
                 liveAutocomplete={liveAutocomplete && autocompleteAvailable}
                 syntax={syntax}
                 readOnly={!canEdit}
-                onRun={() => execute()}
+                onRun={executeAsShown}
                 onSave={() => void save()}
                 onFormat={formatText}
                 onAddParameter={() => canEdit && setDialog({ kind: "parameter" })}
@@ -935,8 +972,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
                 <Button
                   type="primary"
                   icon={<PlayCircleOutlined />}
-                  onClick={() => execute()}
-                  disabled={execution.running}
+                  onClick={executeAsShown}
+                  // Execution needs text and the right to run (spec 2 §6); the keyboard shortcut
+                  // on an empty editor still explains why nothing runs.
+                  disabled={execution.running || !canExecute || !(selection || query.query).trim()}
                   data-testid="execute-query"
                 >
                   {selection ? "Execute Selected" : "Execute"}

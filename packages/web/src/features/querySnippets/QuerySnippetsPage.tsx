@@ -1,7 +1,7 @@
 // Query snippets: the list (10 per page, by trigger) and the dialog at /query_snippets/{id|new}.
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Form, Input, Modal, Skeleton, Table, Typography } from "antd";
+import { Alert, App, Button, Card, Form, Input, Modal, Skeleton, Table, Typography } from "antd";
 import type { TableProps } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
@@ -16,8 +16,7 @@ import {
 import { notify } from "../../app/notifications";
 import { isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
-import { PageHeader } from "../../components/PageHeader";
-import { SettingsTabs } from "../../components/SettingsTabs";
+import { SettingsFrame } from "../settings/SettingsFrame";
 
 export const SNIPPETS_PAGE_SIZE = 10;
 
@@ -96,40 +95,40 @@ export default function QuerySnippetsPage() {
   ];
 
   return (
-    <div>
-      <SettingsTabs />
-      <PageHeader
-        title="Query Snippets"
-        actions={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => navigate("/query_snippets/new")}
-          >
-            New Query Snippet
-          </Button>
-        }
-      />
-      {snippets.isError ? (
-        <Alert type="error" showIcon title={snippets.error.message} />
-      ) : snippets.isPending ? (
-        <Skeleton active title={false} paragraph={{ rows: 10 }} />
-      ) : sorted.length === 0 ? (
-        <div style={{ textAlign: "center", padding: 48 }}>
-          <Typography.Paragraph>There are no query snippets yet.</Typography.Paragraph>
-          <Button type="primary" onClick={() => navigate("/query_snippets/new")}>
-            Click here to add one.
-          </Button>
-        </div>
-      ) : (
-        <Table<QuerySnippet>
-          rowKey="id"
-          columns={columns}
-          dataSource={sorted}
-          pagination={{ pageSize: SNIPPETS_PAGE_SIZE, showSizeChanger: false }}
-          data-testid="snippets-table"
-        />
-      )}
+    <SettingsFrame
+      title="Query Snippets"
+      actions={
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => navigate("/query_snippets/new")}
+        >
+          New Query Snippet
+        </Button>
+      }
+    >
+      <Card>
+        {snippets.isError ? (
+          <Alert type="error" showIcon title={snippets.error.message} />
+        ) : snippets.isPending ? (
+          <Skeleton active title={false} paragraph={{ rows: 10 }} />
+        ) : sorted.length === 0 ? (
+          <div style={{ textAlign: "center", padding: 48 }}>
+            <Typography.Paragraph>There are no query snippets yet.</Typography.Paragraph>
+            <Button type="primary" onClick={() => navigate("/query_snippets/new")}>
+              Click here to add one.
+            </Button>
+          </div>
+        ) : (
+          <Table<QuerySnippet>
+            rowKey="id"
+            columns={columns}
+            dataSource={sorted}
+            pagination={{ pageSize: SNIPPETS_PAGE_SIZE, showSizeChanger: false }}
+            data-testid="snippets-table"
+          />
+        )}
+      </Card>
       {open && (
         <QuerySnippetDialog
           snippet={open === "new" ? undefined : open}
@@ -141,7 +140,7 @@ export default function QuerySnippetsPage() {
           }}
         />
       )}
-    </div>
+    </SettingsFrame>
   );
 }
 
@@ -156,7 +155,9 @@ function QuerySnippetDialog({ snippet, readOnly, onClose, onSaved }: DialogProps
   const [form] = Form.useForm<{ trigger: string; description: string; snippet: string }>();
   const [saving, setSaving] = useState(false);
   const submit = async () => {
-    const values = await form.validateFields();
+    // Invalid fields show their own messages; nothing more to do then.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     const body = { ...values, description: values.description ?? "" };
     try {
@@ -196,7 +197,8 @@ function QuerySnippetDialog({ snippet, readOnly, onClose, onSaved }: DialogProps
       <Form
         form={form}
         layout="vertical"
-        disabled={readOnly}
+        // Read-only fields stay in the text colour: disabled inputs' pale grey is hard to read.
+        requiredMark={!readOnly}
         initialValues={{
           trigger: snippet?.trigger ?? "",
           description: snippet?.description ?? "",
@@ -208,17 +210,22 @@ function QuerySnippetDialog({ snippet, readOnly, onClose, onSaved }: DialogProps
           label="Trigger"
           rules={[{ required: true, whitespace: true, message: "This field is required." }]}
         >
-          <Input aria-label="Trigger" autoFocus />
+          <Input aria-label="Trigger" autoFocus={!readOnly} readOnly={readOnly} />
         </Form.Item>
         <Form.Item name="description" label="Description">
-          <Input aria-label="Description" />
+          <Input aria-label="Description" readOnly={readOnly} />
         </Form.Item>
         <Form.Item
           name="snippet"
           label="Snippet"
           rules={[{ required: true, whitespace: true, message: "This field is required." }]}
         >
-          <Input.TextArea aria-label="Snippet" rows={6} style={{ fontFamily: "monospace" }} />
+          <Input.TextArea
+            aria-label="Snippet"
+            rows={6}
+            readOnly={readOnly}
+            style={{ fontFamily: "monospace" }}
+          />
         </Form.Item>
       </Form>
     </Modal>

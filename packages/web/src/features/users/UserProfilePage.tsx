@@ -145,9 +145,12 @@ function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: P
 
   const groupTags = (
     <Space size={4} wrap>
-      {user.groups.map((gid) => (
-        <Tag key={gid}>{groupNames.get(gid) ?? `Group ${gid}`}</Tag>
-      ))}
+      {/* Only the groups the viewer can see have names here (others list only their own). */}
+      {user.groups
+        .filter((gid) => groupNames.has(gid))
+        .map((gid) => (
+          <Tag key={gid}>{groupNames.get(gid)}</Tag>
+        ))}
     </Space>
   );
 

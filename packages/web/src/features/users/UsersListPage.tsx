@@ -123,6 +123,8 @@ export default function UsersListPage() {
     {
       key: "groups",
       title: "Groups",
+      // On a phone the list keeps to name, date and actions, as the query list does.
+      responsive: ["md" as const],
       render: (_: unknown, u: ListedUser) => (
         <Space size={4} wrap>
           {u.groups.map((g) => (
@@ -143,6 +145,7 @@ export default function UsersListPage() {
           {
             key: "active_at",
             title: "Last Active At",
+            responsive: ["md" as const],
             sorter: true,
             render: (_: unknown, u: ListedUser) => <TimeAgo date={u.active_at} />,
           },
@@ -205,7 +208,7 @@ export default function UsersListPage() {
                 loading={users.isPending}
                 columns={columns}
                 dataSource={users.data?.results ?? []}
-                scroll={{ x: 600 }}
+                scroll={{ x: "max-content" }}
                 locale={{
                   emptyText: (
                     <Empty

@@ -125,6 +125,14 @@ export function mixColors(from: string, to: string, t: number): string {
   return `#${c.map((v) => v.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/** The colour at t in [0, 1] along a scale of evenly spaced colours (as ECharts' visualMap). */
+export function colorOnScale(colors: readonly string[], t: number): string {
+  if (colors.length === 1) return colors[0];
+  const at = Math.min(1, Math.max(0, t)) * (colors.length - 1);
+  const i = Math.min(colors.length - 2, Math.floor(at));
+  return mixColors(colors[i], colors[i + 1], at - i);
+}
+
 /** White or #333333, whichever contrasts more with the background. */
 export function textColorFor(background: string): string {
   const rgb = hexToRgb(background);

@@ -454,10 +454,16 @@ export function ChartEditor({
     </div>
   );
 
-  const pieValues =
-    type === "pie"
-      ? [...new Set(preparePies(data, options).pies.flatMap((p) => p.slices.map((s) => s.label)))]
-      : [];
+  // Each slice's colour as drawn: its own choice, else the scheme's (shown, not "Transparent").
+  const pieColors = new Map<string, string>();
+  if (type === "pie") {
+    for (const pie of preparePies(data, options).pies) {
+      for (const slice of pie.slices) {
+        if (!pieColors.has(slice.label)) pieColors.set(slice.label, slice.color);
+      }
+    }
+  }
+  const pieValues = [...pieColors.keys()];
   const colorsTab = (
     <>
       {type === "heatmap" ? (
@@ -503,7 +509,7 @@ export function ChartEditor({
               <ColorField
                 value={
                   type === "pie"
-                    ? options.valuesOptions[key]?.color
+                    ? (options.valuesOptions[key]?.color ?? pieColors.get(key))
                     : (options.seriesOptions[key]?.color ?? prepared?.series[i]?.color)
                 }
                 onChange={(v) =>

@@ -3,7 +3,7 @@ import { boxStats } from "../lib/boxStats";
 import { formatNumber, type Separators } from "../lib/numberFormat";
 import { numberTickFormatter, timeTickFormatter } from "../lib/tickFormat";
 import { escapeHtml } from "../lib/sanitize";
-import { textColorFor } from "../palette";
+import { colorOnScale, textColorFor } from "../palette";
 import { axisTitle, type AxisOptions, type ChartOptions } from "./options";
 import {
   compareX,
@@ -111,22 +111,38 @@ function axisType(kind: XAxisKind): string {
   return kind === "log" ? "log" : kind;
 }
 
-function yAxisOption(axis: AxisOptions | undefined, index: number, seps: Separators): Obj {
+function yAxisOption(
+  axis: AxisOptions | undefined,
+  index: number,
+  seps: Separators,
+  percent = false,
+  largest = 0,
+): Obj {
   const type = axis?.type === "logarithmic" ? "log" : "value";
   const fmt = numberTickFormatter(axis?.tickFormat);
+  const format = fmt ?? ((v: number) => formatNumber(v, "0,0[.]00", seps));
   return {
     type,
     name: axisTitle(axis) || undefined,
     nameLocation: "middle",
-    nameGap: 48,
+    // The rotated title goes beside the tick labels, however wide they are.
+    nameGap: tickLabelWidth(largest, format) + 12,
     position: index === 1 ? "right" : "left",
     min: typeof axis?.rangeMin === "number" ? axis.rangeMin : undefined,
-    max: typeof axis?.rangeMax === "number" ? axis.rangeMax : undefined,
+    // Percentages stop at 100 (ECharts' rounding would draw the axis to 120).
+    max: typeof axis?.rangeMax === "number" ? axis.rangeMax : percent ? 100 : undefined,
     splitLine: { show: index === 0 },
-    axisLabel: {
-      formatter: fmt ?? ((v: number) => formatNumber(v, "0,0[.]00", seps)),
-    },
+    axisLabel: { formatter: format },
   };
+}
+
+/**
+ * The estimated width in px (12 px labels) of an axis's widest tick label, from the largest
+ * absolute value it shows: the next power of ten has as many digits as any round tick above it.
+ */
+export function tickLabelWidth(largest: number, format: (v: number) => string): number {
+  const top = 10 ** Math.ceil(Math.log10(Math.max(Math.abs(largest), 1)));
+  return Math.max(String(format(top)).length, String(format(-top)).length - 1) * 7;
 }
 
 /** Widens two [min, max] ranges so zero sits at the same height on both. */
@@ -174,11 +190,14 @@ function gridOption(options: ChartOptions, ctx: BuildContext, showLegend: boolea
   // containLabel leaves the axis name out: keep room for the bottom axis title.
   const bottomAxis = options.swappedAxes ? options.yAxis?.[0] : options.xAxis;
   const bottomTitle = bottomAxis && axisTitle(bottomAxis) ? 22 : 0;
+  // containLabel leaves out the y axes' rotated titles too: room for them beside the labels.
+  const [leftAxis, rightAxis] = options.swappedAxes ? [options.xAxis] : (options.yAxis ?? []);
+  const titleRoom = (axis: AxisOptions | undefined) => (axis && axisTitle(axis) ? 16 : 0);
   return {
     containLabel: true,
-    left: 16,
+    left: 16 + titleRoom(leftAxis),
     top: ctx.hideToolbox ? 16 : 36,
-    right: showLegend && !below ? Math.min(180, ctx.width * 0.25) : 24,
+    right: (showLegend && !below ? Math.min(180, ctx.width * 0.25) : 24) + titleRoom(rightAxis),
     bottom: (showLegend && below ? 40 : 16) + bottomTitle,
   };
 }
@@ -363,8 +382,10 @@ function buildCartesian(
     },
   };
   const usesRight = series.some((s) => s.yAxis === 1);
-  const yAxes = [yAxisOption(options.yAxis?.[0], 0, ctx.seps)];
-  if (usesRight) yAxes.push(yAxisOption(options.yAxis?.[1], 1, ctx.seps));
+  const percent = stacked && !!options.series?.percentValues;
+  const largest = (axis: 0 | 1) => (percent ? 100 : largestOnAxis(series, axis, stacked));
+  const yAxes = [yAxisOption(options.yAxis?.[0], 0, ctx.seps, percent, largest(0))];
+  if (usesRight) yAxes.push(yAxisOption(options.yAxis?.[1], 1, ctx.seps, percent, largest(1)));
   if (usesRight && options.alignYAxesAtZero && !swapped) applyAlignZero(yAxes, series);
   if (
     series.some((s) => s.type === "scatter" || s.type === "bubble") &&
@@ -412,6 +433,23 @@ function buildCartesian(
       return r && point ? { series: r.series, point } : null;
     },
   };
+}
+
+/** The largest absolute value an axis shows: of its points, or of each x's stacked sums. */
+function largestOnAxis(series: ChartSeries[], axis: 0 | 1, stacked: boolean): number {
+  const sums = new Map<string, number>();
+  let largest = 0;
+  for (const s of series) {
+    if (s.yAxis !== axis) continue;
+    for (const p of s.points) {
+      if (typeof p.y !== "number") continue;
+      const key = String(p.x);
+      const value = stacked ? (sums.get(key) ?? 0) + Math.abs(p.y) : Math.abs(p.y);
+      if (stacked) sums.set(key, value);
+      if (value > largest) largest = value;
+    }
+  }
+  return largest;
 }
 
 function applyAlignZero(yAxes: Obj[], series: ChartSeries[]) {
@@ -611,7 +649,16 @@ function buildHeatmap(data: QueryResultData, options: ChartOptions, ctx: BuildCo
   if (options.colorScheme === "Custom...")
     colors = [options.heatMinColor || "#ffffff", options.heatMaxColor || "#002FB4"];
   const schemeSet = !!options.colorScheme;
-  const mid = colors[Math.floor(colors.length / 2)];
+  const max = heat.max === heat.min ? heat.min + 1 : heat.max;
+  // With a scheme, each label takes the text colour that reads on its own cell's colour.
+  const cells = schemeSet
+    ? heat.cells.map((cell) => ({
+        value: cell,
+        label: {
+          color: textColorFor(colorOnScale(colors, (cell[2] - heat.min) / (max - heat.min))),
+        },
+      }))
+    : heat.cells;
   const option: Obj = {
     tooltip: {
       trigger: "item",
@@ -639,7 +686,7 @@ function buildHeatmap(data: QueryResultData, options: ChartOptions, ctx: BuildCo
     },
     visualMap: {
       min: heat.min,
-      max: heat.max === heat.min ? heat.min + 1 : heat.max,
+      max,
       calculable: true,
       orient: "vertical",
       right: 0,
@@ -649,10 +696,9 @@ function buildHeatmap(data: QueryResultData, options: ChartOptions, ctx: BuildCo
     series: [
       {
         type: "heatmap",
-        data: heat.cells,
+        data: cells,
         label: {
           show: !!options.showDataLabels,
-          color: schemeSet ? textColorFor(mid) : undefined,
           formatter: (p: { value: [number, number, number] }) =>
             formatNumber(p.value[2], options.numberFormat, ctx.seps),
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignZero, buildChartOption } from "./echartsOption";
+import { alignZero, buildChartOption, tickLabelWidth } from "./echartsOption";
 import { getChartOptions } from "./options";
 import { prepareChart, preparePies, prepareHeatmap } from "./prepare";
 import { clickUrl, pointText } from "./text";
@@ -59,6 +59,43 @@ describe("prepareChart", () => {
     expect(series[0].points.map((p) => p.y)).toEqual([0, 4]);
     const gaps = prepareChart(data(rows), { ...o, missingValuesAsZero: false });
     expect(gaps.series[0].points.map((p) => p.y)).toEqual([null, 4]);
+  });
+  it("gives stacked bars the same x values, so each stacks on its own x", () => {
+    const o = getChartOptions({
+      globalSeriesType: "column",
+      columnMapping: { month: "x", revenue: "y", category: "series" },
+      series: { stacking: "stack" },
+    });
+    const { series, xKind } = prepareChart(
+      {
+        columns: [
+          { name: "month", type: "date" },
+          { name: "category", type: "string" },
+          { name: "revenue", type: "float" },
+        ],
+        rows: [
+          { month: "2024-01-01", category: "Books", revenue: 1 },
+          { month: "2024-01-01", category: "Toys", revenue: 2 },
+          { month: "2024-02-01", category: "Toys", revenue: 3 },
+          { month: "2024-03-01", category: "Books", revenue: 4 },
+          { month: "2024-03-01", category: "Toys", revenue: 5 },
+        ],
+      },
+      o,
+    );
+    expect(xKind).toBe("time");
+    expect(series.map((s) => s.points.map((p) => [p.x, p.y]))).toEqual([
+      [
+        ["2024-01-01", 1],
+        ["2024-02-01", 0],
+        ["2024-03-01", 4],
+      ],
+      [
+        ["2024-01-01", 2],
+        ["2024-02-01", 3],
+        ["2024-03-01", 5],
+      ],
+    ]);
   });
   it("normalises to percentages per x", () => {
     const o = getChartOptions({
@@ -153,6 +190,27 @@ describe("pies and heatmaps", () => {
     expect(h.cells).toContainEqual([0, 0, 0]);
     expect(h.max).toBe(5);
   });
+  it("labels each heatmap cell in the text colour that reads on that cell's colour", () => {
+    const o = getChartOptions({
+      globalSeriesType: "heatmap",
+      columnMapping: { x: "x", y: "y", z: "zVal" },
+      colorScheme: "YlOrRd",
+      showDataLabels: true,
+    });
+    const rows = [
+      { x: "a", y: 1, z: 0 },
+      { x: "b", y: 1, z: 100 },
+    ];
+    const ctx = { width: 800, height: 400, seps: {} };
+    const series = (buildChartOption(data(rows), o, ctx).option.series as { data: unknown[] }[])[0];
+    const colorOf = (z: number) =>
+      (series.data as { value: number[]; label: { color: string } }[]).find(
+        (c) => c.value[2] === z,
+      )!.label.color;
+    // This scale runs from dark red (the minimum) to pale yellow (the maximum).
+    expect(colorOf(0)).toBe("#ffffff");
+    expect(colorOf(100)).toBe("#333333");
+  });
 });
 
 describe("text and links", () => {
@@ -198,6 +256,34 @@ describe("buildChartOption", () => {
     expect(series.map((s) => s.type)).toEqual(["bar", "line"]);
     expect(series[0].stack).toBe("stack-0");
     expect((built.option.yAxis as unknown[]).length).toBe(2);
+  });
+  it("puts the y-axis title beside tick labels of any width", () => {
+    const titled = (rows: Record<string, unknown>[]) =>
+      buildChartOption(
+        data(rows),
+        getChartOptions({
+          columnMapping: { x: "x", y: "y" },
+          yAxis: [{ type: "linear", title: { text: "Revenue" } }],
+        }),
+        ctx,
+      ).option.yAxis as { nameGap: number }[];
+    const small = titled([{ x: 1, y: 7 }])[0].nameGap;
+    const large = titled([{ x: 1, y: 33_080_000 }])[0].nameGap;
+    // "60,000,000"-wide labels (about 7 px a character) fit between the title and the axis.
+    expect(large).toBeGreaterThan("60,000,000".length * 7);
+    expect(small).toBeLessThan(large);
+    expect(tickLabelWidth(33_080_000, (v) => v.toLocaleString("en"))).toBe(77);
+  });
+  it("ends a 100% stacked chart's axis at 100", () => {
+    const o = getChartOptions({
+      globalSeriesType: "area",
+      columnMapping: { x: "x", a: "y", b: "y" },
+      series: { stacking: "stack", percentValues: true },
+    });
+    const built = buildChartOption(data([{ x: 1, a: 1, b: 3 }]), o, ctx);
+    expect((built.option.yAxis as { max?: number }[])[0].max).toBe(100);
+    const plain = buildChartOption(data([{ x: 1, a: 1, b: 3 }]), getChartOptions({}), ctx);
+    expect((plain.option.yAxis as { max?: number }[])[0].max).toBeUndefined();
   });
   it("uses sampling and large mode for 100,000 points", () => {
     const rows = Array.from({ length: 100_000 }, (_, i) => ({ x: i, y: Math.sin(i / 100) }));

@@ -210,9 +210,11 @@ export function prepareChart(data: QueryResultData, options: ChartOptions): Prep
   const allX = series.flatMap((s) => s.points.map((p) => p.x));
   const xKind = detectXKind(options, allX);
 
+  // Stacked series must share their x values: ECharts stacks by position in the data, so a
+  // series missing a month would shift its later values onto the wrong bars.
   const unify =
     (options.sortX !== false && xKind === "category" && series.every((s) => s.type !== "box")) ||
-    (stacked && series.some((s) => s.type === "line" || s.type === "area"));
+    (stacked && series.some((s) => SUMMED.has(s.type)));
   if (unify && series.length > 0) series = unifyX(series, options.sortX !== false, asZero);
 
   if (options.series?.percentValues) series = toPercentages(series);

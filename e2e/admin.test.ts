@@ -210,6 +210,12 @@ describe("administration in the browser", () => {
       expect(await page.getByTestId("profile-form").count()).toBe(0);
       await page.goto("/users/disabled");
       await poll(() => text(page)).toContain(PLAIN.email);
+      // Disabled users show the placeholder avatar, which the app serves.
+      const avatar = page.locator("tbody img[src='/static/images/avatar.svg']").first();
+      await avatar.waitFor();
+      await poll(() =>
+        avatar.evaluate((img: HTMLImageElement) => img.naturalWidth),
+      ).toBeGreaterThan(0);
       await page.locator("tbody").getByRole("button", { name: "Enable" }).click();
       await poll(() => text(page)).not.toContain(PLAIN.email);
     });
@@ -232,6 +238,9 @@ describe("administration in the browser", () => {
       await page.goto(`/users/${adminId}`);
       await poll(() => page.getByTestId("profile-readonly").count()).toBe(1);
       expect(await page.getByTestId("api-key").count()).toBe(0);
+      // Only the groups this user can see are named; no made-up "Group 1" for the admin group.
+      await poll(() => text(page)).toContain("default");
+      expect(await text(page)).not.toMatch(/Group \d/);
       await page.goto("/users/me");
       await poll(() => page.getByTestId("profile-form").count()).toBe(1);
       expect(await page.getByRole("button", { name: "Disable User" }).count()).toBe(0);
@@ -241,11 +250,36 @@ describe("administration in the browser", () => {
         0,
       );
       await screenshot(page, "plain-users-desktop");
+
+      // Another user's snippet opens read-only, in legible fields, under the area's tabs.
+      const snippet = await api.post("/api/query_snippets", {
+        trigger: "admin_orders",
+        description: "",
+        snippet: "select * from orders",
+      });
+      await page.goto(`/query_snippets/${snippet.body.id}`);
+      const trigger = page.locator("[data-testid=snippet-dialog] input[aria-label=Trigger]");
+      await poll(() => trigger.inputValue()).toBe("admin_orders");
+      expect(await trigger.getAttribute("readonly")).not.toBeNull();
+      expect(await trigger.isDisabled()).toBe(false);
+      expect(await page.getByTestId("save-snippet").count()).toBe(0);
+      // After the dialog's opening animation.
+      await poll(() =>
+        page.locator(".ant-modal").evaluate((m) => getComputedStyle(m).transform),
+      ).toBe("none");
+      await screenshot(page, "plain-snippet-desktop");
       await plain.context.close();
+      await api.delete(`/api/query_snippets/${snippet.body.id}`);
 
       const phone = await signIn(browser, server, PLAIN, PHONE);
       await phone.page.goto("/users");
       await poll(() => text(phone.page)).toContain(ADMIN.email);
+      // The list fits the phone's width: no column cut off behind a sideways scroll.
+      expect(
+        await phone.page
+          .locator(".ant-table-content")
+          .evaluate((table) => table.scrollWidth <= table.clientWidth + 1),
+      ).toBe(true);
       await screenshot(phone.page, "plain-users-phone");
       await phone.context.close();
     });
@@ -536,6 +570,11 @@ describe("administration in the browser", () => {
       for (const block of ["General", "Manager", "Queues", "Database metrics"]) {
         await poll(() => page.getByTestId(`status-${block}`).count()).toBe(1);
       }
+      // The page names Sightline's own database; status.json keeps Redash's name for scripts.
+      await poll(() => page.getByTestId("status-Database metrics").textContent()).toContain(
+        "Metadata DB Size",
+      );
+      expect(await text(page)).not.toContain("Redash");
       await screenshot(page, "admin-system-status");
 
       await page.goto("/admin/queries/jobs");

@@ -46,3 +46,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Waits until no CSS animation runs, e.g. a dialog's opening zoom. A click during the zoom can
+ * land beside the moving button on a loaded machine (seen once in CI), so flows that click
+ * inside a just-opened dialog wait for it to settle first.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== "running"),
+  );
+}

@@ -55,6 +55,18 @@ describe("query editor in the browser", () => {
     return res.body as { id: number };
   }
 
+  /** Invites a user (into the default group) who accepts with a password; returns their id. */
+  async function inviteUser(who: { name: string; email: string; password: string }) {
+    const invited = await api.post("/api/users", { name: who.name, email: who.email });
+    expect(invited.status).toBe(200);
+    const body = invited.body as { id: number; invite_link: string };
+    const link = new URL(body.invite_link);
+    const client = new TestClient(server.url);
+    await client.get(link.pathname);
+    expect((await client.submitForm(link.pathname, { password: who.password })).status).toBe(302);
+    return body.id;
+  }
+
   const editorText = (page: Page) =>
     page.locator("[data-testid=query-editor] .cm-content").textContent();
 
@@ -261,13 +273,7 @@ describe("query editor in the browser", () => {
     expect(settings.status).toBe(200);
     const query = await createQuery({ name: "Shared query", query: "select 1 as a" });
     const editor = { name: "Eddie Editor", email: "eddie@example.com", password: "eddie-password" };
-    const invited = await api.post("/api/users", { name: editor.name, email: editor.email });
-    expect(invited.status).toBe(200);
-    const link = new URL((invited.body as { invite_link: string }).invite_link);
-    const eddieApi = new TestClient(server.url);
-    await eddieApi.get(link.pathname);
-    const accepted = await eddieApi.submitForm(link.pathname, { password: editor.password });
-    expect(accepted.status).toBe(302);
+    await inviteUser(editor);
 
     // Without a grant the query is read-only for Eddie.
     const eddie = await signedIn(editor);
@@ -304,6 +310,118 @@ describe("query editor in the browser", () => {
       async () => ((await api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
     ).toBe("select 1 as a -- by eddie");
     await eddie.context.close();
+  });
+
+  it("runs the parameter values shown, and offers no run to a user who may not run", async () => {
+    const query = await createQuery({
+      name: "Country report",
+      description: "Orders by country, for the sales team",
+      tags: ["sales"],
+      query: "select '{{ country }}' as country",
+      options: {
+        parameters: [{ name: "country", title: "country", type: "text", value: "Chile" }],
+      },
+    });
+    // Execute with a typed but unapplied value runs that value, as the box shows it.
+    const owner = await signedIn();
+    await owner.page.goto(`/queries/${query.id}/source`);
+    await poll(() => owner.page.textContent("[data-testid=results]")).toContain("Chile");
+    await owner.page.fill("[data-testid=parameter-country]", "France");
+    await poll(() => owner.page.locator("[data-testid=apply-parameters]").count()).toBe(1);
+    await owner.page.click("[data-testid=execute-query]");
+    await poll(() => owner.page.textContent("[data-testid=results]")).toContain("France");
+    expect(await owner.page.locator("[data-testid=apply-parameters]").count()).toBe(0);
+    expect(owner.page.url()).toContain("p_country=France");
+    await owner.context.close();
+
+    // A viewer whose only group sees Demo view-only may not run this unsafe query.
+    const group = await api.post("/api/groups", { name: "Viewers" });
+    await api.post(`/api/groups/${group.body.id}/data_sources`, { data_source_id: demoId });
+    await api.post(`/api/groups/${group.body.id}/data_sources/${demoId}`, { view_only: true });
+    const viewer = { name: "Vera Viewer", email: "vera@example.com", password: "vera-password" };
+    const veraId = await inviteUser(viewer);
+    await api.post(`/api/groups/${group.body.id}/members`, { user_id: veraId });
+    const groups = (await api.get("/api/groups")).body as { id: number; name: string }[];
+    const defaultGroup = groups.find((g) => g.name === "default")!;
+    await api.delete(`/api/groups/${defaultGroup.id}/members/${veraId}`);
+
+    const vera = await signedIn(viewer);
+    const runs: string[] = [];
+    vera.page.on("request", (r) => {
+      if (r.method() === "POST" && /\/results$|query_results$/.test(r.url())) runs.push(r.url());
+    });
+    await vera.page.goto(`/queries/${query.id}/source`);
+    await poll(() => vera.page.textContent("body")).toContain(
+      "You do not have a permission to execute/refresh this query.",
+    );
+    expect(await vera.page.isDisabled("[data-testid=execute-query]")).toBe(true);
+    // Description and tags read as text, not as pale disabled fields.
+    expect(await vera.page.getByTestId("query-description").textContent()).toContain(
+      "Orders by country, for the sales team",
+    );
+    expect(await vera.page.getByTestId("query-tags").textContent()).toContain("sales");
+    expect(await vera.page.locator("textarea[aria-label=Description]").count()).toBe(0);
+    // The parameter's box is named by its label.
+    await vera.page.getByLabel("country", { exact: true }).fill("Peru");
+    await vera.page.click("[data-testid=apply-parameters]");
+    await poll(() => vera.page.url()).toContain("p_country=Peru");
+    await vera.page.locator("[data-testid=query-editor] .cm-content").click();
+    await vera.page.keyboard.press("Control+Enter");
+    await vera.page.waitForTimeout(500);
+    expect(runs).toEqual([]);
+    expect(await vera.page.textContent("body")).not.toContain("Error running query");
+    await vera.context.close();
+  });
+
+  it("keeps the side panel legible and inside its column; running closes the completion list", async () => {
+    const query = await createQuery({
+      name: "Long schedule",
+      query: "select 1 as a",
+      schedule: {
+        interval: 1_209_600,
+        time: "23:45",
+        day_of_week: "Wednesday",
+        until: "2027-12-31",
+      },
+    });
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${query.id}/source`);
+    await poll(() => editorText(page)).toContain("select 1");
+
+    // The schedule's summary wraps inside the panel instead of running over the editor.
+    const scheduleButton = page.locator("[data-testid=schedule-button]");
+    await poll(() => scheduleButton.textContent()).toContain("Wednesday");
+    const panel = (await page.locator("aside").boundingBox())!;
+    const summary = (await scheduleButton.boundingBox())!;
+    expect(summary.x + summary.width).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
+
+    // Column types in the schema browser are readable (WCAG AA contrast against the panel).
+    const browserBox = page.locator("[data-testid=schema-browser]");
+    await browserBox.getByText("orders", { exact: true }).click();
+    const type = browserBox.locator("span", { hasText: /^\s*(INTEGER|BIGINT)\s*$/ }).first();
+    await type.waitFor();
+    const contrast = await type.evaluate((element) => {
+      const channels = (color: string) => color.match(/[\d.]+/g)!.map(Number);
+      const [r, g, b, alpha = 1] = channels(getComputedStyle(element).color);
+      // Drawn over white: blend, then compare relative luminances.
+      const lum = (c: number) => {
+        const v = (c * alpha + 255 * (1 - alpha)) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      };
+      const luminance = 0.2126 * lum(r) + 0.7152 * lum(g) + 0.0722 * lum(b);
+      return 1.05 / (luminance + 0.05);
+    });
+    expect(contrast).toBeGreaterThanOrEqual(4.5);
+    await screenshot(page, "query-editor-panel-long-schedule");
+
+    // A completion list open when the query is run goes away.
+    await page.locator("[data-testid=query-editor] .cm-content").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" from ord");
+    await page.waitForSelector(".cm-tooltip-autocomplete");
+    await page.keyboard.press("Control+Enter");
+    await page.waitForSelector(".cm-tooltip-autocomplete", { state: "detached" });
+    await context.close();
   });
 
   it("lays the schedule and parameter dialogs out on a phone", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
 import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
 import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
 
 /** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
@@ -62,6 +62,11 @@ describe("query workspace in the browser", () => {
       for (const [name, tags] of [
         ["Orders by month", ["sales"]],
         ["Customers", []],
+        // A long name takes the room the other columns could wrap into.
+        [
+          "A very long query name that goes on and on, to see how the list lays out long titles",
+          ["a-long-tag-name-here", "another"],
+        ],
       ] as const) {
         const res = await api.post("/api/queries", {
           name,
@@ -76,6 +81,19 @@ describe("query workspace in the browser", () => {
         "Orders by month",
       );
       expect(await page.textContent("[data-testid=queries-table]")).toContain("Unpublished");
+      // The short columns' headers and dates keep to one line on a desktop.
+      const rowHeights = await page
+        .locator("[data-testid=queries-table] thead th")
+        .evaluateAll((cells) =>
+          cells
+            .filter((cell) => /Created|Executed|Schedule/.test(cell.textContent ?? ""))
+            .map(
+              (cell) =>
+                cell.querySelector(".ant-table-column-title")!.getBoundingClientRect().height,
+            ),
+        );
+      expect(rowHeights).toHaveLength(4);
+      for (const height of rowHeights) expect(height).toBeLessThan(30);
       await screenshot(page, "queries-list-desktop");
 
       await page.fill("input[aria-label='Search Queries...']", "zzznothing");
@@ -110,12 +128,13 @@ describe("query workspace in the browser", () => {
       await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
       await poll(() => page.textContent("[data-testid=schema-browser]")).toContain("orders");
 
-      // An empty query is refused with the spec's text.
-      await page.click("[data-testid=execute-query]");
-      await poll(() => page.textContent("body")).toContain("Can't execute empty query.");
-
+      // Without text Execute is disabled; the shortcut explains with the spec's text.
+      expect(await page.isDisabled("[data-testid=execute-query]")).toBe(true);
       const editor = page.locator("[data-testid=query-editor] .cm-content");
       await editor.click();
+      await page.keyboard.press("Control+Enter");
+      await poll(() => page.textContent("body")).toContain("Can't execute empty query.");
+
       await page.keyboard.type("select count(*) as n from ord");
       await poll(() => page.textContent(".cm-tooltip-autocomplete")).toContain("orders");
       await page.locator(".cm-tooltip-autocomplete li", { hasText: /^orders/ }).click();
@@ -456,19 +475,52 @@ describe("query workspace in the browser", () => {
           : route.continue(),
       );
       await page.click("button:has-text('Edit Visualization')");
+      await animationsSettled(page);
       await page.click(".ant-modal-footer button:has-text('Delete')");
       await poll(() => page.textContent("body")).toContain(
         "Are you sure you want to delete this visualization?",
       );
+      await animationsSettled(page);
       await page.click(".ant-modal-confirm-btns button:has-text('Delete')");
       await poll(() => page.textContent("body")).toContain("Error deleting visualization.");
       await poll(() => page.textContent("body")).toContain("Maybe it's used in a dashboard?");
       expect(await visualizations()).toBe(2);
       await page.unroute("**/api/visualizations/*");
       await page.click(".ant-modal-footer button:has-text('Delete')");
+      await animationsSettled(page);
       await page.click(".ant-modal-confirm-btns button:has-text('Delete')");
       await poll(visualizations).toBe(1);
       await poll(() => page.locator(".ant-tabs-tab").count()).toBe(1);
+      await context.close();
+    },
+  );
+
+  it(
+    "shows each pie slice's drawn colour in the editor's Colors tab",
+    { timeout: 60_000 },
+    async () => {
+      const query = await createQuery({
+        name: "Orders by status",
+        query: "select status, count(*) as n from orders group by 1 order by 1",
+      });
+      const pie = await api.post("/api/visualizations", {
+        query_id: query.id,
+        type: "CHART",
+        name: "Pie",
+        options: { globalSeriesType: "pie", columnMapping: { status: "x", n: "y" } },
+      });
+      expect(pie.status).toBe(200);
+      const { page, context } = await signedIn();
+      await page.goto(`/queries/${query.id}/source#${pie.body.id}`);
+      await page.click("[data-testid=execute-query]");
+      await poll(() => page.textContent("[data-testid=result-rows]")).toContain("Rows");
+      await page.click("button:has-text('Edit Visualization')");
+      await page.click(".ant-modal .ant-tabs-tab:has-text('Colors')");
+      const swatches = page.locator(".ant-modal .ant-color-picker-trigger:visible");
+      await poll(() => swatches.count()).toBeGreaterThan(2);
+      const texts = await swatches.allTextContents();
+      expect(texts.join(" ")).not.toContain("Transparent");
+      for (const text of texts) expect(text).toMatch(/#[0-9A-Fa-f]{6}/);
       await context.close();
     },
   );

@@ -8,7 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
 
-export { TestClient, setUpAndLogin } from "../packages/server/src/testing/httpClient";
+export {
+  TestClient,
+  createDataSource,
+  setUpAndLogin,
+} from "../packages/server/src/testing/httpClient";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "packages/server/bin/sightline.js");
@@ -155,22 +159,6 @@ export async function setUpWithDemo(url: string): Promise<{ client: TestClient; 
     if (Date.now() > deadline) throw new Error("the Demo data source was not ready in time");
     await sleep(250);
   }
-}
-
-/** Creates a data source through the API and returns its id. */
-export async function createDataSource(
-  client: TestClient,
-  name: string,
-  type: string,
-  options: Record<string, unknown>,
-): Promise<number> {
-  const res = await client.post<{ id: number; message?: string }>("/api/data_sources", {
-    name,
-    type,
-    options,
-  });
-  if (res.status !== 200) throw new Error(`creating ${name} failed: ${res.status} ${res.text}`);
-  return res.body.id;
 }
 
 interface JobBody {

@@ -40,6 +40,7 @@ describe("loadConfig", () => {
       "SIGHTLINE_BLOCKED_EMAIL_DOMAINS",
     ],
     [{ SIGHTLINE_REDIS_PREFIX: "has space" }, "SIGHTLINE_REDIS_PREFIX"],
+    [{ SIGHTLINE_AUTH_TYPE: "jwt" }, "SIGHTLINE_AUTH_TYPE"],
   ])("refuses %o naming %s", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -80,6 +81,8 @@ describe("loadConfig", () => {
     expect(set.corsAllowCredentials).toBe(true);
     expect(set.blockedEmailDomains).toEqual(["spam.example", "junk.test"]);
     expect(set.redisPrefix).toBe("team-a");
+    expect(set.authType).toBe("api_key");
+    expect(loadConfig({ SIGHTLINE_AUTH_TYPE: "hmac" }).authType).toBe("hmac");
     expect(loadConfig({ SIGHTLINE_CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
     expect(loadConfig({ SIGHTLINE_BLOCKED_EMAIL_DOMAINS: "none" }).blockedEmailDomains).toEqual([]);
   });

@@ -43,6 +43,11 @@ export interface Config {
   blockedEmailDomains: string[];
   /** Prefix of every Redis key (queue, locks, scheduler lock). */
   redisPrefix: string;
+  /**
+   * How requests without a session authenticate (api-platform.md §2.4): `api_key` (Redash's
+   * default) or `hmac` (signed, expiring links; see auth/hmac.ts).
+   */
+  authType: "api_key" | "hmac";
 }
 
 export interface MailConfig {
@@ -220,6 +225,10 @@ export function loadConfig(env: Env = process.env): Config {
       `SIGHTLINE_REDIS_PREFIX may hold only letters, digits and _ . : - (at most 64), got "${redisPrefix}"`,
     );
   }
+  const authType = str(env, "SIGHTLINE_AUTH_TYPE", "api_key");
+  if (authType !== "api_key" && authType !== "hmac") {
+    throw new ConfigError(`SIGHTLINE_AUTH_TYPE must be api_key or hmac, got "${authType}"`);
+  }
   return {
     mode,
     port,
@@ -261,5 +270,6 @@ export function loadConfig(env: Env = process.env): Config {
     corsAllowCredentials: bool(env, "SIGHTLINE_CORS_ALLOW_CREDENTIALS", false),
     blockedEmailDomains: blockedEmailDomains(env),
     redisPrefix,
+    authType,
   };
 }

@@ -90,32 +90,53 @@ export async function identityFromApiKey(
   }
 
   if (routeQueryId !== null) {
-    const query = await db
-      .selectFrom("queries")
-      .select(["id", "api_key", "data_source_id"])
-      .where("org_id", "=", org.id)
-      .where("id", "=", routeQueryId)
-      .executeTakeFirst();
-    if (query && query.api_key === apiKey) {
-      const links = query.data_source_id
-        ? await db
-            .selectFrom("data_source_groups")
-            .select("group_id")
-            .where("data_source_id", "=", query.data_source_id)
-            .execute()
-        : [];
-      return {
-        kind: "api_key",
-        orgId: org.id,
-        apiKey,
-        name: `ApiKey: Query ${query.id}`,
-        groupIds: links.map((l) => l.group_id),
-        permissions: ["view_query"],
-        object: { type: "queries", id: query.id },
-      };
-    }
+    const query = await findRouteQuery(db, org, routeQueryId);
+    if (query && query.api_key === apiKey) return queryKeyIdentity(db, org, query);
   }
   return null;
+}
+
+interface RouteQuery {
+  id: number;
+  api_key: string;
+  data_source_id: number | null;
+}
+
+export function findRouteQuery(
+  db: Kysely<DB>,
+  org: Organization,
+  queryId: number,
+): Promise<RouteQuery | undefined> {
+  return db
+    .selectFrom("queries")
+    .select(["id", "api_key", "data_source_id"])
+    .where("org_id", "=", org.id)
+    .where("id", "=", queryId)
+    .executeTakeFirst();
+}
+
+/** What a query's own key opens: that query, with the groups of its data source. */
+export async function queryKeyIdentity(
+  db: Kysely<DB>,
+  org: Organization,
+  query: RouteQuery,
+): Promise<ApiKeyIdentity> {
+  const links = query.data_source_id
+    ? await db
+        .selectFrom("data_source_groups")
+        .select("group_id")
+        .where("data_source_id", "=", query.data_source_id)
+        .execute()
+    : [];
+  return {
+    kind: "api_key",
+    orgId: org.id,
+    apiKey: query.api_key,
+    name: `ApiKey: Query ${query.id}`,
+    groupIds: links.map((l) => l.group_id),
+    permissions: ["view_query"],
+    object: { type: "queries", id: query.id },
+  };
 }
 
 /** The session's user, if the stored token still matches and the user is enabled. */

@@ -4,10 +4,16 @@ import type { AppContext } from "../context";
 import { DEFAULT_ORG_SLUG, findOrgBySlug, type Organization } from "../store/organizations";
 import { touchActiveAt, type User } from "../store/users";
 import { checkCsrfToken, makeCsrfToken } from "./csrf";
+import { identityFromHmac, type SignedRequest } from "./hmac";
+import { JwtKeyStore, checkJwt, jwtOf, jwtSettings, type JwtSettings } from "./jwt";
+import { createOutboundClient } from "../outbound/client";
+import { HttpError } from "../http/errors";
+import { userForSignIn } from "../services/users";
 import {
   ANONYMOUS,
   identityFromApiKey,
   identityFromSession,
+  userIdentity,
   type Identity,
   type UserIdentity,
 } from "./identity";
@@ -56,6 +62,26 @@ function apiKeyOf(request: FastifyRequest): string | null {
   return null;
 }
 
+/** What an HMAC-signed link carries (auth/hmac.ts). */
+function signedRequest(request: FastifyRequest): SignedRequest {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const text = (name: string) => (typeof query[name] === "string" ? (query[name] as string) : null);
+  const rawPath = request.url.split("?")[0] ?? "";
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // A malformed escape cannot match any signature; the raw path is as good as any.
+  }
+  return {
+    path,
+    signature: text("signature"),
+    expires: text("expires"),
+    userId: text("user_id"),
+    routeQueryId: routeQueryId(request),
+  };
+}
+
 function routeQueryId(request: FastifyRequest): number | null {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   const raw =
@@ -68,6 +94,9 @@ function routeQueryId(request: FastifyRequest): number | null {
 export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
   const { keys, database, config } = ctx;
   const lastActiveWrite = new Map<number, number>();
+  const jwtKeys = new JwtKeyStore(
+    createOutboundClient({ allowedRanges: config.outboundAllowedRanges }),
+  );
 
   app.decorateRequest("auth", null as unknown as RequestAuth);
 
@@ -86,9 +115,10 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     request.auth = auth;
     if (!org) return;
 
-    // An API key in the request wins over the session.
+    // An API key in the request wins over the session. With the hmac auth type, Redash reads
+    // API keys only next to a session; a request without one must carry a signed link instead.
     const apiKey = apiKeyOf(request);
-    if (apiKey) {
+    if (apiKey && (config.authType === "api_key" || session.userId !== null)) {
       const identity = await identityFromApiKey(database.db, org, apiKey, routeQueryId(request));
       if (identity) {
         auth.identity = identity;
@@ -131,6 +161,15 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
         }
       }
     }
+    if (auth.identity.kind === "anonymous" && config.authType === "hmac") {
+      auth.identity =
+        (await identityFromHmac(database.db, org, signedRequest(request))) ?? ANONYMOUS;
+    }
+    if (auth.identity.kind === "anonymous") {
+      const settings = jwtSettings(org);
+      const token = settings && jwtOf(request, settings);
+      if (settings && token) auth.identity = await jwtIdentity(request, org, settings, token);
+    }
     if (auth.identity.kind === "user" && !auth.identity.viaApiKey) {
       const userId = auth.identity.user.id;
       // Record activity at most once a minute per user, off the request's path.
@@ -142,6 +181,26 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
       }
     }
   });
+
+  /**
+   * The user a valid JWT names (api-platform.md §2.7), created on first sign-in. The token is
+   * sent with every request (the proxy in front adds it), so no session is started. It is an
+   * ambient credential like a cookie: CSRF checks apply. An invalid token is a 401.
+   */
+  async function jwtIdentity(
+    request: FastifyRequest,
+    org: Organization,
+    settings: JwtSettings,
+    token: string,
+  ): Promise<Identity> {
+    const check = await checkJwt(token, settings, jwtKeys);
+    if (!check.valid) {
+      request.log.warn({ reason: check.reason }, "JWT login refused");
+      throw new HttpError(401, "Invalid JWT token.");
+    }
+    const user = await userForSignIn(database.db, org.id, check.email, config.blockedEmailDomains);
+    return user ? userIdentity(database.db, user, false) : ANONYMOUS;
+  }
 
   app.addHook("preHandler", async (request, reply) => {
     if (!STATE_CHANGING.has(request.method)) return;

@@ -10,6 +10,33 @@ import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
 const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) =>
   expect.poll(fn, { timeout, interval: 200 });
 
+/**
+ * The query page's header keeps its actions on one line, "⋯" included, and nothing sticks out of
+ * the screen: on a phone the actions share the title's line or take the next one, never a third.
+ */
+async function expectCompactQueryHeader(page: Page): Promise<void> {
+  const layout = await page.locator("[data-testid=query-actions]").evaluate((more) => {
+    const actions = more.parentElement!;
+    const header = actions.parentElement!;
+    const boxes = [...actions.children].map((child) => child.getBoundingClientRect());
+    const title = header.firstElementChild!.getBoundingClientRect();
+    return {
+      tops: boxes.map((box) => Math.round(box.top)),
+      right: Math.max(...boxes.map((box) => box.right), title.right),
+      headerHeight: header.getBoundingClientRect().height,
+      twoLines:
+        title.height +
+        Math.max(...boxes.map((box) => box.height)) +
+        parseFloat(getComputedStyle(header).rowGap),
+      width: document.documentElement.clientWidth,
+    };
+  });
+  expect(layout.tops.length).toBeGreaterThan(1);
+  for (const top of layout.tops) expect(Math.abs(top - layout.tops.at(-1)!)).toBeLessThanOrEqual(2);
+  expect(layout.headerHeight).toBeLessThanOrEqual(layout.twoLines + 1);
+  expect(layout.right).toBeLessThanOrEqual(layout.width);
+}
+
 /** Browser flows of the query workspace against a real server. */
 describe("query workspace in the browser", () => {
   let server: TestServer;
@@ -175,6 +202,7 @@ describe("query workspace in the browser", () => {
       const phone = await signedIn(PHONE);
       await phone.page.goto(`/queries/${id}/source`);
       await poll(() => phone.page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+      await expectCompactQueryHeader(phone.page);
       await screenshot(phone.page, "query-editor-phone");
       await phone.context.close();
     },
@@ -389,6 +417,11 @@ describe("query workspace in the browser", () => {
     const query = await createQuery({ name: "Embedded", query: "select 1 as a" });
     const anon = await newPage(browser, server.url);
     await useWebAppSnapshot(anon.context, webApp);
+    // The router's warnings and errors go to the console of the page that embeds us.
+    const logged: string[] = [];
+    anon.page.on("console", (message) => {
+      if (message.type() === "warning" || message.type() === "error") logged.push(message.text());
+    });
     const visId = query.visualizations[0].id;
     await anon.page.goto(
       `/embed/query/${query.id}/visualization/${visId}?api_key=${query.api_key}`,
@@ -397,6 +430,9 @@ describe("query workspace in the browser", () => {
       `/embed/query/${query.id}/visualization/${visId}`,
     );
     await poll(() => anon.page.textContent("body")).toContain("Embedded");
+    await poll(() => anon.page.locator("[data-testid=download-menu]").count()).toBe(1);
+    expect(logged.filter((text) => /HydrateFallback|react-router/i.test(text))).toEqual([]);
+    expect(logged).toEqual([]);
     await anon.context.close();
   });
 
@@ -426,6 +462,8 @@ describe("query workspace in the browser", () => {
       const phone = await signedIn(PHONE);
       await phone.page.goto(`/queries/${query.id}?p_n=21`);
       await poll(() => phone.page.textContent("[data-testid=results]")).toContain("42");
+      await poll(() => phone.page.locator("[data-testid=download-menu]").count()).toBe(1);
+      await expectCompactQueryHeader(phone.page);
       await screenshot(phone.page, "query-view-phone");
       await phone.context.close();
     },
@@ -492,6 +530,67 @@ describe("query workspace in the browser", () => {
       await poll(visualizations).toBe(1);
       await poll(() => page.locator(".ant-tabs-tab").count()).toBe(1);
       await context.close();
+    },
+  );
+
+  it(
+    "gives a new chart the organisation's date/time format, even when saved at once",
+    { timeout: 90_000 },
+    async () => {
+      const changed = await api.post("/api/settings/organization", {
+        date_format: "YYYY-MM-DD",
+        time_format: "HH:mm:ss",
+      });
+      expect(changed.status).toBe(200);
+      try {
+        const query = await createQuery({
+          name: "Orders today",
+          query: "select current_date as day, 3 as orders",
+        });
+        const charts = async () =>
+          (
+            (await api.get(`/api/queries/${query.id}`)).body as {
+              visualizations: { id: number; type: string; options: { dateTimeFormat?: string } }[];
+            }
+          ).visualizations.filter((v) => v.type === "CHART");
+        const { page, context } = await signedIn();
+        // The public client config answers late: nothing may be built from the defaults meanwhile.
+        await page.route("**/api/config", async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 4000));
+          await route.continue().catch(() => undefined);
+        });
+        await page.goto(`/queries/${query.id}/source`);
+        await page.click("[data-testid=execute-query]");
+        await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+
+        // Saved as soon as the dialog is open.
+        await page.click("button:has-text('Add Visualization')");
+        await page.click("[data-testid=save-visualization]");
+        await poll(() => page.textContent("body")).toContain("Visualization saved");
+        await poll(async () => (await charts()).length).toBe(1);
+        expect((await charts())[0].options.dateTimeFormat).toBe("YYYY-MM-DD HH:mm:ss");
+
+        // A chart picked again after another type starts from the organisation's format too.
+        await page.click("button:has-text('Add Visualization')");
+        await animationsSettled(page);
+        await page.click("[data-testid=visualization-type]");
+        await page.click(".ant-select-item-option[title=Table]");
+        await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
+        await page.click("[data-testid=visualization-type]");
+        await page.click(".ant-select-item-option[title=Chart]");
+        await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
+        await page.click("[data-testid=save-visualization]");
+        await poll(async () => (await charts()).length).toBe(2);
+        for (const chart of await charts()) {
+          expect(chart.options.dateTimeFormat).toBe("YYYY-MM-DD HH:mm:ss");
+        }
+        await context.close();
+      } finally {
+        await api.post("/api/settings/organization", {
+          date_format: "DD/MM/YY",
+          time_format: "HH:mm",
+        });
+      }
     },
   );
 

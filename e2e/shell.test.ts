@@ -6,6 +6,9 @@ import { findOrgBySlug } from "../packages/server/src/store/organizations";
 import { findUserByEmail, insertGroup, insertUser } from "../packages/server/src/store/users";
 import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
 import { hashPassword } from "../packages/server/src/auth/passwords";
+import { findDataSourceByName } from "../packages/server/src/store/dataSources";
+import { addDataSourceLink, setDataSourceViewOnly } from "../packages/server/src/store/groups";
+import { DEFAULT_GROUP_PERMISSIONS } from "@sightline/core";
 import { PHONE, launchBrowser, newPage, screenshot } from "./browser";
 
 async function signIn(page: Page, email: string, password: string) {
@@ -41,6 +44,21 @@ describe("the app shell", () => {
       email: "victor@example.com",
       passwordHash: await hashPassword("victor-password"),
       groupIds: [viewers.id],
+      invitationPending: false,
+    });
+    // Every permission of the default group, but the only data source is view-only.
+    const readers = await insertGroup(db, org.id, "readers", "regular", [
+      ...DEFAULT_GROUP_PERMISSIONS,
+    ]);
+    const demo = (await findDataSourceByName(db, org.id, "Demo"))!;
+    await addDataSourceLink(db, readers.id, demo.id);
+    await setDataSourceViewOnly(db, readers.id, demo.id, true);
+    await insertUser(db, {
+      orgId: org.id,
+      name: "Rita Reader",
+      email: "rita@example.com",
+      passwordHash: await hashPassword("rita-password"),
+      groupIds: [readers.id],
       invitationPending: false,
     });
     browser = await launchBrowser();
@@ -96,6 +114,36 @@ describe("the app shell", () => {
     expect(await page.getByTestId("create-menu").count()).toBe(0);
     expect(await page.getByTestId("settings-link").count()).toBe(0);
     await context.close();
+  });
+
+  it("offers no query to create when every data source is view-only", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, "rita@example.com", "rita-password");
+    const home = page.getByTestId("home-page");
+    await expect.poll(() => home.getByText("Favorite Queries").count()).toBe(1);
+    await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
+    expect(await home.getByText("Create your first Query").count()).toBe(0);
+    expect(await home.locator("a[href='/queries/new']").count()).toBe(0);
+    await screenshot(page, "home-view-only-desktop");
+
+    // My Queries shows the generic empty state, not the offer.
+    await page.goto("/queries/my");
+    const empty = page.getByTestId("empty-state");
+    await expect
+      .poll(() => empty.textContent())
+      .toContain("Getting the data from your datasources.");
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByText("Create your first query!").count()).toBe(0);
+    await context.close();
+
+    const phone = await newPage(browser, server.url, PHONE);
+    await signIn(phone.page, "rita@example.com", "rita-password");
+    const phoneHome = phone.page.getByTestId("home-page");
+    await expect.poll(() => phoneHome.getByText("Favorite Queries").count()).toBe(1);
+    await expect.poll(() => phoneHome.locator(".ant-skeleton").count()).toBe(0);
+    expect(await phoneHome.locator("a[href='/queries/new']").count()).toBe(0);
+    await screenshot(phone.page, "home-view-only-phone");
+    await phone.context.close();
   });
 
   it("collapses the navigation into a drawer on a phone", async () => {

@@ -1,3 +1,4 @@
+import { Skeleton } from "antd";
 import type { ComponentType } from "react";
 import type { RouteObject } from "react-router";
 import { AppLayout } from "./AppLayout";
@@ -163,13 +164,27 @@ function asComponent(module: { default: ComponentType }) {
   return { Component: module.default };
 }
 
+/**
+ * What a page without the frame shows while its lazily loaded code arrives. The router renders a
+ * route's HydrateFallback until the first page's `lazy` has resolved; every top-level route needs
+ * one (without it the router warns in the console, which embeds show to the embedding site).
+ */
+function PlainPageSkeleton() {
+  return <Skeleton active style={{ padding: 12 }} />;
+}
+
 export const routes: RouteObject[] = [
   // The login popup's landing page: no session needed, no frame.
-  { path: "/session-restored", lazy: () => import("./SessionRestoredPage").then(asComponent) },
+  {
+    path: "/session-restored",
+    HydrateFallback: PlainPageSkeleton,
+    lazy: () => import("./SessionRestoredPage").then(asComponent),
+  },
   // Pages opened without a session (api_key or public token), without the frame.
-  area("/public/dashboards/:token", "Dashboard"),
+  { ...area("/public/dashboards/:token", "Dashboard"), HydrateFallback: PlainPageSkeleton },
   {
     path: "/embed/query/:queryId/visualization/:visualizationId",
+    HydrateFallback: PlainPageSkeleton,
     lazy: () => import("../features/embed/EmbedQueryPage").then(asComponent),
   },
   {

@@ -18,6 +18,11 @@ export function useSession(): AuthenticatedSession {
   return session;
 }
 
+/** The session inside `SessionGate`; null on pages opened without one (embeds, public pages). */
+export function useOptionalSession(): AuthenticatedSession | null {
+  return useContext(SessionContext);
+}
+
 /**
  * Loads GET api/session once. Until it is loaded a skeleton of the page shows; an unauthenticated
  * visitor is sent to the login page with the current address as next.

@@ -4,6 +4,7 @@ import { Card, Skeleton, Typography } from "antd";
 import { Link } from "react-router";
 import { getOrganizationStatus } from "../../api/home";
 import { useSession } from "../../app/session";
+import { useCanCreateQuery } from "../queries/useCanCreateQuery";
 import { onboardingSteps, showOnboarding, type OnboardingStep } from "./onboarding";
 import styles from "./HomePage.module.css";
 
@@ -27,14 +28,15 @@ function Step({ step }: { step: OnboardingStep }) {
 export function OnboardingCard() {
   const { user } = useSession();
   const status = useQuery({ queryKey: ["organization", "status"], queryFn: getOrganizationStatus });
-  if (status.isPending) {
+  const canCreateQuery = useCanCreateQuery();
+  if (status.isPending || canCreateQuery === undefined) {
     return (
       <Card>
         <Skeleton active paragraph={{ rows: 3 }} />
       </Card>
     );
   }
-  const steps = onboardingSteps(user, status.data?.object_counters);
+  const steps = onboardingSteps(user, status.data?.object_counters, canCreateQuery);
   if (!showOnboarding(steps)) return null;
   return (
     <Card data-testid="onboarding">

@@ -11,10 +11,15 @@ export interface OnboardingStep {
   done: boolean;
 }
 
-/** The welcome steps for this user, each marked done from the organization's object counters. */
+/**
+ * The welcome steps for this user, each marked done from the organization's object counters.
+ * The query step is only offered when the user may create one (`canCreateQuery`: the permission
+ * and a data source that is not view-only), never as a way to the no-permission page.
+ */
 export function onboardingSteps(
   user: PermissionHolder,
   counters: ObjectCounters | undefined,
+  canCreateQuery: boolean,
 ): OnboardingStep[] {
   const admin = isAdmin(user);
   const count = (key: keyof ObjectCounters) => counters?.[key] ?? 0;
@@ -28,7 +33,7 @@ export function onboardingSteps(
         }
       : { key: "data_source", title: ASK_ADMIN_TEXT, done: count("data_sources") > 0 },
   ];
-  if (hasPermission(user, "create_query")) {
+  if (canCreateQuery) {
     steps.push({
       key: "query",
       title: "Create your first Query",

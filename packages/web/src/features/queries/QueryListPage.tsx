@@ -16,6 +16,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { formatDateTime, scheduleText } from "./display";
 import { FavoriteStar } from "./FavoriteStar";
 import styles from "./QueryListPage.module.css";
+import { useCanCreateQuery } from "./useCanCreateQuery";
 
 const LISTS: { kind: QueryListKind; path: string; label: string; title: string }[] = [
   { kind: "all", path: "/queries", label: "All Queries", title: "Queries" },
@@ -45,7 +46,10 @@ export default function QueryListPage() {
   const list = useListKind();
   const session = useSession();
   const config = session.client_config;
+  // The New Query button needs create_query (spec 2); the empty state's offer also needs a data
+  // source to write to ("if creation is permitted"), not a way to the no-permission page.
   const canCreate = hasPermission(session.user, "create_query");
+  const mayCreateFirst = useCanCreateQuery() === true;
   const [params, setParams] = useSearchParams();
   const q = params.get("q") ?? "";
   const tags = params.getAll("tags");
@@ -165,7 +169,7 @@ export default function QueryListPage() {
     });
   };
 
-  const empty = emptyState(list.kind, q, tags, canCreate);
+  const empty = emptyState(list.kind, q, tags, mayCreateFirst);
   let content;
   if (queries.isError) {
     content = <Alert type="error" showIcon title={queries.error.message} />;

@@ -17,6 +17,7 @@ import {
   Button,
   Checkbox,
   Dropdown,
+  Grid,
   Input,
   Select,
   Skeleton,
@@ -550,6 +551,9 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   ].filter((i) => i !== null);
 
   const [nameEditing, setNameEditing] = useState(false);
+  // On a phone (narrower than antd's md breakpoint) the actions keep to one line, beside the title
+  // when they fit and else below it: the secondary buttons show only their icons.
+  const phone = Grid.useBreakpoint().md === false;
   const header = (
     <div className={headerStyles.header}>
       <div className={headerStyles.titleRow}>
@@ -582,16 +586,21 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         {query.is_draft && !isNew && <Tag>Unpublished</Tag>}
         {query.is_archived && <Tag color="warning">Archived</Tag>}
       </div>
-      <div className={headerStyles.actions}>
+      <div className={styles.headerActions}>
         {!isNew && query.is_draft && canEdit && (
           <Button onClick={() => void save({ is_draft: false }, { quiet: true })}>Publish</Button>
         )}
         {!editing && execution.result && (
-          <DownloadMenu queryId={query.id} resultId={execution.result.id} />
+          <DownloadMenu queryId={query.id} resultId={execution.result.id} compact={phone} />
         )}
         {!isNew && editing && (
-          <Button icon={<TableOutlined />} onClick={() => navigate(`/queries/${query.id}`)}>
-            Show Data Only
+          <Button
+            icon={<TableOutlined />}
+            aria-label={phone ? "Show Data Only" : undefined}
+            title={phone ? "Show Data Only" : undefined}
+            onClick={() => navigate(`/queries/${query.id}`)}
+          >
+            {phone ? null : "Show Data Only"}
           </Button>
         )}
         {!editing && hasPermission(session.user, "view_source") && (

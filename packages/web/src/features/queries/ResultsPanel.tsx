@@ -30,10 +30,13 @@ export function DownloadMenu({
   queryId,
   resultId,
   apiKey,
+  compact = false,
 }: {
   queryId: number | null;
   resultId: number;
   apiKey?: string;
+  /** Only the icon (with its name for screen readers), where room is short: a phone's header. */
+  compact?: boolean;
 }) {
   const item = (format: DownloadFormat, label: string) => ({
     key: format,
@@ -54,8 +57,13 @@ export function DownloadMenu({
         ],
       }}
     >
-      <Button icon={<DownloadOutlined />} data-testid="download-menu">
-        Download
+      <Button
+        icon={<DownloadOutlined />}
+        aria-label={compact ? "Download" : undefined}
+        title={compact ? "Download" : undefined}
+        data-testid="download-menu"
+      >
+        {compact ? null : "Download"}
       </Button>
     </Dropdown>
   );

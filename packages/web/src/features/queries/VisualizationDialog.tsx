@@ -1,15 +1,17 @@
 // Full-screen dialog to create or edit a visualization of the query.
-import { App, Button, Modal } from "antd";
-import { useState } from "react";
+import { App, Button, Modal, Skeleton } from "antd";
+import { useEffect, useState } from "react";
 import type { Visualization } from "@sightline/core";
 import { createVisualization, deleteVisualization, saveVisualization } from "../../api/queries";
 import { notify } from "../../app/notifications";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import {
+  DEFAULT_FORMATS,
   VisualizationEditor,
   optionsForSave,
   visualizationTypes,
   type QueryResultData,
+  type VisualizationFormats,
   type VisualizationSpec,
 } from "../../visualizations";
 
@@ -26,15 +28,42 @@ interface VisualizationDialogProps {
 export const CLOSE_EDITOR_CONFIRM = "Are you sure you want to close the editor without saving?";
 export const DELETE_VISUALIZATION_CONFIRM = "Are you sure you want to delete this visualization?";
 
-function defaultSpec(): VisualizationSpec {
+/** The organisation's formats that a visualization's defaults carry and store (the chart's). */
+const STORED_FORMATS = ["dateFormat", "dateTimeFormat"] as const;
+
+/**
+ * A new visualization's options: its type's defaults, in which the organisation's date and
+ * date/time formats take the place of the built-in ones. The chart's defaults carry a
+ * dateTimeFormat that is stored with it, and a stored format wins over the organisation's for
+ * good. (Other built-in values stay: e.g. the map's default tile URL stands for "the server's".)
+ */
+export function newVisualizationOptions(
+  type: string,
+  formats: Partial<VisualizationFormats>,
+): Record<string, unknown> {
+  const definition = visualizationTypes.find((t) => t.type === type);
+  const options = { ...definition?.defaultOptions() };
+  for (const key of STORED_FORMATS) {
+    const own = formats[key];
+    if (options[key] === DEFAULT_FORMATS[key] && own) options[key] = own;
+  }
+  return options;
+}
+
+function newSpec(formats: Partial<VisualizationFormats>): VisualizationSpec {
   const type = visualizationTypes.find((t) => t.type === "CHART") ?? visualizationTypes[0];
-  return { type: type.type, name: type.defaultName, options: type.defaultOptions() };
+  return {
+    type: type.type,
+    name: type.defaultName,
+    options: newVisualizationOptions(type.type, formats),
+  };
 }
 
 export function VisualizationDialog(props: VisualizationDialogProps) {
   const { modal } = App.useApp();
+  // Signed in, the formats are there from the first render (the session's client_config).
   const formats = useVisualizationFormats();
-  const [spec, setSpec] = useState<VisualizationSpec>(() =>
+  const [spec, setSpec] = useState<VisualizationSpec | null>(() =>
     props.visualization
       ? {
           id: props.visualization.id,
@@ -43,8 +72,15 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
           description: props.visualization.description,
           options: props.visualization.options,
         }
-      : defaultSpec(),
+      : formats
+        ? newSpec(formats)
+        : null,
   );
+  // Should the formats still be on their way, a new visualization is built once they are in;
+  // until then the editor shows a skeleton and Save waits.
+  useEffect(() => {
+    if (!spec && formats) setSpec(newSpec(formats));
+  }, [spec, formats]);
   const [changed, setChanged] = useState(false);
   const [saving, setSaving] = useState(false);
 
@@ -59,13 +95,14 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
   };
 
   const save = () => {
+    if (!spec) return;
     setSaving(true);
     const body = {
       query_id: props.queryId,
       type: spec.type,
       name: spec.name,
       description: spec.description ?? "",
-      options: optionsForSave(spec, props.data),
+      options: optionsForSave(spec, props.data, formats),
     };
     const call = spec.id ? saveVisualization(spec.id, body) : createVisualization(body);
     call.then(
@@ -98,34 +135,49 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
   return (
     <Modal
       open
-      title={spec.id ? "Edit Visualization" : "Add Visualization"}
+      title={spec?.id ? "Edit Visualization" : "Add Visualization"}
       width="100vw"
       style={{ top: 0, maxWidth: "100vw", paddingBottom: 0 }}
       styles={{ body: { height: "calc(100vh - 140px)", overflow: "auto" } }}
       onCancel={close}
       footer={
         <>
-          {spec.id !== undefined && (
+          {spec?.id !== undefined && (
             <Button danger onClick={() => remove(spec.id!)} style={{ float: "left" }}>
               Delete
             </Button>
           )}
           <Button onClick={close}>Cancel</Button>
-          <Button type="primary" onClick={save} loading={saving} data-testid="save-visualization">
+          <Button
+            type="primary"
+            onClick={save}
+            loading={saving}
+            disabled={!spec}
+            data-testid="save-visualization"
+          >
             Save
           </Button>
         </>
       }
     >
-      <VisualizationEditor
-        visualization={spec}
-        data={props.data}
-        formats={formats}
-        onChange={(next) => {
-          setSpec(next);
-          setChanged(true);
-        }}
-      />
+      {spec && formats ? (
+        <VisualizationEditor
+          visualization={spec}
+          data={props.data}
+          formats={formats}
+          onChange={(next) => {
+            // A new visualization given another type starts from that type's defaults: with
+            // the organisation's formats too, as the first type did.
+            const retyped = next.id === undefined && next.type !== spec.type;
+            setSpec(
+              retyped ? { ...next, options: newVisualizationOptions(next.type, formats) } : next,
+            );
+            setChanged(true);
+          }}
+        />
+      ) : (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      )}
     </Modal>
   );
 }

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../packages/server/src/testing/httpClient";
 import { TEST_PG_URL, randomName } from "../packages/server/src/testing/services";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
 import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
 
 // The machine is shared: give slow moments room, but each wait stays bounded.
@@ -170,6 +170,7 @@ describe("query editor in the browser", () => {
     await poll(() => page.textContent(".ant-modal-confirm")).toContain(
       "You will lose your changes if you leave",
     );
+    await animationsSettled(page);
     await page.click(".ant-modal-confirm >> button:has-text('Cancel')");
     expect(new URL(page.url()).pathname).toBe(`/queries/${query.id}/source`);
     expect(await editorText(page)).toContain("-- unsaved");

@@ -232,6 +232,7 @@ describe("query workspace in the browser", () => {
       await page.fill("input[aria-label=Keyword]", "n");
       await page.click("[data-testid=parameter-type]");
       await page.click(".ant-select-item-option[title=Number]");
+      await animationsSettled(page);
       await page.click(".ant-modal-footer >> text=Add Parameter");
       await poll(() => editor.textContent()).toContain("{{ n }}");
 
@@ -322,6 +323,7 @@ describe("query workspace in the browser", () => {
       await page.click("[data-testid=save-query]");
       await poll(() => page.textContent(".ant-modal-confirm")).toContain("Overwrite Query");
       expect(await editor.textContent()).toContain("-- mine");
+      await animationsSettled(page);
       await page.click(".ant-modal-confirm >> button:has-text('Overwrite')");
       await poll(
         async () => ((await api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
@@ -390,6 +392,7 @@ describe("query workspace in the browser", () => {
     await poll(() => page.textContent(".ant-modal-confirm")).toContain(
       "Are you sure you want to archive this query?",
     );
+    await animationsSettled(page);
     await page.click(".ant-modal-confirm >> button:has-text('Archive')");
     await poll(() => page.textContent("body")).toContain("Archived");
 
@@ -524,6 +527,7 @@ describe("query workspace in the browser", () => {
       await poll(() => page.textContent("body")).toContain("Maybe it's used in a dashboard?");
       expect(await visualizations()).toBe(2);
       await page.unroute("**/api/visualizations/*");
+      await animationsSettled(page);
       await page.click(".ant-modal-footer button:has-text('Delete')");
       await animationsSettled(page);
       await page.click(".ant-modal-confirm-btns button:has-text('Delete')");

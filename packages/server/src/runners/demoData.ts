@@ -9,9 +9,12 @@ const DEMO_SQL = `
 CREATE MACRO rnd(i, salt) AS (hash(i, salt) % 1000000)::DOUBLE / 1000000;
 CREATE MACRO pick(list, i, salt) AS list[1 + (hash(i, salt) % len(list))::INTEGER];
 
+-- Countries carry the choropleth countries map's short names (Natural Earth's NAME), so a
+-- choropleth keyed on them with Target Field "Short name" colours every one.
 CREATE TABLE places AS SELECT * FROM (VALUES
-  ('United States', 'New York'), ('United States', 'Chicago'), ('United States', 'Austin'),
-  ('United States', 'Seattle'), ('Canada', 'Toronto'), ('Canada', 'Vancouver'),
+  ('United States of America', 'New York'), ('United States of America', 'Chicago'),
+  ('United States of America', 'Austin'), ('United States of America', 'Seattle'),
+  ('Canada', 'Toronto'), ('Canada', 'Vancouver'),
   ('United Kingdom', 'London'), ('United Kingdom', 'Manchester'), ('Germany', 'Berlin'),
   ('Germany', 'Munich'), ('France', 'Paris'), ('France', 'Lyon'), ('Spain', 'Madrid'),
   ('Spain', 'Barcelona'), ('Italy', 'Milan'), ('Italy', 'Rome'), ('Netherlands', 'Amsterdam'),

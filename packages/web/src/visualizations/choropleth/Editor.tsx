@@ -9,6 +9,7 @@ import {
 } from "../components/controls";
 import { MAPS } from "../lib/geo";
 import type { EditorProps } from "../types";
+import { BoundsSettings } from "./BoundsSettings";
 import { getChoroplethOptions } from "./choropleth";
 
 export function ChoroplethEditor({
@@ -16,6 +17,7 @@ export function ChoroplethEditor({
   data,
   formats,
   onOptionsChange: set,
+  onReplaceOptions,
 }: EditorProps) {
   const o = getChoroplethOptions(stored, formats.choroplethAvailableMaps);
   const cols = columnOptions(data.columns);
@@ -168,6 +170,22 @@ export function ChoroplethEditor({
                 onChange={(v) => set({ popup: { template: v } })}
               />
             </>
+          ),
+        },
+        {
+          key: "bounds",
+          label: "Bounds",
+          children: (
+            <BoundsSettings
+              mapType={o.mapType}
+              bounds={o.bounds}
+              onChange={(bounds) => set({ bounds })}
+              onClear={() => {
+                // Unset, as Redash leaves it: the whole map is fitted.
+                const { bounds: _dropped, ...rest } = stored;
+                onReplaceOptions(rest);
+              }}
+            />
           ),
         },
       ]}

@@ -1,21 +1,53 @@
 import { Spin } from "antd";
-import { useMemo } from "react";
-import { EChart } from "../components/EChart";
+import { useEffect, useMemo, useRef } from "react";
+import { EChart, type echarts } from "../components/EChart";
 import { Notices } from "../components/Notice";
+import { useElementSize } from "../components/useElementSize";
 import { useGeoMap } from "../components/useGeoMap";
 import { identityProjection, MAPS } from "../lib/geo";
 import { formatNumber } from "../lib/numberFormat";
 import { sanitizeHtml } from "../lib/sanitize";
 import { renderTemplate, valueText } from "../lib/template";
 import type { RendererProps, Row } from "../types";
+import { boundsLayout, cornersBox, parseBounds, supportsBounds, toStoredBounds } from "./bounds";
 import { colorClasses, colorFor, getChoroplethOptions, regionValue, rowsByKey } from "./choropleth";
 
-export function ChoroplethRenderer({ options: stored, data, formats }: RendererProps) {
+/** How long the map stands still before the editor preview saves its view. */
+const SAVE_DELAY_MS = 300;
+
+/** The longitude/latitude box the map series shows now, or null before the first layout. */
+function shownBox(chart: echarts.ECharts) {
+  const at = (px: number[]) =>
+    chart.convertFromPixel({ seriesIndex: 0 }, px) as number[] | null | undefined;
+  const topLeft = at([0, 0]);
+  const bottomRight = at([chart.getWidth(), chart.getHeight()]);
+  return topLeft && bottomRight ? cornersBox(topLeft, bottomRight) : null;
+}
+
+export function ChoroplethRenderer({
+  options: stored,
+  data,
+  formats,
+  onOptionsChange,
+}: RendererProps) {
   const o = useMemo(
     () => getChoroplethOptions(stored, formats.choroplethAvailableMaps),
     [stored, formats.choroplethAvailableMaps],
   );
   const { geo, state } = useGeoMap(o.mapType);
+  const area = useRef<HTMLDivElement>(null);
+  // Whole pixels, as ECharts sizes its canvas (clientWidth), so a saved view comes back exactly.
+  const measured = useElementSize(area);
+  const size = useMemo(
+    () => ({ width: Math.round(measured.width), height: Math.round(measured.height) }),
+    [measured.width, measured.height],
+  );
+  const geographic = supportsBounds(o.mapType);
+  // Saved bounds are the view; unset, the whole map is fitted.
+  const layout = useMemo(() => {
+    const box = geographic ? parseBounds(o.bounds) : null;
+    return box && size.width > 0 && size.height > 0 ? boundsLayout(box, size) : {};
+  }, [geographic, o.bounds, size]);
   const built = useMemo(() => {
     if (!geo) return null;
     const notices: string[] = [];
@@ -57,6 +89,7 @@ export function ChoroplethRenderer({ options: stored, data, formats }: RendererP
           map: `sightline-${o.mapType}`,
           projection: def?.projected ? identityProjection : undefined,
           roam: "move",
+          ...layout,
           nameProperty: "name",
           selectedMode: false,
           itemStyle: { borderColor: o.colors.borders, borderWidth: 0.6 },
@@ -78,42 +111,75 @@ export function ChoroplethRenderer({ options: stored, data, formats }: RendererP
                 type: "group",
                 [o.legend.position.includes("left") ? "left" : "right"]: 10,
                 [o.legend.position.includes("top") ? "top" : "bottom"]: 10,
-                children: legendItems.flatMap((c, i) => [
+                // Above the regions, on a light card: a saved view may put land behind it.
+                children: [
                   {
                     type: "rect",
-                    shape: { x: 0, y: i * 18, width: 14, height: 14 },
-                    style: { fill: c.color },
+                    z: 100,
+                    shape: { x: -6, y: -6, width: 102, height: legendItems.length * 18 + 8, r: 4 },
+                    style: { fill: "rgba(255,255,255,0.85)" },
                   },
-                  {
-                    type: "text",
-                    style: {
-                      x: o.legend.alignText === "left" ? 20 : 90,
-                      y: i * 18 + 1,
-                      text: formatNumber(c.limit, o.valueFormat, formats),
-                      align: o.legend.alignText === "left" ? "left" : "right",
-                      fill: "#333",
-                      font: "11px sans-serif",
+                  ...legendItems.flatMap((c, i) => [
+                    {
+                      type: "rect",
+                      z: 101,
+                      shape: { x: 0, y: i * 18, width: 14, height: 14 },
+                      style: { fill: c.color },
                     },
-                  },
-                ]),
+                    {
+                      type: "text",
+                      z: 101,
+                      style: {
+                        x: o.legend.alignText === "left" ? 20 : 90,
+                        y: i * 18 + 1,
+                        text: formatNumber(c.limit, o.valueFormat, formats),
+                        align: o.legend.alignText === "left" ? "left" : "right",
+                        fill: "#333",
+                        font: "11px sans-serif",
+                      },
+                    },
+                  ]),
+                ],
               },
             ]
           : [],
     };
     return { option, notices, attribution: def?.attribution };
-  }, [geo, o, data, formats]);
+  }, [geo, o, data, formats, layout]);
 
-  if (state === "loading") return <Spin />;
+  // In the editor preview, the view the user pans to is saved as the bounds, once the map has
+  // stood still for a moment. Elsewhere moving the map saves nothing.
+  const latest = useRef({ stored, onOptionsChange });
+  latest.current = { stored, onOptionsChange };
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(saveTimer.current), []);
+  const onRoam = (chart: echarts.ECharts) => {
+    if (!onOptionsChange || !geographic) return;
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      const save = latest.current.onOptionsChange;
+      const box = chart.isDisposed() ? null : shownBox(chart);
+      if (box && save) save({ ...latest.current.stored, bounds: toStoredBounds(box) });
+    }, SAVE_DELAY_MS);
+  };
+
   if (state === "missing" || state === "error")
     return <Notices notices={[`The "${o.mapType}" map is not available in this installation.`]} />;
-  if (!built) return null;
+  // The drawing area is always in the page, so that its size is known before the map loads.
   return (
     <div style={{ height: "100%", minHeight: 320, display: "flex", flexDirection: "column" }}>
-      <Notices notices={built.notices} />
-      <div style={{ flex: 1, minHeight: 280 }}>
-        <EChart option={built.option} />
+      {built ? <Notices notices={built.notices} /> : null}
+      <div ref={area} style={{ flex: 1, minHeight: 280 }}>
+        {state === "loading" || !built ? (
+          <Spin />
+        ) : (
+          <EChart
+            option={built.option}
+            onEvent={{ name: "georoam", handler: (_p, chart) => onRoam(chart) }}
+          />
+        )}
       </div>
-      {built.attribution && (
+      {built?.attribution && (
         <div
           className="choropleth-attribution"
           style={{ fontSize: 11, color: "#888", textAlign: "right" }}

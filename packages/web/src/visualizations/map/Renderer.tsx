@@ -1,10 +1,11 @@
 // MAP (markers) drawn on an ECharts geo view in Web Mercator: raster tiles from the configured
 // tile server when it answers, over the bundled world outline, which shows when it does not.
 import { Spin } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { EChart, type echarts } from "../components/EChart";
 import { mercator } from "../lib/geo";
 import { Notices } from "../components/Notice";
+import { useElementSize } from "../components/useElementSize";
 import { useGeoMap } from "../components/useGeoMap";
 import { sanitizeHtml } from "../lib/sanitize";
 import type { RendererProps } from "../types";
@@ -16,6 +17,20 @@ import {
   type MarkerPoint,
 } from "./markers";
 import { resolveTileUrl, tileAttribution, visibleTiles, type Tile, type Viewport } from "./tiles";
+import {
+  WORLD_COORDS,
+  fitView,
+  fromLeafletBounds,
+  pointsBox,
+  sameBounds,
+  toLeafletBounds,
+  worldLayoutSize,
+  type GeoView,
+  type LeafletBounds,
+} from "./view";
+
+/** How long the map stands still before the editor preview saves its view. */
+const SAVE_DELAY_MS = 300;
 
 const SHAPES: Record<string, string> = {
   marker: "pin",
@@ -52,10 +67,22 @@ const sameViewport = (a: Viewport | null, b: Viewport | null) =>
     (k) => Math.abs(a[k] - b[k]) < 1e-6,
   );
 
-export function MapRenderer({ options: stored, data, formats }: RendererProps) {
+export function MapRenderer({ options: stored, data, formats, onOptionsChange }: RendererProps) {
   const o = useMemo(() => getMapOptions(stored), [stored]);
   const { state } = useGeoMap("countries");
-  const [view, setView] = useState<{ zoom: number; center?: number[] } | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  // Whole pixels, as ECharts sizes its canvas (clientWidth), so a saved view comes back exactly.
+  const measured = useElementSize(box);
+  const size = useMemo(
+    () => ({ width: Math.round(measured.width), height: Math.round(measured.height) }),
+    [measured.width, measured.height],
+  );
+  const sized = size.width > 0 && size.height > 0;
+  // The view the user moved to, and the saved bounds it was moved from (or saved as): it is kept
+  // while those stay the saved bounds, so redraws (tiles, clustering, a re-save) do not jump.
+  const userView = useRef<(GeoView & { bounds: LeafletBounds | null }) | null>(null);
+  // The zoom clustering was last computed for; it changes by whole steps only.
+  const [clusterZoom, setClusterZoom] = useState<number | null>(null);
   const tileTemplate = resolveTileUrl(o.mapTileUrl, formats.mapTileUrl);
   const [viewport, setViewport] = useState<Viewport | null>(null);
   const tiles: Tile[] = useMemo(
@@ -65,30 +92,25 @@ export function MapRenderer({ options: stored, data, formats }: RendererProps) {
         : [],
     [tileTemplate, viewport],
   );
-  const zoom = view?.zoom ?? 1;
   const { groups, notices } = useMemo(() => markerGroups(data, o), [data, o]);
+  // Saved bounds are shown whole; without them, every marker (or the world when there are none).
+  const fitted = useMemo((): GeoView | null => {
+    if (!sized) return null;
+    if (o.bounds) return fitView(fromLeafletBounds(o.bounds), size);
+    const markers = pointsBox(groups.flatMap((g) => g.points));
+    return markers ? fitView(markers, size, { fill: 0.8, minZoom: 1, maxZoom: 40 }) : null;
+  }, [o.bounds, groups, size, sized]);
+  const moved =
+    userView.current && sameBounds(userView.current.bounds, o.bounds) ? userView.current : null;
+  const view: GeoView = moved ?? fitted ?? { center: [0, 0], zoom: 1 };
+  const zoom = clusterZoom !== null && moved ? clusterZoom : view.zoom;
   const option = useMemo(() => {
-    const all = groups.flatMap((g) => g.points);
-    const b = o.bounds;
-    const lats = b ? [b._southWest.lat, b._northEast.lat] : all.map((p) => p.lat);
-    const lons = b ? [b._southWest.lng, b._northEast.lng] : all.map((p) => p.lon);
-    // The geo view works in projected (Web Mercator) units: its centre is given in them, and
-    // the zoom is relative to the whole world fitted to the box (about square, so the height).
-    const has = all.length > 0 || !!b;
-    const xs = lons.map((lon) => mercator.project([lon, 0])[0]!);
-    const ys = lats.map((lat) => mercator.project([0, lat])[1]!);
-    const center = has
-      ? [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2]
-      : undefined;
-    const fracX = (Math.max(...xs) - Math.min(...xs)) / (2 * Math.PI);
-    const fracY = (Math.max(...ys) - Math.min(...ys)) / (2 * Math.PI);
-    const initialZoom = has ? Math.max(1, Math.min(40, 0.8 / Math.max(fracY, fracX / 2, 1e-3))) : 1;
     const symbol = o.classify
       ? "circle"
       : o.customizeMarkers
         ? (SHAPES[o.iconShape] ?? "pin")
         : "pin";
-    const cell = 24 / Math.max(view?.zoom ?? initialZoom, 1);
+    const cell = 24 / Math.max(zoom, 1);
     return {
       tooltip: {
         show: true,
@@ -125,8 +147,12 @@ export function MapRenderer({ options: stored, data, formats }: RendererProps) {
         map: "sightline-countries",
         projection: mercator,
         roam: true,
-        center: view?.center ?? center,
-        zoom: view?.zoom ?? initialZoom,
+        // Zoom 1 is the Mercator world contained in the drawing area, whatever its shape.
+        boundingCoords: WORLD_COORDS,
+        layoutCenter: ["50%", "50%"],
+        layoutSize: sized ? worldLayoutSize(size) : "100%",
+        center: view.center,
+        zoom: view.zoom,
         silent: true,
         itemStyle: { areaColor: "#eef1f4", borderColor: "#b7c0cc", borderWidth: 0.5 },
       },
@@ -200,7 +226,18 @@ export function MapRenderer({ options: stored, data, formats }: RendererProps) {
         }),
       ],
     };
-  }, [groups, o, zoom, tiles, tileTemplate]);
+  }, [
+    groups,
+    o,
+    zoom,
+    tiles,
+    tileTemplate,
+    size,
+    sized,
+    view.center[0],
+    view.center[1],
+    view.zoom,
+  ]);
 
   // Tiles follow the view: after each layout and each pan or zoom.
   const updateViewport = (chart: echarts.ECharts) => {
@@ -209,28 +246,60 @@ export function MapRenderer({ options: stored, data, formats }: RendererProps) {
     if (next) setViewport((prev) => (sameViewport(prev, next) ? prev : next));
   };
 
-  if (state === "loading") return <Spin />;
+  // In the editor preview, the view the user moves to is saved as the bounds (Redash's Leaflet
+  // shape), once the map has stood still for a moment. Elsewhere moving the map saves nothing.
+  const latest = useRef({ stored, onOptionsChange });
+  latest.current = { stored, onOptionsChange };
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(saveTimer.current), []);
+  const scheduleSave = (chart: echarts.ECharts) => {
+    if (!onOptionsChange) return;
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      const shown = readViewport(chart);
+      const save = latest.current.onOptionsChange;
+      if (!shown || !save || chart.isDisposed()) return;
+      const bounds = toLeafletBounds(shown);
+      if (userView.current) userView.current.bounds = bounds;
+      save({ ...latest.current.stored, bounds });
+    }, SAVE_DELAY_MS);
+  };
+
+  // The drawing area is always in the page, so that its size is known before the map loads.
   return (
     <div style={{ height: "100%", minHeight: 320, display: "flex", flexDirection: "column" }}>
-      <Notices notices={notices} />
-      <div style={{ flex: 1, minHeight: 280 }}>
-        <EChart
-          option={option}
-          notMerge={false}
-          onEvent={[
-            {
-              name: "georoam",
-              handler: (_p, chart) => {
-                const geo = (chart.getOption() as { geo?: { zoom?: number; center?: number[] }[] })
-                  .geo?.[0];
-                if (geo?.zoom && Math.abs(Math.log2(geo.zoom) - Math.log2(zoom)) >= 1)
-                  setView({ zoom: geo.zoom, center: geo.center });
-                updateViewport(chart);
+      {state === "loading" ? null : <Notices notices={notices} />}
+      <div ref={box} style={{ flex: 1, minHeight: 280 }}>
+        {state === "loading" ? (
+          <Spin />
+        ) : (
+          <EChart
+            option={option}
+            notMerge={false}
+            onEvent={[
+              {
+                name: "georoam",
+                handler: (_p, chart) => {
+                  const geo = (
+                    chart.getOption() as { geo?: { zoom?: number; center?: number[] }[] }
+                  ).geo?.[0];
+                  if (geo?.zoom && geo.center) {
+                    userView.current = {
+                      center: [...geo.center],
+                      zoom: geo.zoom,
+                      bounds: o.bounds,
+                    };
+                    const step = Math.abs(Math.log2(geo.zoom) - Math.log2(zoom)) >= 1;
+                    if (!moved || clusterZoom === null || step) setClusterZoom(geo.zoom);
+                  }
+                  updateViewport(chart);
+                  scheduleSave(chart);
+                },
               },
-            },
-            { name: "finished", handler: (_p, chart) => updateViewport(chart) },
-          ]}
-        />
+              { name: "finished", handler: (_p, chart) => updateViewport(chart) },
+            ]}
+          />
+        )}
       </div>
     </div>
   );

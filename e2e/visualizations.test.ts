@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
 import { setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, launchBrowser, newPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
 
 /**
  * Every visualization type drawn by the embed page from a stored, Redash-shaped options object on
@@ -61,6 +61,128 @@ async function readChart(page: Page): Promise<ChartSnapshot> {
       ),
     };
   });
+}
+
+/** A text ECharts drew on the canvas: its string and its four corners in canvas pixels. */
+interface DrawnText {
+  text: string;
+  corners: [number, number][];
+  /** Shown: neither it nor a group above it is ignored (ECharts hides overlapping labels so). */
+  visible: boolean;
+  /** The bounding box of the element that carries it (a bar for a bar label), when it has one. */
+  host?: { x: number; y: number; width: number; height: number };
+}
+
+/** Every text in the first ECharts instance's scene: axis labels, titles and data labels. */
+async function readTexts(
+  page: Page,
+): Promise<{ width: number; height: number; texts: DrawnText[] }> {
+  return page.evaluate(() => {
+    type Box = { x: number; y: number; width: number; height: number };
+    type El = {
+      type?: string;
+      ignore?: boolean;
+      invisible?: boolean;
+      isGroup?: boolean;
+      style?: { text?: string; fontSize?: number | string };
+      childrenRef?: () => El[];
+      getTextContent?: () => El | undefined;
+      getBoundingRect(): Box;
+      getComputedTransform(): number[] | null;
+    };
+    const host = (
+      window as unknown as {
+        sightlineECharts: {
+          getInstanceByDom(el: Element):
+            | {
+                getZr(): { storage: { getRoots(): El[] } };
+                getWidth(): number;
+                getHeight(): number;
+              }
+            | undefined;
+        };
+      }
+    ).sightlineECharts;
+    const dom = [...document.querySelectorAll("[_echarts_instance_]")][0];
+    const chart = dom ? host.getInstanceByDom(dom) : undefined;
+    if (!chart) throw new Error("no ECharts instance on the page");
+    const corners = (el: El): [number, number][] => {
+      const bounds = el.getBoundingRect();
+      // A text's box is at least a line of its font high: without a CJK font installed (as on
+      // the test machines) ECharts measures lines much lower than the glyphs drawn.
+      const font = Number.parseFloat(String(el.style?.fontSize ?? 12)) || 12;
+      const grow = el.type === "text" ? Math.max(0, font - bounds.height) : 0;
+      const r = {
+        x: bounds.x,
+        y: bounds.y - grow / 2,
+        width: bounds.width,
+        height: bounds.height + grow,
+      };
+      const m = el.getComputedTransform() ?? [1, 0, 0, 1, 0, 0];
+      const at = (x: number, y: number): [number, number] => [
+        m[0]! * x + m[2]! * y + m[4]!,
+        m[1]! * x + m[3]! * y + m[5]!,
+      ];
+      return [
+        at(r.x, r.y),
+        at(r.x + r.width, r.y),
+        at(r.x + r.width, r.y + r.height),
+        at(r.x, r.y + r.height),
+      ];
+    };
+    const box = (el: El): Box => {
+      const c = corners(el);
+      const xs = c.map((p) => p[0]);
+      const ys = c.map((p) => p[1]);
+      const x = Math.min(...xs);
+      const y = Math.min(...ys);
+      return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+    };
+    const texts: DrawnText[] = [];
+    const visit = (el: El, hidden: boolean) => {
+      const off = hidden || !!el.ignore || !!el.invisible;
+      const label = el.getTextContent?.();
+      if (label && typeof label.style?.text === "string" && label.style.text !== "")
+        texts.push({
+          text: label.style.text,
+          corners: corners(label),
+          visible: !off && !label.ignore && !label.invisible,
+          host: box(el),
+        });
+      if (el.type === "text" && typeof el.style?.text === "string" && el.style.text !== "")
+        texts.push({ text: el.style.text, corners: corners(el), visible: !off });
+      if (el.isGroup) for (const child of el.childrenRef?.() ?? []) visit(child, off);
+    };
+    for (const root of chart.getZr().storage.getRoots()) visit(root, false);
+    return { width: chart.getWidth(), height: chart.getHeight(), texts };
+  });
+}
+
+/** Whether two drawn texts overlap by more than half a pixel (separating-axis test). */
+function overlaps(a: DrawnText, b: DrawnText): boolean {
+  for (const poly of [a.corners, b.corners]) {
+    for (let i = 0; i < poly.length; i++) {
+      const [x1, y1] = poly[i]!;
+      const [x2, y2] = poly[(i + 1) % poly.length]!;
+      const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const axis = [(y1 - y2) / length, (x2 - x1) / length];
+      const project = (p: [number, number][]) => p.map(([x, y]) => x * axis[0]! + y * axis[1]!);
+      const pa = project(a.corners);
+      const pb = project(b.corners);
+      if (Math.max(...pa) - 0.5 <= Math.min(...pb) || Math.max(...pb) - 0.5 <= Math.min(...pa))
+        return false;
+    }
+  }
+  return true;
+}
+
+/** The pairs of texts that overlap, as "a / b" for a readable failure. */
+function overlapping(texts: DrawnText[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < texts.length; i++)
+    for (let j = i + 1; j < texts.length; j++)
+      if (overlaps(texts[i]!, texts[j]!)) out.push(`${texts[i]!.text} / ${texts[j]!.text}`);
+  return out;
 }
 
 /** A 256×256 PNG of one colour: what the local tile server answers. */
@@ -284,6 +406,128 @@ describe("visualizations in the embed page", () => {
   });
 
   it(
+    "CHART crowded category axis: every label drawn, rotated, inside the canvas",
+    { timeout: 60_000 },
+    async () => {
+      // 40 products: their names do not fit side by side across the plot.
+      const sql = "SELECT name, price FROM products ORDER BY id LIMIT 40";
+      const { page, context, errors } = await embed(sql, "CHART", "Prices", {
+        globalSeriesType: "column",
+        columnMapping: { name: "x", price: "y" },
+        sortX: false,
+        xAxis: { type: "-", labels: { enabled: true }, title: { text: "Product" } },
+        yAxis: [
+          { type: "linear", title: { text: "Price" } },
+          { type: "linear", opposite: true },
+        ],
+        legend: { enabled: true },
+      });
+      const chart = await chartDrawn(page);
+      expect(chart.xCategories).toHaveLength(40);
+      const { width, height, texts } = await readTexts(page);
+      const labels = texts.filter((t) => t.visible && chart.xCategories.includes(t.text));
+      // Each category has its own label (ECharts' automatic interval would skip some).
+      expect(new Set(labels.map((l) => l.text)).size).toBe(40);
+      // Rotated, so none overprints another, and none is cut off at the canvas edge.
+      expect(labels.some((l) => Math.abs(l.corners[0]![1] - l.corners[1]![1]) > 5)).toBe(true);
+      expect(overlapping(labels)).toEqual([]);
+      const outside = labels.filter((l) =>
+        l.corners.some(([x, y]) => x < 0 || y < 0 || x > width || y > height),
+      );
+      expect(outside.map((l) => l.text)).toEqual([]);
+      // The axis title sits below the rotated labels, not on them.
+      const title = texts.find((t) => t.text === "Product" && t.visible);
+      expect(title).toBeDefined();
+      expect(overlapping([title!, ...labels])).toEqual([]);
+      await screenshot(page, "viz-chart-crowded-categories");
+      await page.setViewportSize(PHONE);
+      await page.waitForTimeout(800);
+      await screenshot(page, "viz-chart-crowded-categories-phone");
+      expect(errors).toEqual([]);
+      await context.close();
+
+      // Horizontal bars: the category axis is y; each category still has its label, and the
+      // axis title stays clear of the long labels.
+      const swapped = await embed(
+        "SELECT name, price FROM products ORDER BY id LIMIT 30",
+        "CHART",
+        "Prices by product",
+        {
+          globalSeriesType: "column",
+          swappedAxes: true,
+          sortX: false,
+          columnMapping: { name: "x", price: "y" },
+          xAxis: { type: "category", labels: { enabled: true }, title: { text: "Product" } },
+          legend: { enabled: false },
+        },
+      );
+      const bars = await chartDrawn(swapped.page);
+      const drawn = await readTexts(swapped.page);
+      const names = (
+        await swapped.page.evaluate(() => {
+          const host = (
+            window as unknown as {
+              sightlineECharts: {
+                getInstanceByDom(el: Element): {
+                  getOption(): { yAxis: { data?: string[] }[] };
+                };
+              };
+            }
+          ).sightlineECharts;
+          const el = document.querySelector("[_echarts_instance_]")!;
+          return host.getInstanceByDom(el).getOption().yAxis[0]!.data ?? [];
+        })
+      ).map(String);
+      expect(bars.series[0]!.type).toBe("bar");
+      expect(names).toHaveLength(30);
+      const productLabels = drawn.texts.filter((t) => t.visible && names.includes(t.text));
+      expect(new Set(productLabels.map((l) => l.text)).size).toBe(names.length);
+      expect(overlapping(productLabels)).toEqual([]);
+      const productTitle = drawn.texts.find((t) => t.text === "Product" && t.visible);
+      expect(productTitle).toBeDefined();
+      expect(overlapping([productTitle!, ...productLabels])).toEqual([]);
+      await screenshot(swapped.page, "viz-chart-horizontal-categories");
+      expect(swapped.errors).toEqual([]);
+      await swapped.context.close();
+    },
+  );
+
+  it(
+    "CHART stacked bars with data labels: no label overprints another",
+    { timeout: 60_000 },
+    async () => {
+      const { page, context, errors } = await embed(STATUS_BY_MONTH, "CHART", "Orders stacked", {
+        globalSeriesType: "column",
+        columnMapping: { month: "x", status: "series", orders: "y" },
+        series: { stacking: "stack" },
+        showDataLabels: true,
+        legend: { enabled: true },
+      });
+      const chart = await chartDrawn(page);
+      expect(chart.series).toHaveLength(5);
+      await screenshot(page, "viz-chart-stacked-labels");
+      const { texts } = await readTexts(page);
+      const labels = texts.filter((t) => t.host && /^[\d,.]+$/.test(t.text));
+      const shown = labels.filter((t) => t.visible);
+      expect(overlapping(shown)).toEqual([]);
+      // A segment its label fits in keeps the label.
+      const fits = (t: DrawnText) =>
+        t.corners.every(
+          ([x, y]) =>
+            x >= t.host!.x - 0.5 &&
+            x <= t.host!.x + t.host!.width + 0.5 &&
+            y >= t.host!.y - 0.5 &&
+            y <= t.host!.y + t.host!.height + 0.5,
+        );
+      const fitting = labels.filter(fits);
+      expect(fitting.length).toBeGreaterThan(20);
+      expect(fitting.filter((t) => !t.visible).map((t) => t.text)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it(
     "TABLE: column options from a stored record (hidden, renamed, formatted)",
     { timeout: 60_000 },
     async () => {
@@ -344,6 +588,95 @@ describe("visualizations in the embed page", () => {
       await screenshot(page, "viz-table");
       expect(errors).toEqual([]);
       await context.close();
+    },
+  );
+
+  it(
+    "TABLE: itemsPerPage rows a page, with a pager that follows sorting and search",
+    { timeout: 60_000 },
+    async () => {
+      const sql = "SELECT id, first_name, country FROM customers ORDER BY id LIMIT 200";
+      const { page, context, errors } = await embed(sql, "TABLE", "Customers paged", {
+        itemsPerPage: 10,
+        columns: [
+          { name: "id", title: "Customer", displayAs: "number", numberFormat: "0" },
+          { name: "first_name", allowSearch: true },
+        ],
+      });
+      const table = page.locator("[data-testid=table-visualization]");
+      await table.locator("[role=cell]").first().waitFor();
+      const ids = () =>
+        table
+          .locator("[role=row][data-index] [role=cell]:first-child")
+          .allTextContents()
+          .then((t) => t.map((s) => s.trim()));
+      const range = (from: number, to: number, step = 1) =>
+        Array.from({ length: Math.abs(to - from) / step + 1 }, (_, i) =>
+          String(from + (to > from ? i : -i) * step),
+        );
+      // Page 1 of 20: the first 10 rows, and only they are in the document.
+      expect(await ids()).toEqual(range(1, 10));
+      const pager = table.locator(".ant-pagination");
+      expect(await pager.locator(".ant-pagination-item").last().textContent()).toBe("20");
+      expect(await pager.locator(".ant-pagination-item-active").textContent()).toBe("1");
+      // No page-size changer (Redash has none).
+      expect(await pager.locator(".ant-pagination-options").count()).toBe(0);
+      await screenshot(page, "viz-table-paged");
+      await page.setViewportSize(PHONE);
+      await screenshot(page, "viz-table-paged-phone");
+      await page.setViewportSize(DESKTOP);
+      await pager.locator(".ant-pagination-next").click();
+      await expect.poll(ids).toEqual(range(11, 20));
+      await pager.locator(".ant-pagination-item[title='20']").click();
+      await expect.poll(ids).toEqual(range(191, 200));
+      // Sorting (ascending, then descending) starts again at the first page of the sorted rows.
+      await table.locator("[role=columnheader]", { hasText: "Customer" }).click();
+      await expect.poll(ids).toEqual(range(1, 10));
+      await table.locator("[role=columnheader]", { hasText: "Customer" }).click();
+      await expect.poll(ids).toEqual(range(200, 191));
+      expect(await pager.locator(".ant-pagination-item-active").textContent()).toBe("1");
+      // Search pages its matches; a single page has no pager.
+      await pager.locator(".ant-pagination-next").click();
+      await expect.poll(ids).toEqual(range(190, 181));
+      await table.locator("input").fill("a");
+      await expect.poll(async () => (await ids()).length).toBe(10);
+      expect(await pager.locator(".ant-pagination-item-active").textContent()).toBe("1");
+      await table.locator("input").fill("Grace");
+      await expect
+        .poll(() =>
+          table
+            .locator("[role=row][data-index] [role=cell]:nth-child(2)")
+            .allTextContents()
+            .then((t) => [...new Set(t)]),
+        )
+        .toEqual(["Grace"]);
+      expect(await table.locator(".ant-pagination").count()).toBe(0);
+      expect(errors).toEqual([]);
+      await context.close();
+
+      // 100,000 rows: 25 a page by default, and only that page is drawn.
+      const big = await embed(
+        "SELECT range AS i, range % 7 AS k FROM range(100000)",
+        "TABLE",
+        "Big table",
+        {},
+      );
+      const bigTable = big.page.locator("[data-testid=table-visualization]");
+      await bigTable.locator("[role=cell]").first().waitFor();
+      expect(await bigTable.locator("[role=row][data-index]").count()).toBe(25);
+      const bigPager = bigTable.locator(".ant-pagination");
+      expect(await bigPager.locator(".ant-pagination-item").last().textContent()).toBe("4000");
+      const started = Date.now();
+      await bigPager.locator(".ant-pagination-item[title='4000']").click();
+      await expect
+        .poll(() =>
+          bigTable.locator("[role=row][data-index] [role=cell]:first-child").allTextContents(),
+        )
+        .toEqual(range(99975, 99999).map((n) => Number(n).toLocaleString("en-US")));
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(await bigTable.locator("[role=row][data-index]").count()).toBe(25);
+      expect(big.errors).toEqual([]);
+      await big.context.close();
     },
   );
 
@@ -451,7 +784,10 @@ describe("visualizations in the embed page", () => {
     const scatter = chart.series.filter((s) => s.type === "scatter");
     expect(scatter).toHaveLength(15); // one layer per country
     expect(scatter.reduce((n, s) => n + s.points, 0)).toBe(26); // every city, unclustered
-    expect(chart.legend).toEqual(expect.arrayContaining(["Japan", "Germany", "United States"]));
+    // The Demo data names the US as the countries map does.
+    expect(chart.legend).toEqual(
+      expect.arrayContaining(["Japan", "Germany", "United States of America"]),
+    );
     await screenshot(page, "viz-map");
     expect(errors).toEqual([]);
     await context.close();

@@ -4,6 +4,14 @@ import { formatNumber, type Separators } from "../lib/numberFormat";
 import { numberTickFormatter, timeTickFormatter } from "../lib/tickFormat";
 import { escapeHtml } from "../lib/sanitize";
 import { colorOnScale, textColorFor } from "../palette";
+import {
+  fitBarLabel,
+  LABEL_FONT_SIZE,
+  LABEL_LINE_HEIGHT,
+  layoutCategoryLabels,
+  truncateText,
+  type CategoryLabelLayout,
+} from "./axisLabels";
 import { axisTitle, type AxisOptions, type ChartOptions } from "./options";
 import {
   compareX,
@@ -111,6 +119,13 @@ function axisType(kind: XAxisKind): string {
   return kind === "log" ? "log" : kind;
 }
 
+/** The tick label text of a value (y) axis. */
+function yTickFormat(axis: AxisOptions | undefined, seps: Separators): (v: number) => string {
+  return (
+    numberTickFormatter(axis?.tickFormat) ?? ((v: number) => formatNumber(v, "0,0[.]00", seps))
+  );
+}
+
 function yAxisOption(
   axis: AxisOptions | undefined,
   index: number,
@@ -119,8 +134,7 @@ function yAxisOption(
   largest = 0,
 ): Obj {
   const type = axis?.type === "logarithmic" ? "log" : "value";
-  const fmt = numberTickFormatter(axis?.tickFormat);
-  const format = fmt ?? ((v: number) => formatNumber(v, "0,0[.]00", seps));
+  const format = yTickFormat(axis, seps);
   return {
     type,
     name: axisTitle(axis) || undefined,
@@ -215,6 +229,46 @@ function toolbox(ctx: BuildContext): Obj | undefined {
   };
 }
 
+/** Height of the labels of a horizontal axis beside it: one line of text and its margin. */
+const LINE_ROOM = 22;
+
+/**
+ * layoutCategoryLabels for an axis `length` px long, plus the room 30° labels need before the
+ * axis start beyond the `before` px there already are.
+ */
+function categoryLayout(
+  texts: string[],
+  length: number,
+  vertical: boolean,
+  ctx: Pick<BuildContext, "width" | "height">,
+  before: number,
+): CategoryLabelLayout & { extraLeft: number } {
+  const maxExtent = vertical ? Math.max(60, ctx.width * 0.3) : Math.max(40, ctx.height * 0.3);
+  let layout = layoutCategoryLabels(texts, length, { vertical, maxExtent });
+  let extraLeft = Math.max(0, layout.overhang + 4 - before);
+  if (extraLeft > 0) {
+    // The axis gets shorter by the room added: lay out again on the shorter axis.
+    layout = layoutCategoryLabels(texts, length - extraLeft, { vertical, maxExtent });
+    extraLeft = Math.max(extraLeft, layout.overhang + 4 - before);
+  }
+  return { ...layout, extraLeft };
+}
+
+function categoryAxisLabel(layout: CategoryLabelLayout, format: (v: string) => string): Obj {
+  return {
+    interval: layout.interval,
+    rotate: layout.rotate,
+    hideOverlap: false,
+    formatter: (v: string) => truncateText(format(v), layout.maxWidth),
+  };
+}
+
+/** The axis title's distance from the axis: beyond the labels (and their 8 px margin). */
+function categoryNameGap(layout: CategoryLabelLayout, vertical: boolean): number {
+  if (vertical) return layout.extent + 8 + 12;
+  return layout.rotate ? layout.extent + 8 + 10 : 30;
+}
+
 export function buildChartOption(
   data: QueryResultData,
   options: ChartOptions,
@@ -256,6 +310,8 @@ function buildCartesian(
     const label = {
       show: showLabels && s.type !== "bubble" && s.type !== "box" && !big,
       position: s.type === "column" ? "inside" : "top",
+      fontSize: LABEL_FONT_SIZE,
+      lineHeight: LABEL_LINE_HEIGHT,
       formatter: (p: { dataIndex: number }) =>
         pointText(s, s.points[p.dataIndex], options, ctx.seps),
     };
@@ -314,6 +370,8 @@ function buildCartesian(
         smooth: options.lineShape === "spline",
         step: options.lineShape === "hv" ? "end" : options.lineShape === "vh" ? "start" : false,
         stack: stacked ? `stack-${s.yAxis}` : undefined,
+        // Labels that would overprint another are hidden (shown again on hover).
+        labelLayout: label.show ? { hideOverlap: true } : undefined,
         areaStyle: s.type === "area" ? { opacity: 0.35 } : undefined,
         lineStyle: { color: s.color },
         connectNulls: false,
@@ -329,6 +387,8 @@ function buildCartesian(
         type: "bar",
         data: seriesData,
         stack: stacked ? `stack-${s.yAxis}` : undefined,
+        // A label too big for its segment shrinks; one that would still overprint is hidden.
+        labelLayout: label.show ? fitBarLabel : undefined,
         ...(big ? { large: true, largeThreshold: LARGE_SERIES, progressive: 4000 } : {}),
       });
     } else {
@@ -353,6 +413,7 @@ function buildCartesian(
             }
           : 8,
         itemStyle: { color: s.color, opacity: bubble ? 0.75 : 1 },
+        labelLayout: label.show ? { hideOverlap: true } : undefined,
         ...(big ? { large: true, largeThreshold: 2000, progressive: 4000 } : {}),
       });
     }
@@ -399,6 +460,35 @@ function buildCartesian(
 
   const names = [...new Set(series.map((s) => s.name))];
   const legend = legendOption(options, ctx, names);
+  const grid = gridOption(options, ctx, legend.show as boolean);
+  let xNameGap = swapped ? 48 : 30;
+  if (categories && options.xAxis?.labels?.enabled !== false) {
+    // Every category gets its label (ECharts would skip the ones that overlap): rotated when
+    // they do not fit side by side, with room for them (containLabel counts only their height).
+    const texts = categories.map((c) => formatX(c, options));
+    const yLabelRoom = (axis: 0 | 1) =>
+      String(yTickFormat(options.yAxis?.[axis], ctx.seps)(largest(axis))).length * 6 + 8;
+    const length = swapped
+      ? ctx.height - (grid.top as number) - (grid.bottom as number) - LINE_ROOM
+      : ctx.width -
+        (grid.left as number) -
+        (grid.right as number) -
+        yLabelRoom(0) -
+        (usesRight ? yLabelRoom(1) : 0);
+    const layout = categoryLayout(
+      xAxis.inverse ? [...texts].reverse() : texts,
+      length,
+      swapped,
+      ctx,
+      (grid.left as number) + yLabelRoom(0),
+    );
+    grid.left = (grid.left as number) + layout.extraLeft;
+    xAxis.axisLabel = {
+      ...(xAxis.axisLabel as Obj),
+      ...categoryAxisLabel(layout, (v: string) => formatX(v, options)),
+    };
+    xNameGap = categoryNameGap(layout, swapped);
+  }
   const axisTrigger =
     series.length > 0 &&
     series.every((s) => s.type === "line" || s.type === "area" || s.type === "column");
@@ -406,7 +496,7 @@ function buildCartesian(
     animation: series.reduce((n, s) => n + s.points.length, 0) < 2000,
     useUTC: true,
     legend,
-    grid: gridOption(options, ctx, legend.show as boolean),
+    grid,
     toolbox: toolbox(ctx),
     tooltip: {
       trigger: axisTrigger ? "axis" : "item",
@@ -420,8 +510,8 @@ function buildCartesian(
           position: a.position === "right" ? "top" : "bottom",
           nameGap: 30,
         }))
-      : xAxis,
-    yAxis: swapped ? { ...xAxis, nameGap: 48 } : yAxes,
+      : { ...xAxis, nameGap: xNameGap },
+    yAxis: swapped ? { ...xAxis, nameGap: xNameGap } : yAxes,
     series: out,
   };
   return {
@@ -659,6 +749,27 @@ function buildHeatmap(data: QueryResultData, options: ChartOptions, ctx: BuildCo
         },
       }))
     : heat.cells;
+  // Every x and y category keeps its label, as on other category axes.
+  const xTexts = heat.xs.map((v) => formatX(v, options));
+  const yTexts = heat.ys.map((v) => formatX(v, options));
+  const grid = { containLabel: true, left: 16, right: 80, top: 16, bottom: 16 };
+  const xShown = options.xAxis?.labels?.enabled !== false;
+  const yRough = categoryLayout(yTexts, ctx.height - 32 - LINE_ROOM, true, ctx, 0);
+  const xLayout = categoryLayout(
+    xTexts,
+    ctx.width - grid.left - grid.right - yRough.extent - 8,
+    false,
+    ctx,
+    grid.left + yRough.extent + 8,
+  );
+  const yLayout = categoryLayout(
+    yTexts,
+    ctx.height - grid.top - grid.bottom - (xShown ? xLayout.extent + 8 : 0),
+    true,
+    ctx,
+    0,
+  );
+  if (xShown) grid.left += xLayout.extraLeft;
   const option: Obj = {
     tooltip: {
       trigger: "item",
@@ -666,23 +777,23 @@ function buildHeatmap(data: QueryResultData, options: ChartOptions, ctx: BuildCo
       formatter: (p: { value: [number, number, number] }) =>
         `${escapeHtml(heat.xs[p.value[0]])}, ${escapeHtml(heat.ys[p.value[1]])}: <b>${escapeHtml(formatNumber(p.value[2], options.numberFormat, ctx.seps))}</b>`,
     },
-    grid: { containLabel: true, left: 16, right: 80, top: 16, bottom: 16 },
+    grid,
     xAxis: {
       type: "category",
       data: heat.xs,
       name: axisTitle(options.xAxis) || undefined,
       nameLocation: "middle",
-      nameGap: 30,
+      nameGap: categoryNameGap(xLayout, false),
       axisLabel: {
-        show: options.xAxis?.labels?.enabled !== false,
-        formatter: (v: string) => formatX(v, options),
+        show: xShown,
+        ...categoryAxisLabel(xLayout, (v: string) => formatX(v, options)),
       },
     },
     yAxis: {
       type: "category",
       data: heat.ys,
       name: axisTitle(options.yAxis?.[0]) || undefined,
-      axisLabel: { formatter: (v: string) => formatX(v, options) },
+      axisLabel: categoryAxisLabel(yLayout, (v: string) => formatX(v, options)),
     },
     visualMap: {
       min: heat.min,

@@ -1,10 +1,11 @@
-// TABLE: virtualized rows (100,000 rows scroll smoothly), browser-side sorting and search.
-import { Input, Popover } from "antd";
+// TABLE: browser-side sorting and search, then itemsPerPage rows a page with a pager below (as
+// Redash's table); the page's rows are virtualized, so a 500-row page scrolls smoothly too.
+import { Input, Pagination, Popover } from "antd";
 import { CaretDownOutlined, CaretUpOutlined } from "@ant-design/icons";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import type { RendererProps } from "../types";
-import { nextSort, searchRows, sortRows, type CellContext, type SortKey } from "./cells";
+import { nextSort, pageOf, searchRows, sortRows, type CellContext, type SortKey } from "./cells";
 import { CellContent, ColumnHeader } from "./Cell";
 import { getTableOptions, visibleColumns } from "./columns";
 import { markRendered } from "../lib/renderMark";
@@ -28,17 +29,26 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
   );
   const [sort, setSort] = useState<SortKey[]>([]);
   const [term, setTerm] = useState("");
-  // The sort resets when data or columns change.
-  useEffect(() => setSort([]), [data, options.columns]);
-  const searchable = columns.filter((c) => c.allowSearch);
+  const [page, setPage] = useState(1);
+  // The sort resets when data or columns change; so does the page (filters change the data).
+  useEffect(() => {
+    setSort([]);
+    setPage(1);
+  }, [data, options.columns]);
+  // Memoized, so that turning a page does not search and sort every row again.
+  const searchable = useMemo(() => columns.filter((c) => c.allowSearch), [columns]);
   const rows = useMemo(
     () => sortRows(searchRows(data.rows, term, searchable, ctx), sort),
     [data.rows, term, searchable, ctx, sort],
   );
+  const { current, pageSize, pageRows } = useMemo(
+    () => pageOf(rows, page, options.itemsPerPage),
+    [rows, page, options.itemsPerPage],
+  );
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: pageRows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
@@ -47,6 +57,10 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
   useEffect(() => {
     if (rows.length > 0) markRendered("TABLE");
   }, [rows]);
+  // A new page starts at its first row.
+  useEffect(() => {
+    scrollRef.current?.scrollTo?.({ top: 0 });
+  }, [current, rows]);
 
   if (data.rows.length === 0) return null;
   const template = columns
@@ -57,17 +71,15 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
     )
     .join(" ");
   const minWidth = columns.length * 120;
-  // The scroll box needs a bounded height, or the virtualizer draws every row. Widgets give it
-  // theirs (flex); the query page and the embed page, whose heights follow their content, cap it.
-  const maxHeight =
-    context === "query"
-      ? Math.max(8, options.itemsPerPage) * ROW_HEIGHT + 40
-      : context === "embed"
-        ? "80vh"
-        : undefined;
+  // The scroll box needs a bounded height, or the virtualizer draws every row of a long page.
+  // Widgets give it theirs (flex); the query page (whose results area is at most 520 px high)
+  // and the embed page, whose heights follow their content, cap it so the pager stays in view.
+  const maxHeight = context === "query" ? 440 : context === "embed" ? "80vh" : undefined;
 
-  const onHeaderClick = (name: string) => (e: MouseEvent) =>
+  const onHeaderClick = (name: string) => (e: MouseEvent) => {
     setSort((s) => nextSort(s, name, e.shiftKey));
+    setPage(1);
+  };
   const placeholder =
     searchable.length > 3
       ? `Search ${searchable
@@ -87,7 +99,10 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
             allowClear
             placeholder={placeholder}
             value={term}
-            onChange={(e) => setTerm(e.target.value)}
+            onChange={(e) => {
+              setTerm(e.target.value);
+              setPage(1);
+            }}
             style={{ marginBottom: 8, maxWidth: 400 }}
           />
         </Popover>
@@ -96,7 +111,8 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
         ref={scrollRef}
         style={{
           overflow: "auto",
-          flex: context === "query" ? undefined : 1,
+          // As high as the page's rows, up to the room there is; the pager follows right below.
+          flex: "0 1 auto",
           maxHeight,
           minHeight: 0,
           border: "1px solid #f0f0f0",
@@ -148,7 +164,7 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
           </div>
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const row = rows[item.index];
+              const row = pageRows[item.index];
               return (
                 <div
                   key={item.key}
@@ -193,6 +209,19 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
           </div>
         </div>
       </div>
+      {/* Redash's pager: at the bottom, hidden for a single page, no page-size changer. */}
+      <Pagination
+        style={{ marginTop: 8, flex: "none" }}
+        align="end"
+        size={context === "widget" ? "small" : undefined}
+        current={current}
+        pageSize={pageSize}
+        total={rows.length}
+        hideOnSinglePage
+        showSizeChanger={false}
+        showLessItems={context === "widget"}
+        onChange={setPage}
+      />
     </div>
   );
 }

@@ -163,3 +163,28 @@ export function searchRows(
     columns.some((c) => cellText(row[c.name], c, ctx).toLowerCase().includes(t)),
   );
 }
+
+// --- paging -------------------------------------------------------------------------------
+
+export interface Page<T> {
+  /** The page shown, 1-based, moved back to the last page when there are fewer pages now. */
+  current: number;
+  pageCount: number;
+  /** Rows a page (a whole number, at least 1). */
+  pageSize: number;
+  /** The rows of the page shown: only these are drawn. */
+  pageRows: T[];
+}
+
+/** One page of the (searched and sorted) rows, `pageSize` rows a page. */
+export function pageOf<T>(rows: readonly T[], page: number, pageSize: number): Page<T> {
+  const size = Math.max(1, Math.floor(pageSize) || 1);
+  const pageCount = Math.max(1, Math.ceil(rows.length / size));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
+  return {
+    current,
+    pageCount,
+    pageSize: size,
+    pageRows: rows.slice((current - 1) * size, current * size),
+  };
+}

@@ -5,6 +5,7 @@ import {
   highlightLinks,
   linkParts,
   nextSort,
+  pageOf,
   safeUrl,
   searchRows,
   sortRows,
@@ -104,5 +105,33 @@ describe("table cells", () => {
     const sorted = sortRows(rows, [{ name: "a", direction: "ascend" }]);
     expect(sorted[0].a).toBe(0);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("table paging", () => {
+  const rows = Array.from({ length: 53 }, (_, i) => i + 1);
+  it("shows itemsPerPage rows a page", () => {
+    expect(pageOf(rows, 1, 25)).toEqual({
+      current: 1,
+      pageCount: 3,
+      pageSize: 25,
+      pageRows: rows.slice(0, 25),
+    });
+    expect(pageOf(rows, 3, 25).pageRows).toEqual([51, 52, 53]);
+  });
+  it("moves back to the last page when there are fewer pages (search, filters)", () => {
+    expect(pageOf(rows.slice(0, 7), 3, 5)).toMatchObject({ current: 2, pageRows: [6, 7] });
+    expect(pageOf([], 4, 25)).toMatchObject({ current: 1, pageCount: 1, pageRows: [] });
+  });
+  it("reads odd page sizes as whole pages of at least one row", () => {
+    expect(pageOf(rows, 2, 10.7).pageRows).toEqual(rows.slice(10, 20));
+    expect(pageOf(rows, 1, 0).pageSize).toBe(1);
+  });
+  it("keeps only one page of 100,000 rows", () => {
+    const big = Array.from({ length: 100_000 }, (_, i) => i);
+    const last = pageOf(big, 4000, 25);
+    expect(last.pageCount).toBe(4000);
+    expect(last.pageRows).toHaveLength(25);
+    expect(last.pageRows[24]).toBe(99_999);
   });
 });

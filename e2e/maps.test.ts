@@ -5,6 +5,12 @@ import { startTestServer, type TestServer } from "../packages/server/src/testing
 import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
 import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
 import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import {
+  demoDataSourceId,
+  embedPath,
+  saveVisualization,
+  type SavedVisualization,
+} from "./demoVisualizations";
 
 /**
  * The two maps' saved views (MAP: Leaflet's `{_southWest, _northEast}`; CHOROPLETH:
@@ -115,22 +121,7 @@ describe("map views and the Demo countries", () => {
     api = await setUpAndLogin(server.url);
     browser = await launchBrowser();
     webApp = await snapshotWebApp();
-    // The Demo source is created at setup and paused while its data is generated.
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const list = (await api.get("/api/data_sources")).body as {
-        id: number;
-        name: string;
-        paused: number | boolean;
-      }[];
-      const demo = list.find((d) => d.name === "Demo");
-      if (demo && !demo.paused) {
-        demoId = demo.id;
-        break;
-      }
-      if (Date.now() > deadline) throw new Error("the Demo data source was not ready in time");
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    demoId = await demoDataSourceId(api);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -139,25 +130,13 @@ describe("map views and the Demo countries", () => {
   });
 
   /** Saves and runs a query on the Demo data and adds a visualization with stored options. */
-  async function visualization(
+  function visualization(
     sql: string,
     type: string,
     name: string,
     options: Record<string, unknown>,
-  ): Promise<{ queryId: number; apiKey: string; visualizationId: number }> {
-    const query = await api.post("/api/queries", { name, query: sql, data_source_id: demoId });
-    expect(query.status, query.text).toBe(200);
-    const { id: queryId, api_key: apiKey } = query.body as { id: number; api_key: string };
-    const run = await api.post(`/api/queries/${queryId}/results`, {});
-    let job = (run.body as { job?: { id: string; status: number; error?: string } }).job;
-    while (job && job.status !== 3) {
-      if (job.status === 4 || job.status === 5) throw new Error(`query failed: ${job.error}`);
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await api.get(`/api/jobs/${job.id}`)).body.job;
-    }
-    const viz = await api.post("/api/visualizations", { query_id: queryId, type, name, options });
-    expect(viz.status, viz.text).toBe(200);
-    return { queryId, apiKey, visualizationId: (viz.body as { id: number }).id };
+  ): Promise<SavedVisualization> {
+    return saveVisualization(api, demoId, { sql, name }, { type, options });
   }
 
   async function storedOptions(queryId: number, visualizationId: number) {
@@ -169,16 +148,14 @@ describe("map views and the Demo countries", () => {
 
   /** The embed page of a visualization, as an embedding site opens it (the query's API key). */
   async function embed(
-    v: { queryId: number; apiKey: string; visualizationId: number },
+    v: SavedVisualization,
     viewport = DESKTOP,
   ): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
     const { page, context } = await newPage(browser, server.url, viewport);
     await useWebAppSnapshot(context, webApp);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(
-      `/embed/query/${v.queryId}/visualization/${v.visualizationId}?api_key=${encodeURIComponent(v.apiKey)}`,
-    );
+    await page.goto(embedPath(v));
     await mapDrawn(page, "body");
     return { page, context, errors };
   }

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
 import { setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
 import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { demoDataSourceId, embedPath, saveVisualization } from "./demoVisualizations";
 
 /**
  * Every visualization type drawn by the embed page from a stored, Redash-shaped options object on
@@ -231,22 +232,7 @@ describe("visualizations in the embed page", () => {
     server = await startTestServer("sqlite");
     api = await setUpAndLogin(server.url);
     browser = await launchBrowser();
-    // The Demo source is created at setup and paused while its data is generated.
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const list = (await api.get("/api/data_sources")).body as {
-        id: number;
-        name: string;
-        paused: number | boolean;
-      }[];
-      const demo = list.find((d) => d.name === "Demo");
-      if (demo && !demo.paused) {
-        demoId = demo.id;
-        break;
-      }
-      if (Date.now() > deadline) throw new Error("the Demo data source was not ready in time");
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    demoId = await demoDataSourceId(api);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -269,26 +255,13 @@ describe("visualizations in the embed page", () => {
     name: string,
     options: Record<string, unknown>,
   ): Promise<Embedded> {
-    const query = await api.post("/api/queries", { name, query: sql, data_source_id: demoId });
-    expect(query.status, query.text).toBe(200);
-    const { id: queryId, api_key: queryApiKey } = query.body as { id: number; api_key: string };
-    const run = await api.post(`/api/queries/${queryId}/results`, {});
-    let job = (run.body as { job?: { id: string; status: number; error?: string } }).job;
-    while (job && job.status !== 3) {
-      if (job.status === 4 || job.status === 5) throw new Error(`query failed: ${job.error}`);
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await api.get(`/api/jobs/${job.id}`)).body.job;
-    }
-    const viz = await api.post("/api/visualizations", { query_id: queryId, type, name, options });
-    expect(viz.status, viz.text).toBe(200);
-    const visualizationId = (viz.body as { id: number }).id;
+    const saved = await saveVisualization(api, demoId, { sql, name }, { type, options });
+    const { queryId, visualizationId } = saved;
     const { page, context } = await newPage(browser, server.url, DESKTOP);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     // As an embedding site would: no session, the query's own API key.
-    await page.goto(
-      `/embed/query/${queryId}/visualization/${visualizationId}?api_key=${encodeURIComponent(queryApiKey)}`,
-    );
+    await page.goto(embedPath(saved));
     await page
       .waitForSelector(".sightline-visualization", { timeout: 30_000, state: "attached" })
       .catch(async (e: Error) => {

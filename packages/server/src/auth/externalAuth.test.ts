@@ -150,12 +150,20 @@ describe.each(DATABASES)("JWT login on %s", (db) => {
   it("checks CSRF on changes, as for a session: the token travels with every request", async () => {
     const grace = behindProxy(await token(issuer.privateKey, { email: "grace@example.com" }));
     grace.sendCsrf = false;
-    const refused = await grace.post("/api/query_snippets", { trigger: "x", description: "", snippet: "select 1" });
+    const refused = await grace.post("/api/query_snippets", {
+      trigger: "x",
+      description: "",
+      snippet: "select 1",
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain("CSRF");
     grace.sendCsrf = true;
     await grace.get("/api/session");
-    const made = await grace.post("/api/query_snippets", { trigger: "x", description: "", snippet: "select 1" });
+    const made = await grace.post("/api/query_snippets", {
+      trigger: "x",
+      description: "",
+      snippet: "select 1",
+    });
     expect(made.body).toMatchObject({ trigger: "x" });
   });
 });

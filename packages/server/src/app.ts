@@ -51,7 +51,8 @@ export async function buildApp(
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Only the configured proxies may name the client's address (X-Forwarded-For).
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Single-organisation mode: the organisation's slug prefix (/default/api/...) is accepted too.
     rewriteUrl: (req) => stripOrgPrefix(req.url ?? "/"),

@@ -41,6 +41,8 @@ describe("loadConfig", () => {
     ],
     [{ SIGHTLINE_REDIS_PREFIX: "has space" }, "SIGHTLINE_REDIS_PREFIX"],
     [{ SIGHTLINE_AUTH_TYPE: "jwt" }, "SIGHTLINE_AUTH_TYPE"],
+    [{ SIGHTLINE_TRUSTED_PROXIES: "proxy.example" }, "SIGHTLINE_TRUSTED_PROXIES"],
+    [{ SIGHTLINE_TRUSTED_PROXIES: "10.0.0.0/33" }, "SIGHTLINE_TRUSTED_PROXIES"],
   ])("refuses %o naming %s", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -83,6 +85,11 @@ describe("loadConfig", () => {
     expect(set.redisPrefix).toBe("team-a");
     expect(set.authType).toBe("api_key");
     expect(loadConfig({ SIGHTLINE_AUTH_TYPE: "hmac" }).authType).toBe("hmac");
+    expect(set.trustedProxies).toEqual(["127.0.0.1", "::1"]);
+    expect(loadConfig({ SIGHTLINE_TRUSTED_PROXIES: "none" }).trustedProxies).toEqual([]);
+    expect(loadConfig({ SIGHTLINE_TRUSTED_PROXIES: "10.0.0.0/8, fd00::1" }).trustedProxies).toEqual(
+      ["10.0.0.0/8", "fd00::1"],
+    );
     expect(loadConfig({ SIGHTLINE_CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
     expect(loadConfig({ SIGHTLINE_BLOCKED_EMAIL_DOMAINS: "none" }).blockedEmailDomains).toEqual([]);
   });

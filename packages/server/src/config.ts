@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
 
@@ -48,6 +49,11 @@ export interface Config {
    * default) or `hmac` (signed, expiring links; see auth/hmac.ts).
    */
   authType: "api_key" | "hmac";
+  /**
+   * Addresses (or CIDR ranges) of the reverse proxies whose X-Forwarded-For is believed, e.g. for
+   * the sign-in rate limits. Anyone else could name any address in that header.
+   */
+  trustedProxies: string[];
 }
 
 export interface MailConfig {
@@ -140,6 +146,25 @@ function corsOrigins(env: Env): string[] {
     }
   }
   return origins;
+}
+
+function trustedProxies(env: Env): string[] {
+  const proxies = list(env, "SIGHTLINE_TRUSTED_PROXIES", ["127.0.0.1", "::1"]);
+  if (proxies.length === 1 && proxies[0] === "none") return [];
+  for (const proxy of proxies) {
+    const [address, prefix] = proxy.split("/");
+    const version = isIP(address ?? "");
+    const max = version === 4 ? 32 : 128;
+    if (
+      version === 0 ||
+      (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= max))
+    ) {
+      throw new ConfigError(
+        `SIGHTLINE_TRUSTED_PROXIES must list addresses or ranges like 10.0.0.0/8 (or be "none"), got "${proxy}"`,
+      );
+    }
+  }
+  return proxies;
 }
 
 function blockedEmailDomains(env: Env): string[] {
@@ -271,5 +296,6 @@ export function loadConfig(env: Env = process.env): Config {
     blockedEmailDomains: blockedEmailDomains(env),
     redisPrefix,
     authType,
+    trustedProxies: trustedProxies(env),
   };
 }

@@ -292,4 +292,31 @@ describe("login rate limit", () => {
       await server.close();
     }
   });
+
+  it("believes X-Forwarded-For only from a trusted proxy", async () => {
+    const spoofed = async (trusted: string) => {
+      const server = await startTestServer("sqlite", {
+        SIGHTLINE_LOGIN_RATE_LIMIT: "2",
+        SIGHTLINE_TRUSTED_PROXIES: trusted,
+      });
+      try {
+        await setUpAndLogin(server.url);
+        const statuses: number[] = [];
+        for (let i = 1; i <= 4; i += 1) {
+          const visitor = new TestClient(server.url);
+          const res = await visitor.request("GET", "/login", {
+            headers: { "x-forwarded-for": `203.0.113.${i}` },
+          });
+          statuses.push(res.status);
+        }
+        return statuses;
+      } finally {
+        await server.close();
+      }
+    };
+    // A client that is not a trusted proxy names any address it likes: it is one client still.
+    expect(await spoofed("10.9.9.9")).toEqual([200, 200, 429, 429]);
+    // Behind a trusted proxy (here the loopback the tests connect from), each client counts alone.
+    expect(await spoofed("127.0.0.1,::1")).toEqual([200, 200, 200, 200]);
+  });
 });

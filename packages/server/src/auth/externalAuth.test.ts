@@ -215,6 +215,17 @@ describe.each(DATABASES)("HMAC signed links on %s", (db) => {
     expect(res.body.name).toBe("Signed");
   });
 
+  it("reads only: the same signed link changes nothing", async () => {
+    const path = `/api/queries/${queryId}`;
+    const url = signedUrl(path, userKey, { user_id: String(userId) }, now() + 600);
+    const visitor = new TestClient(server.url);
+    const change = await visitor.post(url, { query: "select 'changed' as x" });
+    expect(change.status).toBe(404);
+    expect((await visitor.request("DELETE", url)).status).toBe(404);
+    const query = await admin.get<{ query: string; is_archived: boolean }>(path);
+    expect(query.body).toMatchObject({ query: "select 1 as one", is_archived: false });
+  });
+
   it("opens a link signed with the query's key on that query's routes only", async () => {
     const expires = now() + 600;
     const ok = await new TestClient(server.url).get(

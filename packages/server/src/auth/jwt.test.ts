@@ -49,7 +49,7 @@ async function issuerKey(kid?: string) {
       .setIssuedAt()
       .setExpirationTime(options.exp ?? "5m")
       .sign(privateKey);
-  return { jwk, sign };
+  return { jwk, sign, privateKey };
 }
 
 describe("JWT login checks", () => {
@@ -71,17 +71,23 @@ describe("JWT login checks", () => {
     const stranger = await issuerKey("k1");
     state.document = { keys: [key.jwk] };
     const store = new JwtKeyStore(outbound);
-    const refused = async (token: string) => (await checkJwt(token, SETTINGS, store)).valid;
-    expect(await refused(await key.sign({ email: "a@example.com" }, { audience: "other" }))).toBe(
+    const isValid = async (token: string) => (await checkJwt(token, SETTINGS, store)).valid;
+    expect(await isValid(await key.sign({ email: "a@example.com" }, { audience: "other" }))).toBe(
       false,
     );
-    expect(await refused(await key.sign({ email: "a@example.com" }, { exp: "-1m" }))).toBe(false);
-    expect(await refused(await stranger.sign({ email: "a@example.com" }))).toBe(false);
+    expect(await isValid(await key.sign({ email: "a@example.com" }, { exp: "-1m" }))).toBe(false);
+    expect(await isValid(await stranger.sign({ email: "a@example.com" }))).toBe(false);
     expect(await checkJwt(await key.sign({ sub: "x" }), SETTINGS, store)).toEqual({
       valid: false,
       reason: "The token has no email claim.",
     });
-    expect(await refused("not.a.token")).toBe(false);
+    expect(await isValid("not.a.token")).toBe(false);
+    const forever = await new SignJWT({ email: "a@example.com" })
+      .setProtectedHeader({ alg: "RS256", kid: "k1" })
+      .setIssuer(SETTINGS.issuer)
+      .setAudience(SETTINGS.audience)
+      .sign(key.privateKey);
+    expect(await isValid(forever)).toBe(false);
   });
 
   it("refuses every token while the issuer, audience or keys address is missing", async () => {

@@ -131,6 +131,8 @@ async function verifyWith(
     issuer: settings.issuer,
     audience: settings.audience,
     algorithms: settings.algorithms,
+    // A token without an expiry would sign its holder in for good.
+    requiredClaims: ["exp"],
   };
   try {
     return (await jwtVerify(token, resolve, options)).payload;

@@ -161,7 +161,9 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
         }
       }
     }
-    if (auth.identity.kind === "anonymous" && config.authType === "hmac") {
+    // A signed link reads: it covers neither the method nor the body, so it never writes.
+    const reads = request.method === "GET" || request.method === "HEAD";
+    if (auth.identity.kind === "anonymous" && config.authType === "hmac" && reads) {
       auth.identity =
         (await identityFromHmac(database.db, org, signedRequest(request))) ?? ANONYMOUS;
     }

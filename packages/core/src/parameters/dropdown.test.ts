@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dropdownOptionValues, dropdownValuesFromResult } from "./dropdown";
-import { isQueryOptionsSafe, isQuerySafe } from "./safety";
+import { isQueryOptionsSafe, isQuerySafe, isSavedQuerySafe } from "./safety";
 
 describe("dropdownValuesFromResult (api-queries §8.5)", () => {
   it("uses name and value columns case-insensitively", () => {
@@ -44,5 +44,22 @@ describe("query safety (api-queries §2.6)", () => {
     expect(isQueryOptionsSafe(null)).toBe(true);
     expect(isQueryOptionsSafe({ parameters: [{ type: "text" }] })).toBe(false);
     expect(isQueryOptionsSafe({ parameters: "junk" })).toBe(true);
+  });
+
+  it("a saved query that names a parameter it does not define is unsafe", () => {
+    expect(isSavedQuerySafe("select 1", {})).toBe(true);
+    expect(isSavedQuerySafe("select {{ id }}", {})).toBe(false);
+    expect(
+      isSavedQuerySafe("select {{ id }}", { parameters: [{ name: "id", type: "number" }] }),
+    ).toBe(true);
+    expect(
+      isSavedQuerySafe("select {{ id }}", { parameters: [{ name: "i", type: "number" }] }),
+    ).toBe(false);
+    expect(
+      isSavedQuerySafe("select {{ id }}", { parameters: [{ name: "id", type: "text" }] }),
+    ).toBe(false);
+    const range = { parameters: [{ name: "d", type: "date-range" }] };
+    expect(isSavedQuerySafe("where t between '{{ d.start }}' and '{{ d.end }}'", range)).toBe(true);
+    expect(isSavedQuerySafe("where t > '{{ e.start }}'", range)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import {
   DetachedDropdownQueryError,
   findMissingParameters,
   invalidParametersMessage,
-  isQueryOptionsSafe,
+  isSavedQuerySafe,
   missingParametersError,
   QueryTemplateError,
   renderQueryText,
@@ -139,7 +139,7 @@ export function executeSavedQuery(
   c: { identity: Identity; org: Organization; query: Query; access: DataSourceAccess },
 ) {
   return guarded(reply, async () => {
-    const safe = isQueryOptionsSafe(c.query.options);
+    const safe = isSavedQuerySafe(c.query.query, c.query.options);
     if (!accessAllows(c.access, safe ? "view" : "full")) {
       if (safe)
         throw jobError(403, "You do not have permission to run queries with this data source.");

@@ -156,6 +156,23 @@ describe.each(DATABASES)(
         "Please use a user API key.",
       );
 
+      // A name in the text without a definition is as unsafe as a text parameter: its value would
+      // be checked against nothing.
+      const undeclared = await create(admin, { query: "SELECT {{ id }} AS id", options: {} });
+      expect((await admin.get(`/api/queries/${undeclared.id}`)).body.is_safe).toBe(false);
+      const keyed = new TestClient(server.url);
+      keyed.apiKey = undeclared.api_key;
+      const injected = await keyed.post(`/api/queries/${undeclared.id}/results`, {
+        parameters: { id: "1 UNION ALL SELECT 2" },
+      });
+      expect(injected.status).toBe(403);
+      expect(injected.body.job.error).toContain("shared dashboard");
+      const viewerRun = await viewer.post(`/api/queries/${undeclared.id}/results`, {
+        parameters: { id: "1" },
+      });
+      expect(viewerRun.status).toBe(403);
+      expect(viewerRun.body.job.error).toContain("read-only access");
+
       const refreshed = await admin.post(`/api/queries/${safe.id}/refresh?p_n=1`);
       expect(refreshed.status).toBe(200);
       // A quick run may be answered inline (the fast path) instead of with a job.

@@ -1,4 +1,4 @@
-import { isQueryOptionsSafe } from "@sightline/core";
+import { isSavedQuerySafe } from "@sightline/core";
 import type { Query, ListedQuery } from "../store/queries";
 import type { User } from "../store/users";
 import type { Visualization } from "../store/visualizations";
@@ -25,7 +25,7 @@ function base(q: Query) {
     options: q.options,
     version: q.version,
     tags: q.tags,
-    is_safe: isQueryOptionsSafe(q.options),
+    is_safe: isSavedQuerySafe(q.query, q.options),
   };
 }
 

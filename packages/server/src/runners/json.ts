@@ -159,28 +159,95 @@ function basicAuth([user, password]: [string, string]): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
 
+/** Headers that carry credentials: they only go to the origin they were meant for. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+/** The data source's Base URL: the one origin its stored credentials may be sent to. */
+interface BaseUrl {
+  url: URL;
+  /** As configured (Redash quotes it in its refusal), without any user info. */
+  shown: string;
+}
+
+function parseBaseUrl(options: DataSourceOptions): BaseUrl | undefined {
+  const raw = typeof options.base_url === "string" ? options.base_url : "";
+  if (!raw.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not echoed: a malformed base URL may still hold a password.
+    throw new Error("The data source's Base URL is not a valid URL.");
+  }
+  if (!url.username && !url.password) return { url, shown: raw };
+  const shown = new URL(url);
+  shown.username = "";
+  shown.password = "";
+  return { url, shown: shown.toString() };
+}
+
+function sameOrigin(a: URL, b: URL): boolean {
+  return a.protocol === b.protocol && a.host === b.host;
+}
+
+function isAbsoluteUrl(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first address to fetch. With a Base URL only relative URLs are accepted (Redash's URL
+ * runner rule and message); anything that parses on its own or resolves to another origin
+ * ("//host", "/\host") is refused, so a query author cannot send the stored credentials away.
+ */
+function resolveQueryUrl(text: string, base: BaseUrl | undefined): URL {
+  let url: URL;
+  try {
+    url = new URL(text, base?.url);
+  } catch {
+    throw new Error(`Invalid URL: ${text}`);
+  }
+  if (base && (isAbsoluteUrl(text) || !sameOrigin(url, base.url))) {
+    throw new Error(`Accepting only relative URLs to '${base.shown}'`);
+  }
+  return url;
+}
+
+/**
+ * Stored credentials (username/password) are sent only with a Base URL, and only to its origin:
+ * without one the query author picks the host, so they are not sent at all. Credentials the query
+ * itself gives (`auth`, credential headers) go to the query URL's origin only. A pagination link
+ * to another origin is refused with a Base URL (the data source is pinned to it) and otherwise
+ * followed without any credentials, as the outbound client does on a cross-origin redirect.
+ */
 async function fetchAll(
   options: DataSourceOptions,
   query: JsonQuery,
   ctx: RunContext,
   signal: AbortSignal,
 ) {
-  const base =
-    typeof options.base_url === "string" && options.base_url ? options.base_url : undefined;
-  let url: URL;
-  try {
-    url = new URL(query.url, base);
-  } catch {
-    throw new Error(`Invalid URL: ${query.url}`);
-  }
+  const base = parseBaseUrl(options);
+  let url = resolveQueryUrl(query.url, base);
+  const credentialOrigin = base?.url ?? url;
   const params = { ...query.params };
-  const headers: Record<string, string> = { accept: "application/json", ...query.headers };
-  const auth =
-    query.auth ??
-    (options.username || options.password
+  const headers: Record<string, string> = { accept: "application/json" };
+  const credentials: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query.headers)) {
+    const name = key.toLowerCase();
+    if (CREDENTIAL_HEADERS.has(name)) credentials[name] = value;
+    else headers[name] = value;
+  }
+  const stored: [string, string] | null =
+    options.username || options.password
       ? [String(options.username ?? ""), String(options.password ?? "")]
-      : null);
-  if (auth) headers.authorization = basicAuth(auth as [string, string]);
+      : null;
+  const auth = query.auth ?? (base ? stored : null);
+  const withheld = stored !== null && !query.auth && !base;
+  if (auth) credentials.authorization = basicAuth(auth);
   if (query.body) headers["content-type"] = query.body.contentType;
 
   const items: Json[] = [];
@@ -189,12 +256,16 @@ async function fetchAll(
     for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value);
     const response = await ctx.outbound.request(target.toString(), {
       method: query.method,
-      headers,
+      headers: sameOrigin(target, credentialOrigin) ? { ...headers, ...credentials } : headers,
       body: query.body?.text,
       signal,
     });
     if (response.status !== 200) {
-      throw new Error(`Endpoint returned unexpected status code (${response.status}).`);
+      const hint =
+        withheld && (response.status === 401 || response.status === 403)
+          ? " The data source's username and password are sent only to its Base URL, and none is set."
+          : "";
+      throw new Error(`Endpoint returned unexpected status code (${response.status}).${hint}`);
     }
     const data = response.json() as Json;
     if (data === null || data === "" || (Array.isArray(data) && data.length === 0)) break;
@@ -205,7 +276,16 @@ async function fetchAll(
     if (query.pagination.type === "url") {
       const next = applyPath(data, query.pagination.path, "");
       if (typeof next !== "string" || !next) break;
-      url = new URL(next, target);
+      try {
+        url = new URL(next, target);
+      } catch {
+        throw new Error(`Invalid pagination URL: ${next}`);
+      }
+      if (base && !sameOrigin(url, base.url)) {
+        throw new Error(
+          `Accepting only relative URLs to '${base.shown}' (the pagination link leads to ${url.origin}).`,
+        );
+      }
       for (const key of Object.keys(params)) delete params[key];
     } else {
       const [tokenField, paramName] = query.pagination.fields;
@@ -250,8 +330,9 @@ export const jsonRunner: Runner = {
     type: "object",
     properties: {
       base_url: { type: "string", title: "Base URL" },
-      username: { type: "string", title: "HTTP Basic Auth Username" },
-      password: { type: "string", title: "HTTP Basic Auth Password" },
+      // Stored credentials are never sent without a Base URL, nor to another origin.
+      username: { type: "string", title: "HTTP Basic Auth Username (sent only to the Base URL)" },
+      password: { type: "string", title: "HTTP Basic Auth Password (sent only to the Base URL)" },
     },
     secret: ["password"],
     order: ["base_url", "username", "password"],

@@ -599,6 +599,14 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
       changes.data_source_id = (
         await writableDataSource(identity, org.id, bodyId(body, "data_source_id"))
       ).id;
+    } else if (
+      changes.query !== undefined &&
+      changes.query !== query.query &&
+      query.data_source_id !== null
+    ) {
+      // New text needs the access that running new text needs: a user with read-only access
+      // (even with a grant to modify the query) could otherwise run any SQL by saving it.
+      await writableDataSource(identity, org.id, query.data_source_id);
     }
     let version: number | undefined;
     if ("version" in body && body.version !== null) {

@@ -121,9 +121,11 @@ describe.each(DATABASES)(
     it("refuses unsafe queries on view-only data sources and API keys; refresh rules", async () => {
       const vo = await newGroup(server, randomName("vo"));
       await linkGroup(server, dsId, vo.id, true);
-      const { client: viewer } = await userClient(server, `v-${randomName("u")}@example.com`, [
-        vo.id,
-      ]);
+      const { client: viewer, id: viewerId } = await userClient(
+        server,
+        `v-${randomName("u")}@example.com`,
+        [vo.id],
+      );
       const unsafe = await create(admin, {
         query: "SELECT '{{t}}'",
         options: { parameters: [{ name: "t", type: "text" }] },
@@ -144,6 +146,16 @@ describe.each(DATABASES)(
       await settle(viewer, allowed.body);
       expect((await viewer.get(`/api/queries/${safe.id}`)).body.can_edit).toBe(false);
       expect((await viewer.post(`/api/queries/${safe.id}/refresh?p_n=1`)).status).toBe(403);
+
+      // A grant to modify the query does not let read-only access save new text to run.
+      await admin.post(`/api/queries/${safe.id}/acl`, { access_type: "modify", user_id: viewerId });
+      const rewritten = await viewer.post(`/api/queries/${safe.id}`, {
+        query: "DELETE FROM orders RETURNING {{n}}",
+      });
+      expect(rewritten.status).toBe(403);
+      expect((await admin.get(`/api/queries/${safe.id}`)).body.query).toBe("SELECT {{n}}");
+      const renamed = await viewer.post(`/api/queries/${safe.id}`, { name: "Renamed by viewer" });
+      expect(renamed.status).toBe(200);
 
       const key = new TestClient(server.url);
       key.apiKey = unsafe.api_key;

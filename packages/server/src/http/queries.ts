@@ -39,6 +39,7 @@ import { insertVisualization, visualizationsOf } from "../store/visualizations";
 import { findRunner } from "../services/dataSourceTypes";
 import { queryHash } from "../execution/hash";
 import { dropdownValues } from "../services/queryDropdowns";
+import { principalOf } from "../execution/principal";
 import { recordEvent } from "../services/events";
 import { formatSql } from "../services/sqlFormat";
 import { badRequest, conflict, forbidden, notFound } from "./errors";
@@ -700,9 +701,9 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // -------------------------------------------------------------------------------------------
   // Dropdowns (§3.17, §3.18)
 
-  async function dropdownOf(source: Query, orgId: number) {
+  async function dropdownOf(source: Query, orgId: number, identity: Identity) {
     try {
-      return await dropdownValues(db, orgId, source);
+      return await dropdownValues(db, orgId, source, principalOf(identity));
     } catch (error) {
       if (error instanceof DetachedDropdownQueryError) throw badRequest(DETACHED);
       throw error;
@@ -720,7 +721,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
       } else if (!accessAllows(await queryAccess(db, identity, query, []), "view")) {
         throw forbidden();
       }
-      return dropdownOf(query, org.id);
+      return dropdownOf(query, org.id, identity);
     },
   );
 
@@ -741,7 +742,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
         const access = dataSourceAccess(identity, await linksOf(source));
         if (!accessAllows(access, "view")) throw forbidden();
       }
-      return dropdownOf(source, org.id);
+      return dropdownOf(source, org.id, identity);
     },
   );
 

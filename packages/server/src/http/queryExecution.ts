@@ -82,7 +82,7 @@ async function run(ctx: AppContext, reply: FastifyReply, input: RunInput) {
       const validation = validateParameters(
         input.schema,
         input.values,
-        await validationContext(db, input.orgId, input.schema),
+        await validationContext(db, input.orgId, input.schema, input.principal),
       );
       if (!validation.ok) throw new HttpError(400, invalidParametersMessage(validation.invalid));
     }

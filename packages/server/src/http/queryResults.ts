@@ -31,6 +31,7 @@ import {
   type ResultMeta,
 } from "../results";
 import { principalOf } from "../execution/principal";
+import { requireStoredResultAccess } from "../policies/results";
 import { orgSetting } from "../services/orgSettings";
 import { recordEventSoon } from "../services/events";
 import { findDataSource, groupLinksOf } from "../store/dataSources";
@@ -238,12 +239,18 @@ async function sendResult(
   const meta = await loadResultMeta(ctx.database.db, org.id, input.resultId);
   if (!meta) throw input.explicitResult ? notFound() : notFound(NO_CACHED_RESULT_MESSAGE);
   if (identity.kind === "api_key") {
-    // A query key opens only its own query's results, and only for its current text.
-    if (!query || meta.queryHash !== query.query_hash) throw notFound(NO_CACHED_RESULT_MESSAGE);
+    // A query key opens only its own query's results: its current text on its data source.
+    if (
+      !query ||
+      meta.queryHash !== query.query_hash ||
+      meta.dataSourceId !== query.data_source_id
+    ) {
+      throw notFound(NO_CACHED_RESULT_MESSAGE);
+    }
     if (identity.object.type === "queries" && identity.object.id !== query.id) throw forbidden();
   }
-  const links = await groupLinksOf(ctx.database.db, meta.dataSourceId);
-  if (!accessAllows(dataSourceAccess(identity, links), "view")) throw forbidden();
+  // The data source's groups, and for Query Results the queries its text read (SECURITY.md rule 5).
+  await requireStoredResultAccess(ctx.database.db, identity, meta);
 
   const type = input.type ?? "json";
   const filename = downloadFilename({

@@ -5,7 +5,7 @@ import { openTestStore, type TestStore } from "../execution/testSupport";
 import { userIdentity } from "../auth/identity";
 import type { Query } from "../store/queries";
 import type { User } from "../store/users";
-import { referencedTables, resultsRunner } from "./results";
+import { MAX_CHECKED_QUERIES, referencedTables, resultsRunner } from "./results";
 import { runAll, testContext } from "./testSupport";
 import type { ResultColumn, RunPrincipal } from "./types";
 
@@ -144,6 +144,109 @@ describe("Query Results runner", () => {
     });
     await expect(run(`SELECT * FROM query_${customers.id}`, key!)).rejects.toThrow(
       `You do not have access to query id ${customers.id}.`,
+    );
+  });
+
+  it("follows Query Results queries into the queries their stored results read", async () => {
+    const user = await principal(outsider);
+    const authorize = (text: string, who: RunPrincipal | null) =>
+      resultsRunner.authorize!(text, { db: store.database.db, principal: who });
+    // A Query Results query the outsider may see, whose stored result holds the finance rows.
+    const overSecret = await store.addQuery({
+      dataSourceId: resultsSourceId,
+      text: `SELECT x FROM query_${secret.id}`,
+    });
+    await store.storeResult(overSecret, [col("x", "string")], [["salaries"]]);
+    const chained = `SELECT * FROM query_${overSecret.id}`;
+    expect(await authorize(chained, user)).toBe(`You do not have access to query id ${secret.id}.`);
+    await expect(run(chained, user)).rejects.toThrow(
+      `You do not have access to query id ${secret.id}.`,
+    );
+    const twice = await store.addQuery({ dataSourceId: resultsSourceId, text: chained });
+    await store.storeResult(twice, [col("x", "string")], [["salaries"]]);
+    expect(await authorize(`SELECT * FROM query_${twice.id}`, user)).toBe(
+      `You do not have access to query id ${secret.id}.`,
+    );
+    expect(await authorize(`SELECT * FROM query_${twice.id}`, await principal(store.admin))).toBe(
+      null,
+    );
+    await expect(run(chained, await principal(store.admin))).resolves.toMatchObject({
+      rows: [["salaries"]],
+    });
+
+    // Results of other runners are not followed: their text names no query tables.
+    const plain = await store.addQuery({
+      dataSourceId: orders.data_source_id!,
+      text: `SELECT 'not a reference' FROM query_${secret.id}`,
+    });
+    await store.storeResult(plain, [col("x", "string")], [["ok"]]);
+    expect(await authorize(`SELECT * FROM query_${plain.id}`, user)).toBe(null);
+  });
+
+  it("ends on cycles between Query Results queries", async () => {
+    const user = await principal(outsider);
+    const a = await store.addQuery({ dataSourceId: resultsSourceId, text: "SELECT 1 AS x" });
+    const b = await store.addQuery({
+      dataSourceId: resultsSourceId,
+      text: `SELECT * FROM query_${a.id}`,
+    });
+    await store.storeResult(b, [col("x", "integer")], [[1]]);
+    // a's stored result read b (its text was edited and run again), and b's read a.
+    a.query = `SELECT x FROM query_${b.id} JOIN query_${a.id} USING (x)`;
+    await store.storeResult(a, [col("x", "integer")], [[1]]);
+    const authorize = (text: string) =>
+      resultsRunner.authorize!(text, { db: store.database.db, principal: user });
+    expect(await authorize(`SELECT * FROM query_${a.id}`)).toBe(null);
+    // The same cycle reaching the finance query is refused.
+    const c = await store.addQuery({
+      dataSourceId: resultsSourceId,
+      text: `SELECT * FROM query_${a.id} JOIN query_${secret.id} USING (x)`,
+    });
+    await store.storeResult(c, [col("x", "integer")], [[1]]);
+    b.query = `SELECT * FROM query_${c.id}`;
+    await store.storeResult(b, [col("x", "integer")], [[1]]);
+    expect(await authorize(`SELECT * FROM query_${a.id}`)).toBe(
+      `You do not have access to query id ${secret.id}.`,
+    );
+  });
+
+  it("refuses a chain longer than the bound rather than walking it", async () => {
+    const user = await principal(outsider);
+    let previous = orders;
+    for (let i = 0; i < MAX_CHECKED_QUERIES; i += 1) {
+      const next = await store.addQuery({
+        dataSourceId: resultsSourceId,
+        text: `SELECT * FROM query_${previous.id}`,
+      });
+      await store.storeResult(next, [col("x", "integer")], [[1]]);
+      previous = next;
+    }
+    const problem = await resultsRunner.authorize!(`SELECT * FROM query_${previous.id}`, {
+      db: store.database.db,
+      principal: user,
+    });
+    expect(problem).toBe(
+      `Query results nest too deeply (more than ${MAX_CHECKED_QUERIES} queries).`,
+    );
+  });
+
+  it("checks a latest result stored from another data source than its query's", async () => {
+    const db = store.database.db;
+    const finance = (await db
+      .selectFrom("queries")
+      .select("data_source_id")
+      .where("id", "=", secret.id)
+      .executeTakeFirstOrThrow())!.data_source_id!;
+    const moved = await store.addQuery({ dataSourceId: finance, text: "SELECT 'moved'" });
+    await store.storeResult(moved, [col("x", "string")], [["salaries"]]);
+    // Moved to a data source the outsider may use; its latest result is still the finance one.
+    await db
+      .updateTable("queries")
+      .set({ data_source_id: orders.data_source_id })
+      .where("id", "=", moved.id)
+      .execute();
+    await expect(run(`SELECT * FROM query_${moved.id}`, await principal(outsider))).rejects.toThrow(
+      `You do not have access to query id ${moved.id}.`,
     );
   });
 

@@ -9,23 +9,37 @@ import {
 import type { DB } from "../store/schema";
 import { findQuery, type Query } from "../store/queries";
 import { loadResultMeta, readResultRows } from "../results";
+import { forbidden } from "../http/errors";
+import { resultSource, storedResultRefusal } from "../policies/results";
+import type { RunPrincipal } from "../runners/types";
 
 /** Rows read from a dropdown source's result at most (a dropdown is a list for people). */
 const MAX_DROPDOWN_ROWS = 10_000;
 
 /**
  * Dropdown values of a query-based parameter (api-queries.md §8.5): from the source query's
- * latest result; [] when it has none. Throws DetachedDropdownQueryError when it has no data source.
+ * latest result; [] when it has none. Throws DetachedDropdownQueryError when it has no data source,
+ * and a 403 HttpError when the result may not be shown (SECURITY.md rule 5: a Query Results
+ * query's values only for a reader who may see the queries it read; see storedResultRefusal for
+ * `reader`, the principal the values are read for, undefined when the caller cannot name one).
  */
 export async function dropdownValues(
   db: Kysely<DB>,
   orgId: number,
   source: Query,
+  reader?: RunPrincipal | null,
 ): Promise<DropdownValue[]> {
   if (source.data_source_id === null) throw new DetachedDropdownQueryError();
   if (source.latest_query_data_id === null) return [];
   const meta = await loadResultMeta(db, orgId, source.latest_query_data_id);
   if (!meta) return [];
+  const refusal = await storedResultRefusal(
+    db,
+    meta,
+    await resultSource(db, orgId, meta.dataSourceId),
+    reader,
+  );
+  if (refusal) throw forbidden(refusal);
   const rows: Record<string, unknown>[] = [];
   for await (const batch of readResultRows(db, meta, MAX_DROPDOWN_ROWS)) {
     for (const row of batch) {
@@ -43,6 +57,7 @@ export async function validationContext(
   db: Kysely<DB>,
   orgId: number,
   schema: readonly ParameterDefinition[],
+  reader?: RunPrincipal | null,
 ): Promise<ValidationContext> {
   const options = new Map<number, string[] | "detached" | "missing">();
   for (const def of schema) {
@@ -55,7 +70,7 @@ export async function validationContext(
     else
       options.set(
         id,
-        (await dropdownValues(db, orgId, source)).map((d) => d.value),
+        (await dropdownValues(db, orgId, source, reader)).map((d) => d.value),
       );
   }
   return {

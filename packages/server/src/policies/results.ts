@@ -1,0 +1,93 @@
+import type { Kysely } from "kysely";
+import type { Identity } from "../auth/identity";
+import { principalOf } from "../execution/principal";
+import { getRunner } from "../runners/registry";
+import { groupsViewer, referencedQueriesRefusal, resultsRunner } from "../runners/results";
+import type { RunPrincipal } from "../runners/types";
+import type { GroupLink } from "../store/dataSources";
+import type { DB } from "../store/schema";
+import { bool } from "../store/values";
+import { forbidden } from "../http/errors";
+import { accessAllows, dataSourceAccess } from "./index";
+
+/** A stored result, as far as who may read it goes. */
+export interface StoredResult {
+  orgId: number;
+  dataSourceId: number;
+  /** The executed text. */
+  query: string;
+}
+
+/** The type (null: the data source is gone) and group links of a result's data source. */
+export interface ResultSource {
+  type: string | null;
+  links: GroupLink[];
+}
+
+/** The type and group links of a data source in one query (the result routes' only lookup). */
+export async function resultSource(
+  db: Kysely<DB>,
+  orgId: number,
+  dataSourceId: number,
+): Promise<ResultSource> {
+  const rows = await db
+    .selectFrom("data_sources")
+    .leftJoin("data_source_groups", "data_source_groups.data_source_id", "data_sources.id")
+    .select(["data_sources.type", "data_source_groups.group_id", "data_source_groups.view_only"])
+    .where("data_sources.org_id", "=", orgId)
+    .where("data_sources.id", "=", dataSourceId)
+    .orderBy("data_source_groups.group_id")
+    .execute();
+  const links: GroupLink[] = [];
+  for (const row of rows) {
+    if (row.group_id !== null)
+      links.push({ group_id: row.group_id, view_only: bool(row.view_only) });
+  }
+  return { type: rows[0]?.type ?? null, links };
+}
+
+/**
+ * Why a stored result may not be shown to its reader, or null (SECURITY.md rule 5). The caller
+ * has checked the reader's access to the result's data source; most runners' results need no
+ * more (and cost nothing more here). A runner whose answer depends on who runs it (Query Results,
+ * SQL over other queries' results) is asked again, for the reader, about the text that made the
+ * result, as before a run: a stored result never shows more than the reader could run.
+ *
+ * `reader` undefined: the caller cannot name the reader (a dropdown list). The result is then
+ * shown only when every group that may use its data source may see all that the text read.
+ */
+export async function storedResultRefusal(
+  db: Kysely<DB>,
+  result: StoredResult,
+  source: ResultSource,
+  reader: RunPrincipal | null | undefined,
+): Promise<string | null> {
+  const runner = source.type === null ? undefined : getRunner(source.type);
+  if (!runner?.authorize) return null;
+  if (reader !== undefined) return runner.authorize(result.query, { db, principal: reader });
+  if (runner !== resultsRunner) return NO_READER_MESSAGE;
+  return referencedQueriesRefusal(
+    db,
+    result.orgId,
+    groupsViewer(source.links.map((l) => l.group_id)),
+    result.query,
+  );
+}
+
+const NO_READER_MESSAGE = "You do not have access to this query result.";
+
+/**
+ * A stored result for a request's caller: view access to its data source (generic 403), then the
+ * runner's own check (403 with its reason). Returns the data source's type and links.
+ */
+export async function requireStoredResultAccess(
+  db: Kysely<DB>,
+  identity: Identity,
+  result: StoredResult,
+): Promise<ResultSource> {
+  const source = await resultSource(db, result.orgId, result.dataSourceId);
+  if (!accessAllows(dataSourceAccess(identity, source.links), "view")) throw forbidden();
+  const refusal = await storedResultRefusal(db, result, source, principalOf(identity));
+  if (refusal) throw forbidden(refusal);
+  return source;
+}

@@ -54,6 +54,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== "running"),
+    document
+      .getAnimations()
+      // Endless ones (spinners, skeleton shimmer) never settle and move nothing clickable.
+      .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+      .every((animation) => animation.playState !== "running"),
   );
 }

@@ -579,12 +579,13 @@ describe("query workspace in the browser", () => {
         // A chart picked again after another type starts from the organisation's format too.
         await page.click("button:has-text('Add Visualization')");
         await animationsSettled(page);
-        await page.click("[data-testid=visualization-type]");
-        await page.click(".ant-select-item-option[title=Table]");
-        await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
-        await page.click("[data-testid=visualization-type]");
-        await page.click(".ant-select-item-option[title=Chart]");
-        await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
+        // Each list opens with a slide: an option clicked mid-slide can be missed under load.
+        for (const type of ["Table", "Chart"]) {
+          await page.click("[data-testid=visualization-type]");
+          await animationsSettled(page);
+          await page.click(`.ant-select-item-option[title=${type}]`);
+          await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
+        }
         await page.click("[data-testid=save-visualization]");
         await poll(async () => (await charts()).length).toBe(2);
         for (const chart of await charts()) {

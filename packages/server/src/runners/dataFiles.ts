@@ -68,3 +68,29 @@ export function assertNotForbidden(real: string, ctx: FileContext): void {
 export function folderHoldsForbidden(root: string, ctx: FileContext): boolean {
   return ctx.forbiddenPaths.some((forbidden) => isWithin(root, realOrResolved(forbidden)));
 }
+
+/**
+ * Resolves a data source's own folder for files read by path (DuckDB's CSV and Parquet), inside
+ * the allowed folder; null when none is set. A folder holding Sightline's own data is refused.
+ */
+export function resolveDataFolder(folder: unknown, ctx: FileContext): string | null {
+  if (folder === undefined || folder === null || (typeof folder === "string" && !folder.trim())) {
+    return null;
+  }
+  if (typeof folder !== "string") throw new Error("Files Folder must be text.");
+  const root = allowedFolder(ctx);
+  let real: string;
+  try {
+    real = realpathSync(path.resolve(root, folder.trim()));
+  } catch {
+    throw new Error(`Files folder not found: ${folder}`);
+  }
+  if (!isWithin(root, real)) {
+    throw new Error(`Files folder must be inside the allowed data folder (${root}).`);
+  }
+  assertNotForbidden(real, ctx);
+  if (folderHoldsForbidden(real, ctx)) {
+    throw new Error("Files folder contains Sightline's own data: choose a folder without it.");
+  }
+  return real;
+}

@@ -4,11 +4,12 @@ import {
   DuckDBInstance,
   DuckDBTimestampTZValue,
 } from "@duckdb/node-api";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { duckdbRunner, runDuckdbCells } from "./duckdb";
+import { SHARED_FILE_CONFLICT } from "./duckdbConnections";
 import {
   abortAfter,
   DUCKDB_TIMESTAMP_SAMPLES,
@@ -150,24 +151,62 @@ describe("duckdb runner", () => {
     expect(rows[99_999]).toEqual([99_999, "row 99999"]);
   });
 
-  it("reads CSV files inside the allowed folder only", async () => {
+  it("reads and writes files only in the data source's own files folder", async () => {
+    mkdirSync(path.join(dir, "csv"), { recursive: true });
+    writeFileSync(path.join(dir, "csv", "people.csv"), "id,name\n1,Ada\n2,Grace\n");
+    // Another data source's file in the same allowed folder.
+    writeFileSync(path.join(dir, "hr.csv"), "name,salary\nAnn,99000\n");
+    const withFolder = { dbpath: ":memory:", files_folder: "csv" };
     const { rows } = await runAll(
       duckdbRunner.run(
-        memory,
-        `SELECT name FROM '${path.join(dir, "people.csv")}' ORDER BY id`,
+        withFolder,
+        `SELECT name FROM '${path.join(dir, "csv", "people.csv")}' ORDER BY id`,
         ctx,
       ),
     );
     expect(rows).toEqual([["Ada"], ["Grace"]]);
+    for (const source of [withFolder, memory, { dbpath: "shop.duckdb" }]) {
+      for (const query of [
+        `SELECT * FROM '${path.join(dir, "hr.csv")}'`,
+        `SELECT * FROM read_blob('${path.join(dir, "hr.csv")}')`,
+        `COPY (SELECT 1 AS x) TO '${path.join(dir, "hr.csv")}'`,
+        `SELECT * FROM '${path.join(outside, "secret.csv")}'`,
+        `COPY (SELECT 1) TO '${path.join(outside, "out.csv")}'`,
+      ]) {
+        await expect(runAll(duckdbRunner.run(source, query, ctx)), query).rejects.toThrow(
+          "Permission Error",
+        );
+      }
+    }
+    // Without a files folder nothing is read by path.
     await expect(
-      duckdbRunner.run(memory, `SELECT * FROM '${path.join(outside, "secret.csv")}'`, ctx),
+      runAll(
+        duckdbRunner.run(memory, `SELECT * FROM '${path.join(dir, "csv", "people.csv")}'`, ctx),
+      ),
     ).rejects.toThrow("Permission Error");
+    expect(readFileSync(path.join(dir, "hr.csv"), "utf8")).toBe("name,salary\nAnn,99000\n");
     await expect(
-      duckdbRunner.run(memory, `COPY (SELECT 1) TO '${path.join(outside, "out.csv")}'`, ctx),
-    ).rejects.toThrow("Permission Error");
-    await expect(
-      duckdbRunner.run(memory, "SET enable_external_access = true", ctx),
+      duckdbRunner.run(withFolder, "SET enable_external_access = true", ctx),
     ).rejects.toThrow("the configuration has been locked");
+    await expect(
+      duckdbRunner.run({ dbpath: ":memory:", files_folder: "../" }, "SELECT 1", ctx),
+    ).rejects.toThrow("must be inside the allowed data folder");
+  });
+
+  it("refuses a second files folder for a database file already open with another", async () => {
+    mkdirSync(path.join(dir, "exports"), { recursive: true });
+    const { rows } = await runAll(
+      duckdbRunner.run({ dbpath: "shop.duckdb" }, "SELECT 1 AS one", ctx),
+    );
+    expect(rows).toEqual([[1]]);
+    // The same file named another way, with the same (no) folder, shares the open database.
+    const same = await runAll(
+      duckdbRunner.run({ dbpath: path.join(dir, "shop.duckdb") }, "SELECT 2 AS two", ctx),
+    );
+    expect(same.rows).toEqual([[2]]);
+    await expect(
+      duckdbRunner.run({ dbpath: "shop.duckdb", files_folder: "exports" }, "SELECT 1", ctx),
+    ).rejects.toThrow(SHARED_FILE_CONFLICT);
   });
 
   it("reports the database's error message", async () => {
@@ -271,11 +310,18 @@ describe("duckdb runner", () => {
       duckdbRunner.run({ dbpath: path.join(outside, "x.duckdb") }, "SELECT 1", ctx),
     ).rejects.toThrow();
     mkdirSync(path.join(dir, "meta"), { recursive: true });
+    const everything = { dbpath: ":memory:", files_folder: "." };
     await expect(
-      duckdbRunner.run(memory, "SELECT 1", { ...ctx, forbiddenPaths: [path.join(dir, "meta")] }),
-    ).rejects.toThrow("the allowed data folder contains Sightline's own data");
+      duckdbRunner.run(everything, "SELECT 1", {
+        ...ctx,
+        forbiddenPaths: [path.join(dir, "meta")],
+      }),
+    ).rejects.toThrow("Files folder contains Sightline's own data");
     await expect(
-      duckdbRunner.run(memory, "SELECT 1", { ...ctx, fileDataDir: null }),
+      duckdbRunner.run(everything, "SELECT 1", { ...ctx, fileDataDir: null }),
+    ).rejects.toThrow("File-based data sources are disabled");
+    await expect(
+      duckdbRunner.run({ dbpath: "shop.duckdb" }, "SELECT 1", { ...ctx, fileDataDir: null }),
     ).rejects.toThrow("File-based data sources are disabled");
   });
 

@@ -360,8 +360,12 @@ export const duckdbRunner: Runner = {
     properties: {
       dbpath: { type: "string", title: "Database Path", default: MEMORY },
       read_only: { type: "boolean", title: "Read only (enforced by the database)", default: false },
+      files_folder: {
+        type: "string",
+        title: "Files Folder (CSV and Parquet files this data source may read, in the data folder)",
+      },
     },
-    order: ["dbpath", "read_only"],
+    order: ["dbpath", "files_folder", "read_only"],
     required: ["dbpath"],
   },
 

@@ -1,5 +1,5 @@
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { allowedFolder, folderHoldsForbidden, resolveDataFile } from "./dataFiles";
+import { resolveDataFile, resolveDataFolder } from "./dataFiles";
 import type { DataSourceOptions, RunContext } from "./types";
 
 /**
@@ -9,34 +9,75 @@ import type { DataSourceOptions, RunContext } from "./types";
 
 export const MEMORY = ":memory:";
 
+/** What a database may touch outside itself: its files folder, and its own files. */
+interface FileAccess {
+  /** Folders (with a trailing slash) readable and writable by path. */
+  directories: string[];
+  /** Single files: a database's own file and write-ahead log. */
+  paths: string[];
+}
+
+async function settingList(connection: DuckDBConnection, name: string): Promise<string[]> {
+  const result = await connection.runAndReadAll(`SELECT current_setting('${name}')::VARCHAR[]`);
+  const value = result.getRowsJson()[0]?.[0];
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
 async function isLocked(connection: DuckDBConnection): Promise<boolean> {
   const result = await connection.run("SELECT current_setting('lock_configuration')");
   const rows = await result.getRows();
   return rows[0]?.[0] === true;
 }
 
+/** Whether a locked instance was sandboxed with exactly this access. */
+async function hasAccess(connection: DuckDBConnection, access: FileAccess): Promise<boolean> {
+  const [directories, paths, temp] = await Promise.all([
+    settingList(connection, "allowed_directories"),
+    settingList(connection, "allowed_paths"),
+    connection.runAndReadAll("SELECT current_setting('temp_directory')::VARCHAR"),
+  ]);
+  // DuckDB adds its own temporary folder to the allowed ones.
+  const tempFolder = String(temp.getRowsJson()[0]?.[0] ?? "").replace(/\/+$/, "");
+  const own = directories.filter((d) => !tempFolder || d.replace(/\/+$/, "") !== tempFolder);
+  const same = (a: string[], b: string[]) =>
+    a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
+  // Paths are the database's own files (DuckDB adds its write-ahead log's siblings too).
+  return same(own, access.directories) && access.paths.every((p) => paths.includes(p));
+}
+
+const quoted = (items: string[]) =>
+  `[${items.map((i) => `'${i.replace(/'/g, "''")}'`).join(", ")}]`;
+
 /**
- * Limits file access to the allowed folder, then locks the configuration so queries cannot undo
- * it. Settings are per database instance; file instances are shared within the process (DuckDB
- * must not open one file twice), so an instance that is already locked was sandboxed before.
+ * Limits file access to the data source's own files folder and database file, then locks the
+ * configuration so queries cannot undo it. Settings are per database instance; file instances
+ * are shared within the process (DuckDB must not open one file twice), so an instance that is
+ * already locked must have been sandboxed with the same access, or the run is refused.
  */
 async function sandbox(
   connection: DuckDBConnection,
-  root: string,
+  access: FileAccess,
   inMemory: boolean,
 ): Promise<void> {
-  if (await isLocked(connection)) return;
-  const folder = `${root.replace(/\/+$/, "")}/`.replace(/'/g, "''");
+  if (await isLocked(connection)) {
+    if (await hasAccess(connection, access)) return;
+    throw new Error(SHARED_FILE_CONFLICT);
+  }
   try {
-    await connection.run(`SET allowed_directories = ['${folder}']`);
     if (inMemory) await connection.run("SET temp_directory = ''");
+    await connection.run(`SET allowed_directories = ${quoted(access.directories)}`);
+    await connection.run(`SET allowed_paths = ${quoted(access.paths)}`);
     await connection.run("SET enable_external_access = false");
     await connection.run("SET lock_configuration = true");
   } catch (error) {
     // Another query sandboxed the same instance at the same moment.
     if (!(await isLocked(connection))) throw error;
+    if (!(await hasAccess(connection, access))) throw new Error(SHARED_FILE_CONFLICT);
   }
 }
+
+export const SHARED_FILE_CONFLICT =
+  "This database file is open for another data source with another Files Folder. Give data sources on the same file the same Files Folder.";
 
 /** A run's connections to one database: the first, and one opened to re-run it as JSON. */
 export interface Opened {
@@ -76,7 +117,14 @@ export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): P
   const accessMode = options.read_only === true ? "READ_ONLY" : "READ_WRITE";
   // A warm instance passed the folder checks below with these same inputs, and holding it keeps
   // the file it checked open: it is reused without the file-system lookups.
-  const key = JSON.stringify([accessMode, dbpath, ctx.fileDataDir, ctx.forbiddenPaths]);
+  const filesFolder = typeof options.files_folder === "string" ? options.files_folder.trim() : "";
+  const key = JSON.stringify([
+    accessMode,
+    dbpath,
+    filesFolder,
+    ctx.fileDataDir,
+    ctx.forbiddenPaths,
+  ]);
   const warm = dbpath === MEMORY ? undefined : recentlySandboxed.get(key);
   if (warm) {
     keepWarm(key, warm.instance);
@@ -87,12 +135,8 @@ export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): P
       () => openSpare(key),
     );
   }
-  const root = allowedFolder(ctx);
-  if (folderHoldsForbidden(root, ctx)) {
-    throw new Error(
-      "DuckDB data sources are disabled: the allowed data folder contains Sightline's own data.",
-    );
-  }
+  const folder = resolveDataFolder(filesFolder, ctx);
+  const directories = folder ? [`${folder.replace(/\/+$/, "")}/`] : [];
   const engineOptions = {
     autoinstall_known_extensions: "false",
     autoload_known_extensions: "false",
@@ -104,7 +148,7 @@ export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): P
     const close = () => instance.closeSync();
     try {
       const connection = await instance.connect();
-      await sandbox(connection, root, true);
+      await sandbox(connection, { directories, paths: [] }, true);
       return opened(connection, () => instance.connect(), close);
     } catch (error) {
       close();
@@ -118,7 +162,7 @@ export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): P
   });
   const connection = await instance.connect();
   try {
-    await sandbox(connection, root, false);
+    await sandbox(connection, { directories, paths: [file, `${file}.wal`] }, false);
   } catch (error) {
     connection.closeSync();
     throw error;

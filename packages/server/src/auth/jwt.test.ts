@@ -157,6 +157,26 @@ describe("JWT login checks", () => {
     expect(state.requests).toBe(2);
   });
 
+  it("waits 30 seconds after a failed read of the keys before trying again", async () => {
+    let now = 1_000_000;
+    let requests = 0;
+    const down: OutboundClient = {
+      async request() {
+        requests += 1;
+        throw new Error("connect ECONNREFUSED");
+      },
+    };
+    const store = new JwtKeyStore(down, () => now);
+    const key = await issuerKey("k1");
+    const token = await key.sign({ email: "a@example.com" });
+    expect((await checkJwt(token, SETTINGS, store)).valid).toBe(false);
+    expect((await checkJwt(token, SETTINGS, store)).valid).toBe(false);
+    expect(requests).toBe(1);
+    now += 31_000;
+    expect((await checkJwt(token, SETTINGS, store)).valid).toBe(false);
+    expect(requests).toBe(2);
+  });
+
   it("reads the token from the named cookie first, then the named header", () => {
     const headers = { "x-jwt-assertion": "from-header" };
     expect(jwtOf({ cookies: { jwt: "from-cookie" }, headers }, SETTINGS)).toBe("from-cookie");

@@ -81,9 +81,14 @@ interface CachedKeys {
   resolve: JWTVerifyGetKey;
 }
 
+/** After a failed read of the keys, tokens are refused this long before the next try. */
+const RETRY_AFTER_FAILURE_MS = 30_000;
+
 /** Reads and caches issuers' public keys through the guarded outbound client. */
 export class JwtKeyStore {
   private readonly cache = new Map<string, CachedKeys>();
+  /** The last failure per address: while the issuer is down, requests do not each wait on it. */
+  private readonly failures = new Map<string, { at: number; error: Error }>();
 
   constructor(
     private readonly outbound: OutboundClient,
@@ -96,6 +101,21 @@ export class JwtKeyStore {
     if (cached && age < MAX_AGE_MS && !(options.refresh && age >= REFRESH_AFTER_MS)) {
       return cached;
     }
+    const failed = this.failures.get(url);
+    if (failed && this.now() - failed.at < RETRY_AFTER_FAILURE_MS) throw failed.error;
+    try {
+      const fresh = { fetchedAt: this.now(), resolve: await this.read(url) };
+      this.cache.set(url, fresh);
+      this.failures.delete(url);
+      return fresh;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      this.failures.set(url, { at: this.now(), error: failure });
+      throw failure;
+    }
+  }
+
+  private async read(url: string): Promise<JWTVerifyGetKey> {
     const response = await this.outbound.request(url, {
       timeoutMs: 10_000,
       maxResponseBytes: 1024 * 1024,
@@ -103,12 +123,7 @@ export class JwtKeyStore {
     if (response.status !== 200) {
       throw new Error(`The public keys address answered ${response.status}.`);
     }
-    const fresh = {
-      fetchedAt: this.now(),
-      resolve: createLocalJWKSet(publicKeySet(response.json())),
-    };
-    this.cache.set(url, fresh);
-    return fresh;
+    return createLocalJWKSet(publicKeySet(response.json()));
   }
 }
 

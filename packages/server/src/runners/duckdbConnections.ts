@@ -72,7 +72,8 @@ async function sandbox(
   } catch (error) {
     // Another query sandboxed the same instance at the same moment.
     if (!(await isLocked(connection))) throw error;
-    if (!(await hasAccess(connection, access))) throw new Error(SHARED_FILE_CONFLICT);
+    if (!(await hasAccess(connection, access)))
+      throw new Error(SHARED_FILE_CONFLICT, { cause: error });
   }
 }
 

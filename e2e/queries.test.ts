@@ -499,6 +499,7 @@ describe("query workspace in the browser", () => {
 
       await page.click("button:has-text('Add Visualization')");
       await page.waitForSelector("[data-testid=save-visualization]");
+      await animationsSettled(page);
       await page.click("[data-testid=save-visualization]");
       await poll(() => page.textContent("body")).toContain("Visualization saved");
       await poll(() => page.url()).toMatch(/#\d+$/);
@@ -569,8 +570,9 @@ describe("query workspace in the browser", () => {
         await page.click("[data-testid=execute-query]");
         await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
 
-        // Saved as soon as the dialog is open.
+        // Saved as soon as the dialog is open (its opening zoom lasts 0.3 s; the config, 4 s).
         await page.click("button:has-text('Add Visualization')");
+        await animationsSettled(page);
         await page.click("[data-testid=save-visualization]");
         await poll(() => page.textContent("body")).toContain("Visualization saved");
         await poll(async () => (await charts()).length).toBe(1);

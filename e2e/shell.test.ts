@@ -171,6 +171,35 @@ describe("the app shell", () => {
     await context.close();
   });
 
+  it("says so at once when the help page cannot be loaded", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.route("**/docs/index.html", (route) => route.abort("connectionrefused"));
+    await page.getByTestId("top-bar").getByText("Help").click();
+    // Well before the 20 s fallback: the frame's load shows the browser's error page.
+    await expect
+      .poll(() => page.getByText("Something went wrong.").count(), { timeout: 5000 })
+      .toBe(1);
+    await context.close();
+  });
+
+  it("asks for usage data consent once: answered, the card stays away", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect.poll(() => page.getByTestId("beacon-consent").count()).toBe(1);
+    await page.getByTestId("beacon-consent").getByRole("button", { name: "No" }).click();
+    await expect.poll(() => page.textContent("body")).toContain("Thank you.");
+    await expect.poll(() => page.getByTestId("beacon-consent").count()).toBe(0);
+    // Away and back inside the app, without a reload.
+    await page.getByTestId("top-bar").getByText("Queries").click();
+    await page.waitForURL((url) => url.pathname === "/queries");
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId("beacon-consent").count()).toBe(0);
+    await context.close();
+  });
+
   it("shows the not-found screen for unknown paths", async () => {
     const { page, context } = await newPage(browser, server.url);
     await signIn(page, ADMIN.email, ADMIN.password);

@@ -34,15 +34,19 @@ export function SessionGate({ children }: { children: ReactNode }) {
     staleTime: Infinity,
     retry: false,
   });
-  // The server may answer 401 for api/session when logged out: same as an empty session.
+  // Logged out, the server answers api/session with a 401 or (as Redash) a 404 "Please login":
+  // same as an empty session.
   const loggedOut =
-    (data !== undefined && !isAuthenticated(data)) || (isApiError(error) && error.status === 401);
+    (data !== undefined && !isAuthenticated(data)) ||
+    (isApiError(error) &&
+      (error.status === 401 || (error.serverMessage ?? "").includes("Please login")));
 
   useEffect(() => {
     if (loggedOut) window.location.assign(loginUrl(window.location));
   }, [loggedOut]);
 
-  if (error && !loggedOut) {
+  // A failed refresh of a loaded session keeps the loaded one (the next call tells what is wrong).
+  if (error && !loggedOut && !data) {
     return (
       <div className={styles.content}>
         <ErrorScreen error={error} />

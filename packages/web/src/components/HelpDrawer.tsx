@@ -26,6 +26,31 @@ export function useHelpDrawer() {
 
 type LoadState = "loading" | "loaded" | "error";
 
+/**
+ * Whether a frame that says it loaded shows a failure instead: browsers fire `load`, not
+ * `error`, for a page that could not be fetched (their own error page) and for an HTTP error
+ * answer. The help page is on this site, so its document can be read; a page elsewhere is
+ * taken as loaded.
+ */
+export function loadFailed(frame: HTMLIFrameElement): boolean {
+  let target: URL;
+  try {
+    target = new URL(frame.src, window.location.href);
+  } catch {
+    return true;
+  }
+  if (target.origin !== window.location.origin) return false;
+  try {
+    const href = frame.contentWindow?.location.href ?? "";
+    const doc = frame.contentDocument;
+    // A browser error page is on another origin (reading it throws) or at chrome-error://.
+    if (!doc || href.startsWith("chrome-error:") || href === "about:blank") return true;
+    return doc.contentType !== "text/html";
+  } catch {
+    return true;
+  }
+}
+
 interface HelpDrawerProps {
   open: boolean;
   onClose: () => void;
@@ -82,7 +107,7 @@ export function HelpDrawer({ open, onClose, url }: HelpDrawerProps) {
             style={{ visibility: state === "loaded" ? "visible" : "hidden" }}
             src={url}
             title="Help"
-            onLoad={() => setState("loaded")}
+            onLoad={(event) => setState(loadFailed(event.currentTarget) ? "error" : "loaded")}
             onError={() => setState("error")}
           />
         )}

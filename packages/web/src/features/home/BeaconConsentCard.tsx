@@ -1,13 +1,15 @@
 import { Button, Card, Space, Typography } from "antd";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { saveBeaconConsent } from "../../api/home";
 import { notify } from "../../app/notifications";
-import { useSession } from "../../app/session";
+import { SESSION_QUERY_KEY, useSession } from "../../app/session";
 
 /** Asks once whether anonymous usage data may be shared; shown while the config flag is on. */
 export function BeaconConsentCard() {
   const { client_config } = useSession();
+  const queryClient = useQueryClient();
   const [answered, setAnswered] = useState(false);
   const [saving, setSaving] = useState(false);
 
@@ -19,6 +21,8 @@ export function BeaconConsentCard() {
       await saveBeaconConsent(consent);
       notify.success("Thank you.");
       setAnswered(true);
+      // The session's client config says whether to ask: reloaded, it no longer asks.
+      void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
     } catch {
       notify.error("Failed saving changes.");
     } finally {

@@ -34,7 +34,6 @@ import {
   executionValues,
   isQuerySafe,
   missingValuesMessage,
-  relativeTime,
   type DataSource,
   type ParameterDefinition,
   type Query,
@@ -279,7 +278,13 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
           }),
         );
       } else {
-        execution.run(() => executeSaved(query.id, { parameters: params, max_age: maxAge }));
+        execution.run(() =>
+          executeSaved(query.id, {
+            parameters: params,
+            apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
+            max_age: maxAge,
+          }),
+        );
       }
       requestNotificationPermission();
     },
@@ -664,11 +669,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
             ? (v) => setDialog({ kind: "visualization", visualization: v })
             : undefined
         }
-        retrievedAtText={
-          execution.result
-            ? relativeTime(new Date(execution.result.retrieved_at), new Date())
-            : undefined
-        }
+        retrievedAt={execution.result ? new Date(execution.result.retrieved_at) : undefined}
       />
     </>
   );

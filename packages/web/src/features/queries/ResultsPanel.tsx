@@ -1,11 +1,12 @@
 // The result area: one tab per visualization (Table first), runtime, rows and downloads.
 import { DownloadOutlined, EditOutlined, PlusOutlined, SyncOutlined } from "@ant-design/icons";
 import { Alert, Button, Dropdown, Tabs, Typography } from "antd";
-import { formatRuntime, type QueryResult, type Visualization } from "@sightline/core";
+import { formatRuntime, relativeTime, type QueryResult, type Visualization } from "@sightline/core";
 import { resultDownloadUrl, type DownloadFormat } from "../../api/queries";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { VisualizationRenderer } from "../../visualizations";
 import styles from "./QueryPage.module.css";
+import { useNow } from "../admin/TimeAgo";
 
 const DEFAULT_TABLE = { type: "TABLE", name: "Table", options: {} };
 
@@ -21,7 +22,8 @@ interface ResultsPanelProps {
   refreshing?: boolean;
   onAddVisualization?: () => void;
   onEditVisualization?: (visualization: Visualization) => void;
-  retrievedAtText?: string;
+  /** When the shown result was retrieved: "Updated …" is kept current (spec 1 §9, 30 s). */
+  retrievedAt?: Date;
   /** The read-only view offers downloads in its header instead. */
   showDownload?: boolean;
 }
@@ -177,7 +179,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
           <strong>{data.rows.length}</strong> {data.rows.length === 1 ? "Row" : "Rows"}
         </span>
         <span data-testid="result-runtime">{formatRuntime(result.runtime)}</span>
-        {props.retrievedAtText && <span>Updated {props.retrievedAtText}</span>}
+        {props.retrievedAt && <UpdatedAgo at={props.retrievedAt} />}
         <span className={styles.spacer} />
         {props.showDownload !== false && (
           <DownloadMenu queryId={props.queryId} resultId={result.id} />
@@ -185,4 +187,10 @@ export function ResultsPanel(props: ResultsPanelProps) {
       </div>
     </div>
   );
+}
+
+/** "Updated 5 minutes ago", renewed every 30 s without re-rendering the results. */
+function UpdatedAgo({ at }: { at: Date }) {
+  const now = useNow();
+  return <span>Updated {relativeTime(at, now)}</span>;
 }

@@ -36,7 +36,9 @@ export async function newPage(
   baseURL: string,
   viewport = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport });
+  // Without the dialogs' and menus' animations (the app honours reduced motion): a click
+  // mid-animation on a loaded machine could miss its moving target.
+  const context = await browser.newContext({ baseURL, viewport, reducedMotion: "reduce" });
   const page = await context.newPage();
   return { context, page };
 }

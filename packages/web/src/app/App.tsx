@@ -4,7 +4,7 @@ import { createBrowserRouter, RouterProvider } from "react-router";
 import { NOTIFICATION_CONFIG, NotificationsBridge } from "./notifications";
 import { routes } from "./routes";
 import { SessionExpiredModal } from "./SessionExpiredModal";
-import { theme } from "./theme";
+import { themeForBrowser } from "./theme";
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -13,6 +13,7 @@ const queryClient = new QueryClient({
 });
 
 const router = createBrowserRouter(routes);
+const theme = themeForBrowser();
 
 /** Content blocks are white cards with a subtle shadow (UI.md). */
 const cardStyle = { boxShadow: "var(--ant-box-shadow-tertiary)" };

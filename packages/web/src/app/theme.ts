@@ -23,3 +23,14 @@ export const theme: ThemeConfig = {
     },
   },
 };
+
+/**
+ * The theme for this browser: people who ask their system for reduced motion get dialogs, menus
+ * and drawers without their zoom and slide animations.
+ */
+export function themeForBrowser(): ThemeConfig {
+  const reduced =
+    typeof window !== "undefined" &&
+    window.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
+  return reduced ? { ...theme, token: { ...theme.token, motion: false } } : theme;
+}

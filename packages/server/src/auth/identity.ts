@@ -3,6 +3,7 @@ import type { DB } from "../store/schema";
 import type { Organization } from "../store/organizations";
 import { findUserByApiKey, findUserById, groupsByIds, type User } from "../store/users";
 import { bool } from "../store/values";
+import { groupIdsOfDataSource } from "../store/groups";
 
 /** Who is making a request. Every route and policy works from this. */
 export type Identity = UserIdentity | ApiKeyIdentity | AnonymousIdentity;
@@ -121,19 +122,12 @@ export async function queryKeyIdentity(
   org: Organization,
   query: RouteQuery,
 ): Promise<ApiKeyIdentity> {
-  const links = query.data_source_id
-    ? await db
-        .selectFrom("data_source_groups")
-        .select("group_id")
-        .where("data_source_id", "=", query.data_source_id)
-        .execute()
-    : [];
   return {
     kind: "api_key",
     orgId: org.id,
     apiKey: query.api_key,
     name: `ApiKey: Query ${query.id}`,
-    groupIds: links.map((l) => l.group_id),
+    groupIds: await groupIdsOfDataSource(db, query.data_source_id),
     permissions: ["view_query"],
     object: { type: "queries", id: query.id },
   };

@@ -4,6 +4,7 @@ import { isAdmin } from "../policies";
 import type { RunPrincipal } from "../runners/types";
 import type { DB } from "../store/schema";
 import { findUserById } from "../store/users";
+import { groupIdsOfDataSource } from "../store/groups";
 
 /** The principal a request's identity runs queries as (null for anonymous callers). */
 export function principalOf(identity: Identity): RunPrincipal | null {
@@ -47,17 +48,10 @@ export async function resolvePrincipal(
     .executeTakeFirst();
   if (!query) return null;
   if (job.scheduled) return userPrincipal(db, job.orgId, query.user_id);
-  const links = query.data_source_id
-    ? await db
-        .selectFrom("data_source_groups")
-        .select("group_id")
-        .where("data_source_id", "=", query.data_source_id)
-        .execute()
-    : [];
   return {
     orgId: job.orgId,
     userId: null,
-    groupIds: links.map((l) => l.group_id),
+    groupIds: await groupIdsOfDataSource(db, query.data_source_id),
     isAdmin: false,
     apiKey: { key: query.api_key, object: { type: "queries", id: query.id } },
   };

@@ -222,3 +222,17 @@ export async function objectCounters(
   );
   return { users, alerts, data_sources: dataSources, queries, dashboards };
 }
+
+/** The groups a data source is linked to (what a query's own API key may reach). */
+export async function groupIdsOfDataSource(
+  db: Kysely<DB>,
+  dataSourceId: number | null,
+): Promise<number[]> {
+  if (dataSourceId === null) return [];
+  const links = await db
+    .selectFrom("data_source_groups")
+    .select("group_id")
+    .where("data_source_id", "=", dataSourceId)
+    .execute();
+  return links.map((l) => l.group_id);
+}

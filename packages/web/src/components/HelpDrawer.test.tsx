@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HelpDrawer, useHelpDrawer } from "./HelpDrawer";
+import { stubMatchMedia } from "../testing/matchMedia";
 
 function HelpButton() {
   const help = useHelpDrawer();
@@ -15,15 +16,7 @@ function HelpButton() {
 
 beforeEach(() => {
   vi.useFakeTimers();
-  window.matchMedia ??= (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-    }) as unknown as MediaQueryList;
+  stubMatchMedia();
 });
 
 afterEach(() => {

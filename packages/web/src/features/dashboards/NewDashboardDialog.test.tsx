@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { createMemoryRouter, RouterProvider, useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import NewDashboardDialog from "./NewDashboardDialog";
+import { stubMatchMedia } from "../../testing/matchMedia";
 
 interface Sent {
   url: string;
@@ -19,15 +20,7 @@ beforeEach(() => {
     sent.push({ url, body: init.body ? JSON.parse(String(init.body)) : undefined });
     return answer();
   });
-  window.matchMedia ??= (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-    }) as unknown as MediaQueryList;
+  stubMatchMedia();
 });
 
 afterEach(() => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mergeOptions } from "../lib/merge";
 import { DEFAULT_FORMATS, type Options } from "../types";
 import { ChoroplethEditor } from "./Editor";
+import { stubMatchMedia } from "../../testing/matchMedia";
 
 beforeEach(() => {
   // antd's tabs measure themselves; jsdom has no layout.
@@ -15,15 +16,7 @@ beforeEach(() => {
       disconnect() {}
     },
   );
-  window.matchMedia ??= (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-    }) as unknown as MediaQueryList;
+  stubMatchMedia();
 });
 afterEach(() => {
   cleanup();

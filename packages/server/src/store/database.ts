@@ -5,6 +5,7 @@ import pg from "pg";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { SchemaScopedPostgresDialect } from "./schemaIntrospector";
 import type { DB } from "./schema";
+import { checkpointInBackground } from "./walCheckpoints";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -97,14 +98,21 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const file = sqliteWithBooleans(new SQLite(url));
-  file.pragma("journal_mode = WAL");
+  const journal = file.pragma("journal_mode = WAL", { simple: true });
   // In WAL mode NORMAL syncs at checkpoints, not at every commit: still safe from corruption, and
   // a power cut loses at most the last commits (each result and event write was a disk flush).
   file.pragma("synchronous = NORMAL");
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
+  // The checkpoints (and their disk syncs) leave the main thread.
+  const stopCheckpoints =
+    journal === "wal" ? await checkpointInBackground(file, path.resolve(url)) : async () => {};
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  const close = async () => {
+    await stopCheckpoints();
+    await db.destroy();
+  };
+  return { db, dialect: "sqlite", close };
 }
 
 /** Drops a test schema (PostgreSQL). */

@@ -201,6 +201,30 @@ describe("administration in the browser", () => {
       await dialog.getByRole("button", { name: "Cancel" }).click();
     });
 
+    it("regenerates another user's API key without ever showing it", async () => {
+      const { page } = admin;
+      const plainApi = new TestClient(server.url);
+      await plainApi.login(PLAIN.email, PLAIN.password);
+      const ownKey = async () => (await plainApi.get(`/api/users/${plainId}`)).body.api_key;
+      const before = await ownKey();
+      expect(before).toMatch(/^\w{40}$/);
+      await page.goto(`/users/${plainId}`);
+      const field = page.getByTestId("api-key");
+      await poll(() => field.inputValue()).toBe("•".repeat(40));
+      await poll(() => text(page)).toContain("Only the user can see their API key.");
+      expect(await text(page)).not.toContain(before);
+      const answered = page.waitForResponse((r) => r.url().endsWith("/regenerate_api_key"));
+      await page.getByRole("button", { name: "Regenerate" }).click();
+      await page.locator(".ant-popconfirm").getByRole("button", { name: "Regenerate" }).click();
+      const answer = await (await answered).text();
+      await poll(() => text(page)).toContain("The API Key has been updated.");
+      const after = await ownKey();
+      expect(after).not.toBe(before);
+      expect(answer).not.toContain(after);
+      expect(await field.inputValue()).toBe("•".repeat(40));
+      await screenshot(page, "admin-other-user-api-key");
+    });
+
     it("disables and enables another user from the profile page", async () => {
       const { page } = admin;
       await page.goto(`/users/${plainId}`);

@@ -121,7 +121,7 @@ export const listedUser = object(
 export const userMaybeApiKey = object(
   { ...userFields, api_key: str },
   userRequired,
-  "A user; `api_key` for admins and the user themself",
+  "A user; `api_key` only in the user's own answers",
 );
 /** A user answer that may carry `invite_link` (when no invitation email was sent). */
 export const invitedUser = object(

@@ -275,12 +275,15 @@ describe.each(DATABASES)("users API on %s", (dbKind) => {
   });
 
   describe("GET /api/users/<id>", () => {
-    it("shows the API key to the user themself and to admins only", async () => {
+    it("shows the API key to the user themself only, not even to admins", async () => {
       const own = await aliceClient.get(`/api/users/${alice.id}`);
       expect(own.status).toBe(200);
       expect(own.body.api_key).toBe(alice.api_key);
       const byAdmin = await admin.get(`/api/users/${alice.id}`);
-      expect(byAdmin.body.api_key).toBe(alice.api_key);
+      expect(byAdmin.status).toBe(200);
+      expect(byAdmin.body.email).toBe(alice.email);
+      expect(byAdmin.body.api_key).toBeUndefined();
+      expect(byAdmin.text).not.toContain(alice.api_key);
       const other = await aliceClient.get(`/api/users/${adminUser.id}`);
       expect(other.status).toBe(200);
       expect(other.body.email).toBe(ADMIN.email);
@@ -316,6 +319,8 @@ describe.each(DATABASES)("users API on %s", (dbKind) => {
       const res = await admin.post(`/api/users/${alice.id}`, { name: "Alice L." });
       expect(res.status).toBe(200);
       expect(res.body.name).toBe("Alice L.");
+      expect(res.body.api_key).toBeUndefined();
+      expect(res.text).not.toContain(alice.api_key);
     });
 
     it("asks for the current password to set a new one", async () => {
@@ -481,6 +486,7 @@ describe.each(DATABASES)("users API on %s", (dbKind) => {
       expect(res.status).toBe(200);
       expect(res.body.is_disabled).toBe(true);
       expect(res.body.disabled_at).not.toBeNull();
+      expect(res.text).not.toContain(carol.api_key);
       expect((await carolClient.get("/api/session")).status).toBe(404);
       expect((await keyClient.get("/api/session")).status).toBe(404);
       const login = await new TestClient(server.url).login(carol.email, PASSWORD);
@@ -490,6 +496,7 @@ describe.each(DATABASES)("users API on %s", (dbKind) => {
       const enabled = await admin.delete(`/api/users/${carol.id}/disable`);
       expect(enabled.status).toBe(200);
       expect(enabled.body.is_disabled).toBe(false);
+      expect(enabled.text).not.toContain(carol.api_key);
       expect((await keyClient.get("/api/session")).status).toBe(200);
       expect((await loginAs(server, carol.email).then((c) => c.get("/api/session"))).status).toBe(
         200,
@@ -545,9 +552,13 @@ describe.each(DATABASES)("users API on %s", (dbKind) => {
       expect(own.body.api_key).toMatch(/^[A-Za-z0-9]{40}$/);
       expect(own.body.api_key).not.toBe(alice.api_key);
 
+      // An admin can revoke someone's key but never sees the new one.
       const byAdmin = await admin.post(`/api/users/${alice.id}/regenerate_api_key`);
       expect(byAdmin.status).toBe(200);
-      expect(byAdmin.body.api_key).not.toBe(own.body.api_key);
+      expect(byAdmin.body.api_key).toBeUndefined();
+      const replaced = (await findUserById(db, org.id, alice.id))!.api_key;
+      expect(replaced).not.toBe(own.body.api_key);
+      expect(byAdmin.text).not.toContain(replaced);
       const self = await admin.post(`/api/users/${adminUser.id}/regenerate_api_key`);
       expect(self.status).toBe(200);
       expect(self.body.api_key).not.toBe(before);

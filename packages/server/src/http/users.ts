@@ -5,6 +5,7 @@ import { bodyObject, flag, optionalString, parseId } from "./input";
 import {
   isAdmin,
   isAdminOrSelf,
+  isSelf,
   requireAdmin,
   requireAdminOrOwner,
   requireLogin,
@@ -160,7 +161,7 @@ const docs = {
   },
   get: userAction("Get a user", S.userMaybeApiKey, [403, 404]),
   update: {
-    ...userAction("Update a user (admin or the user)", S.userWithApiKey, [400, 403, 404, 429]),
+    ...userAction("Update a user (admin or the user)", S.userMaybeApiKey, [400, 403, 404, 429]),
     body: S.object({
       name: S.str,
       email: S.str,
@@ -169,15 +170,15 @@ const docs = {
       group_ids: { ...S.array(S.int), description: "Admins only; an empty list changes nothing" },
     }),
   },
-  delete: userAction("Delete a pending user (admin)", S.userWithApiKey),
+  delete: userAction("Delete a pending user (admin)", S.user),
   invite: userAction("Send an invitation again (admin)", S.invitedUser),
   resetPassword: userAction(
     "Send a password reset email (admin)",
     S.object({ reset_link: S.str }, ["reset_link"], "The reset link"),
   ),
-  regenerateApiKey: userAction("Give a user a new API key", S.userWithApiKey),
-  disable: userAction("Disable a user (admin)", S.userWithApiKey),
-  enable: userAction("Enable a disabled user (admin)", S.userWithApiKey),
+  regenerateApiKey: userAction("Give a user a new API key", S.userMaybeApiKey),
+  disable: userAction("Disable a user (admin)", S.user),
+  enable: userAction("Enable a disabled user (admin)", S.userMaybeApiKey),
 };
 
 type IdParams = { Params: { id: string } };
@@ -282,7 +283,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const { identity, org } = requirePermissionOrSelf(request, "list_users", id);
     const user = await userOr404(org.id, id);
     await recordRequestEvent(ctx, request, "view", "user", id);
-    return presentUser(user, { withApiKey: isAdminOrSelf(identity, id) });
+    return presentUser(user, { withApiKey: isSelf(identity, id) });
   });
 
   app.post<IdParams>(
@@ -359,11 +360,11 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
         ),
       });
       // A new token would end this session too: re-issue it when users change their own.
-      const self = identity.kind === "user" && identity.user.id === user.id;
-      if (self && !identity.viaApiKey && changes.session_token) {
+      const self = isSelf(identity, user.id);
+      if (self && identity.kind === "user" && !identity.viaApiKey && changes.session_token) {
         startSession(request, updated, true);
       }
-      return presentUser(updated, { withApiKey: true });
+      return presentUser(updated, { withApiKey: self });
     },
   );
 
@@ -380,7 +381,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
       throw forbidden("You cannot delete activated users. Please disable the user instead.");
     }
     await deleteUser(db, user.id);
-    return presentUser(user, { withApiKey: true });
+    return presentUser(user);
   });
 
   app.post<IdParams>("/api/users/:id/invite", { schema: docs.invite }, async (request) => {
@@ -418,7 +419,8 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (!isAdminOrSelf(identity, id)) throw forbidden();
       await updateUser(db, user.id, { api_key: generateApiKey() });
       await recordRequestEvent(ctx, request, "regnerate_api_key", "user", user.id);
-      return presentUser(await userOr404(org.id, user.id), { withApiKey: true });
+      // Only its owner ever sees a user's key (SECURITY.md rule 1): for others this revokes it.
+      return presentUser(await userOr404(org.id, user.id), { withApiKey: isSelf(identity, id) });
     },
   );
 
@@ -433,14 +435,14 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     }
     // A new session token ends the user's sessions for good, even after re-enabling.
     await updateUser(db, user.id, { disabled_at: now(), session_token: newSessionToken() });
-    return presentUser(await userOr404(org.id, user.id), { withApiKey: true });
+    return presentUser(await userOr404(org.id, user.id));
   });
 
   app.delete<IdParams>("/api/users/:id/disable", { schema: docs.enable }, async (request) => {
     const id = parseId(request.params.id);
-    const { org } = requireAdmin(request);
+    const { identity, org } = requireAdmin(request);
     const user = await userOr404(org.id, id);
     await updateUser(db, user.id, { disabled_at: null });
-    return presentUser(await userOr404(org.id, user.id), { withApiKey: true });
+    return presentUser(await userOr404(org.id, user.id), { withApiKey: isSelf(identity, id) });
   });
 }

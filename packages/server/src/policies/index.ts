@@ -98,6 +98,11 @@ export function requirePermissionOrSelf(
   return result;
 }
 
+/** The user acted on is the caller (signed in or with their own API key). */
+export function isSelf(identity: Identity, userId: number): boolean {
+  return identity.kind === "user" && identity.user.id === userId;
+}
+
 /** Admin, or the user acted on themself. */
 export function isAdminOrSelf(identity: Identity, userId: number): boolean {
   return canEditAsOwner(identity, userId);

@@ -82,6 +82,9 @@ interface ProfileProps {
   mailMissing: boolean;
 }
 
+/** Shown instead of another user's key, which the server never sends (SECURITY.md rule 1). */
+const HIDDEN_KEY = "•".repeat(40);
+
 function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: ProfileProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -116,6 +119,7 @@ function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: P
 
   async function regenerate() {
     try {
+      // Only the owner gets the new key back; for others (admins) this revokes the old one.
       setApiKey((await regenerateUserApiKey(user.id)).api_key);
       notify.success("The API Key has been updated.");
     } catch {
@@ -235,13 +239,21 @@ function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: P
           </Descriptions>
         )}
 
-        {editable && apiKey && (
+        {editable && (apiKey || !self) && (
           <>
             <Divider />
             <Form layout="vertical">
-              <Form.Item label="API Key">
+              <Form.Item
+                label="API Key"
+                extra={apiKey ? undefined : "Only the user can see their API key."}
+              >
                 <Space.Compact block>
-                  <Input readOnly value={apiKey} className={styles.apiKey} data-testid="api-key" />
+                  <Input
+                    readOnly
+                    value={apiKey ?? HIDDEN_KEY}
+                    className={styles.apiKey}
+                    data-testid="api-key"
+                  />
                   <Popconfirm
                     title="Are you sure you want to regenerate?"
                     okText="Regenerate"
@@ -250,9 +262,11 @@ function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: P
                     <Button>Regenerate</Button>
                   </Popconfirm>
                 </Space.Compact>
-                <Typography.Text copyable={{ text: apiKey }} type="secondary">
-                  Copy
-                </Typography.Text>
+                {apiKey && (
+                  <Typography.Text copyable={{ text: apiKey }} type="secondary">
+                    Copy
+                  </Typography.Text>
+                )}
               </Form.Item>
             </Form>
           </>

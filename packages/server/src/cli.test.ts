@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config";
 import { createServer } from "./server";
+import { orgSetting } from "./services/orgSettings";
 import { setUpOrganization } from "./services/organizationSetup";
+import { openDatabase } from "./store/database";
+import { DEFAULT_ORG_SLUG, findOrgBySlug, saveOrgSettings } from "./store/organizations";
 import { TestClient } from "./testing/httpClient";
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bin/sightline.js");
@@ -65,10 +68,36 @@ describe("the sightline command", { timeout: 120_000 }, () => {
     expect(created.stdout).toMatch(/Invite link: http:\/\/127\.0\.0\.1:5000\/invite\/\S+/);
   });
 
+  it("turns password login back on, keeping the other settings", async () => {
+    const config = loadConfig(env);
+    const open = async () => {
+      const database = await openDatabase(config.databaseUrl);
+      return { database, org: (await findOrgBySlug(database.db, DEFAULT_ORG_SLUG))! };
+    };
+    const before = await open();
+    await saveOrgSettings(before.database.db, before.org.id, {
+      ...before.org.settings,
+      settings: { auth_password_login_enabled: false, auth_saml_enabled: true },
+    });
+    await before.database.close();
+
+    const run = sightline(["org", "enable-password-login"], env);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("Password login is enabled again for Acme.\n");
+    const after = await open();
+    expect(orgSetting(after.org, "auth_password_login_enabled")).toBe(true);
+    expect(orgSetting(after.org, "auth_saml_enabled")).toBe(true);
+    await after.database.close();
+  });
+
   it("refuses bad arguments with usage", () => {
     const bad = sightline(["users", "create", "nope"], env);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("Usage");
+    const extra = sightline(["org", "enable-password-login", "now"], env);
+    expect(extra.status).toBe(2);
+    expect(extra.stderr).toContain("sightline org enable-password-login");
   });
 
   it("stops the start with a message naming a bad variable", () => {

@@ -2,39 +2,37 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "./config";
 import { deriveKeys, loadOrCreateSecretKey } from "./auth/secretKey";
 import { hashPassword } from "./auth/passwords";
-import { openDatabase } from "./store/database";
+import { openDatabase, type Database } from "./store/database";
 import { migrate } from "./store/migrate";
-import { DEFAULT_ORG_SLUG, findOrgBySlug } from "./store/organizations";
+import {
+  DEFAULT_ORG_SLUG,
+  findOrgBySlug,
+  saveOrgSettings,
+  type Organization,
+} from "./store/organizations";
 import { findUserByEmail, insertUser } from "./store/users";
 import { adminGroupId, defaultGroupId } from "./services/organizationSetup";
 import { makeToken } from "./auth/tokens";
 
-/** `sightline users create [--admin] [--password P] EMAIL NAME` */
+const USAGE =
+  "Usage: sightline users create [--admin] [--password PASSWORD] EMAIL NAME\n" +
+  "       sightline org enable-password-login\n";
+
+/** Administration commands: `users create …` and `org enable-password-login`. */
 export async function runCli(argv: string[]): Promise<number> {
   const [area, action, ...rest] = argv;
-  if (area !== "users" || action !== "create") {
-    process.stderr.write(
-      "Usage: sightline users create [--admin] [--password PASSWORD] EMAIL NAME\n",
-    );
-    return 2;
+  if (area === "users" && action === "create") return createUser(rest);
+  if (area === "org" && action === "enable-password-login" && rest.length === 0) {
+    return enablePasswordLogin();
   }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: { admin: { type: "boolean", default: false }, password: { type: "string" } },
-    allowPositionals: true,
-  });
-  const [email, ...nameParts] = positionals;
-  const name = nameParts.join(" ").trim();
-  if (!email || !email.includes("@") || !name) {
-    process.stderr.write(
-      "Usage: sightline users create [--admin] [--password PASSWORD] EMAIL NAME\n",
-    );
-    return 2;
-  }
-  if (values.password !== undefined && values.password.length < 6) {
-    process.stderr.write("The password must be at least 6 characters long.\n");
-    return 2;
-  }
+  process.stderr.write(USAGE);
+  return 2;
+}
+
+/** Opens the migrated store and the set-up organisation, or says why it cannot. */
+async function withOrganization(
+  work: (database: Database, org: Organization) => Promise<number>,
+): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl);
   try {
@@ -44,6 +42,46 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write("Sightline is not set up yet: open /setup in the browser first.\n");
       return 1;
     }
+    return await work(database, org);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The way back in when password login was turned off and the other login method does not work
+ * (a wrong SAML certificate, a proxy gone): only someone with access to the server can do this.
+ */
+function enablePasswordLogin(): Promise<number> {
+  return withOrganization(async (database, org) => {
+    const stored = (org.settings.settings as Record<string, unknown> | undefined) ?? {};
+    await saveOrgSettings(database.db, org.id, {
+      ...org.settings,
+      settings: { ...stored, auth_password_login_enabled: true },
+    });
+    process.stdout.write(`Password login is enabled again for ${org.name}.\n`);
+    return 0;
+  });
+}
+
+/** `users create [--admin] [--password P] EMAIL NAME` */
+async function createUser(rest: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { admin: { type: "boolean", default: false }, password: { type: "string" } },
+    allowPositionals: true,
+  });
+  const [email, ...nameParts] = positionals;
+  const name = nameParts.join(" ").trim();
+  if (!email || !email.includes("@") || !name) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (values.password !== undefined && values.password.length < 6) {
+    process.stderr.write("The password must be at least 6 characters long.\n");
+    return 2;
+  }
+  return withOrganization(async (database, org) => {
     if (await findUserByEmail(database.db, org.id, email)) {
       process.stderr.write(`A user with the email ${email.toLowerCase()} already exists.\n`);
       return 1;
@@ -62,12 +100,11 @@ export async function runCli(argv: string[]): Promise<number> {
       `Created ${values.admin ? "admin " : ""}user ${user.email} (id ${user.id}).\n`,
     );
     if (values.password === undefined) {
+      const config = loadConfig();
       const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
       const token = makeToken(keys.tokens, "invite", user.id, user.session_token);
       process.stdout.write(`Invite link: ${config.baseUrl}/invite/${token}\n`);
     }
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }

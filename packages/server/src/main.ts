@@ -12,6 +12,7 @@ Commands:
   scheduler                 the scheduler (scaled mode)
   users create [--admin] [--password PASSWORD] EMAIL NAME
                             create a user (prints an invite link when no password is given)
+  org enable-password-login turn password login back on (when no other login method works)
 `;
 
 async function serve(mode: string): Promise<void> {
@@ -41,7 +42,8 @@ async function main(argv: string[]): Promise<number> {
       await runBackground(loadConfig(), command);
       return -1;
     case "users":
-      return runCli(["users", ...rest]);
+    case "org":
+      return runCli([command, ...rest]);
     case "help":
     case "--help":
     case "-h":

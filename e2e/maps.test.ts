@@ -203,6 +203,33 @@ describe("map views and the Demo countries", () => {
     await page.mouse.up();
   }
 
+  /** The zoom of the map in `scope`: the geo component's (markers) or the map series'. */
+  async function mapZoom(page: Page, scope: string, kind: "markers" | "choropleth") {
+    return page.evaluate(
+      ({ scope, kind }) => {
+        type Opt = { geo?: { zoom?: number }[]; series?: { zoom?: number }[] };
+        const host = (
+          window as unknown as {
+            sightlineECharts: { getInstanceByDom(el: Element): { getOption(): Opt } | undefined };
+          }
+        ).sightlineECharts;
+        const el = document.querySelector(`${scope} [_echarts_instance_]`);
+        const option = el ? host.getInstanceByDom(el)?.getOption() : undefined;
+        if (!option) throw new Error(`no map in ${scope}`);
+        return (kind === "markers" ? option.geo?.[0]?.zoom : option.series?.[0]?.zoom) ?? 1;
+      },
+      { scope, kind },
+    );
+  }
+
+  /** Turns the wheel over the middle of the map in `scope`. */
+  async function wheel(page: Page, scope: string, deltaY: number): Promise<void> {
+    const box = (await page.locator(`${scope} [_echarts_instance_]`).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, deltaY);
+    await page.waitForTimeout(300);
+  }
+
   it(
     "CHOROPLETH: saved bounds are the view; unset, the whole world",
     { timeout: 90_000 },
@@ -380,6 +407,151 @@ describe("map views and the Demo countries", () => {
       await screenshot(opened.page, "maps-marker-saved-view");
       expect(opened.errors).toEqual([]);
       await opened.context.close();
+    },
+  );
+
+  for (const kind of ["markers", "choropleth"] as const) {
+    const label = kind === "markers" ? "MAP" : "CHOROPLETH";
+    const create = () =>
+      kind === "markers"
+        ? visualization(CITY_COORDS, "MAP", "Wheel and buttons", {
+            latColName: "lat",
+            lonColName: "lon",
+            bounds: null,
+          })
+        : visualization(BY_COUNTRY, "CHOROPLETH", "Wheel and buttons", CHOROPLETH);
+
+    it(
+      `${label}: the wheel scrolls the page, not the map; the zoom buttons zoom by 2`,
+      { timeout: 90_000 },
+      async () => {
+        const v = await create();
+        const { page, context, errors } = await embed(v);
+        const zoom = () => mapZoom(page, "body", kind);
+        const start = await zoom();
+        const before = await shownBox(page, "body", kind);
+
+        // Up, which zoomed in.
+        await wheel(page, "body", -400);
+        expect(await zoom()).toBe(start);
+
+        // On a page taller than the window, the wheel over the map scrolls the page.
+        await page.evaluate(() => {
+          const spacer = document.createElement("div");
+          spacer.id = "spacer";
+          spacer.style.height = "2000px";
+          document.body.append(spacer);
+        });
+        await wheel(page, "body", 300);
+        await poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+        expect(await zoom()).toBe(start);
+        await page.evaluate(() => {
+          window.scrollTo(0, 0);
+          document.getElementById("spacer")!.remove();
+        });
+
+        await page.getByRole("button", { name: "Zoom in" }).click();
+        await poll(zoom).toBeCloseTo(start * 2, 6);
+        // Drawn so: half as much of the world across, around the same middle.
+        const zoomed = await shownBox(page, "body", kind);
+        const span = (b: Box) => b.east - b.west;
+        expect(span(zoomed) / span(before)).toBeCloseTo(0.5, 2);
+        expect((zoomed.west + zoomed.east) / 2).toBeCloseTo((before.west + before.east) / 2, 1);
+        await page.waitForTimeout(500); // the markers' clusters follow the zoom
+        await screenshot(page, `maps-${kind}-zoomed-in`);
+
+        await page.getByRole("button", { name: "Zoom out" }).click();
+        await poll(zoom).toBeCloseTo(start, 6);
+        await page.getByRole("button", { name: "Zoom out" }).click();
+        await poll(zoom).toBeCloseTo(start / 2, 6);
+        expect(errors).toEqual([]);
+        await context.close();
+
+        const phone = await embed(v, PHONE);
+        const phoneStart = await mapZoom(phone.page, "body", kind);
+        await phone.page.getByRole("button", { name: "Zoom in" }).click();
+        await poll(() => mapZoom(phone.page, "body", kind)).toBeCloseTo(phoneStart * 2, 6);
+        await phone.page.waitForTimeout(500);
+        await screenshot(phone.page, `maps-${kind}-controls-phone`);
+        expect(phone.errors).toEqual([]);
+        await phone.context.close();
+      },
+    );
+
+    it(
+      `${label}: "Full screen" shows the map's container full screen, resized, until "Exit full screen"`,
+      { timeout: 90_000 },
+      async () => {
+        const { page, context, errors } = await embed(await create());
+        const chartSize = () =>
+          page.evaluate(() => {
+            const el = document.querySelector("[_echarts_instance_]")!;
+            const host = (
+              window as unknown as {
+                sightlineECharts: {
+                  getInstanceByDom(el: Element): { getWidth(): number; getHeight(): number };
+                };
+              }
+            ).sightlineECharts;
+            const chart = host.getInstanceByDom(el);
+            return { width: chart.getWidth(), height: chart.getHeight() };
+          });
+        // The element around the drawing area (with the notices and attribution), or null.
+        const fullscreenIsMap = () =>
+          page.evaluate(() => {
+            const area = document.querySelector("[_echarts_instance_]")!.parentElement!;
+            const shown = document.fullscreenElement;
+            return shown === null ? null : shown === area.parentElement;
+          });
+        const small = await chartSize();
+        expect(await fullscreenIsMap()).toBeNull();
+
+        await page.getByRole("button", { name: "Full screen" }).click();
+        await poll(fullscreenIsMap).toBe(true);
+        const viewport = page.viewportSize()!;
+        await poll(chartSize).toEqual(expect.objectContaining({ width: viewport.width }));
+        expect((await chartSize()).height).toBeGreaterThan(viewport.height - 100);
+        await page.waitForTimeout(800); // the view is fitted again to the new size
+        await screenshot(page, `maps-${kind}-full-screen`);
+
+        await page.getByRole("button", { name: "Exit full screen" }).click();
+        await poll(fullscreenIsMap).toBeNull();
+        await poll(chartSize).toEqual(small);
+        await page.getByRole("button", { name: "Full screen" }).waitFor();
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
+  }
+
+  it(
+    "MAP editor: zooming the preview with a button saves its view, as moving it does",
+    { timeout: 120_000 },
+    async () => {
+      const v = await visualization(CITY_COORDS, "MAP", "Zoomed in the editor", {
+        latColName: "lat",
+        lonColName: "lon",
+        bounds: null,
+      });
+      const { page, context, errors } = await openEditor(v.queryId, v.visualizationId);
+      const before = await shownBox(page, ".ant-modal", "markers");
+      await page.locator(".ant-modal").getByRole("button", { name: "Zoom in" }).click();
+      await page.waitForTimeout(800); // the preview saves once the map stands still
+      const zoomed = await shownBox(page, ".ant-modal", "markers");
+      expect((zoomed.east - zoomed.west) / (before.east - before.west)).toBeCloseTo(0.5, 2);
+      await screenshot(page, "maps-marker-editor-zoomed");
+      await page.click("[data-testid=save-visualization]");
+      await poll(() => page.textContent("body")).toContain("Visualization saved");
+      const bounds = (await storedOptions(v.queryId, v.visualizationId)).bounds as {
+        _southWest: { lat: number; lng: number };
+        _northEast: { lat: number; lng: number };
+      };
+      expect(bounds._southWest.lat).toBeCloseTo(zoomed.south, 3);
+      expect(bounds._southWest.lng).toBeCloseTo(zoomed.west, 3);
+      expect(bounds._northEast.lat).toBeCloseTo(zoomed.north, 3);
+      expect(bounds._northEast.lng).toBeCloseTo(zoomed.east, 3);
+      expect(errors).toEqual([]);
+      await context.close();
     },
   );
 });

@@ -799,12 +799,13 @@ describe("visualizations in the embed page", () => {
       expect(layer).toBeDefined();
       // Europe at a few hundred pixels a tile: zoom 3 or more.
       expect(Math.max(...hits.map((h) => Number(h.split("/")[1])))).toBeGreaterThanOrEqual(3);
-      // The tile colour is on screen, top left of the map, away from the markers. (Tiles come from
-      // another origin, so the canvas cannot be read back: the screenshot is.)
+      // The tile colour is on screen, at the left of the map below the zoom buttons, away from the
+      // markers. (Tiles come from another origin, so the canvas cannot be read back: the
+      // screenshot is.)
       const box = (await tiled.page.locator("[_echarts_instance_]").boundingBox())!;
       const pixel = pngPixel(
         await tiled.page.screenshot({
-          clip: { x: box.x + 30, y: box.y + 30, width: 1, height: 1 },
+          clip: { x: box.x + 30, y: box.y + 160, width: 1, height: 1 },
         }),
       );
       expect(pixel).toEqual([170, 211, 223]);

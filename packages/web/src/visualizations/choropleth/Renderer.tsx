@@ -1,6 +1,7 @@
 import { Spin } from "antd";
 import { useEffect, useMemo, useRef } from "react";
 import { EChart, type echarts } from "../components/EChart";
+import { MAP_CONTROLS_BOTTOM, MapControls, useMapFrame } from "../components/MapControls";
 import { Notices } from "../components/Notice";
 import { useElementSize } from "../components/useElementSize";
 import { useGeoMap } from "../components/useGeoMap";
@@ -35,6 +36,7 @@ export function ChoroplethRenderer({
     [stored, formats.choroplethAvailableMaps],
   );
   const { geo, state } = useGeoMap(o.mapType);
+  const { frame, fullscreen, style: frameStyle } = useMapFrame();
   const area = useRef<HTMLDivElement>(null);
   // Whole pixels, as ECharts sizes its canvas (clientWidth), so a saved view comes back exactly.
   const measured = useElementSize(area);
@@ -88,6 +90,8 @@ export function ChoroplethRenderer({
           type: "map",
           map: `sightline-${o.mapType}`,
           projection: def?.projected ? identityProjection : undefined,
+          // Dragging pans; the wheel scrolls the page (Redash turns wheel zoom off) and the zoom
+          // buttons zoom.
           roam: "move",
           ...layout,
           nameProperty: "name",
@@ -110,7 +114,9 @@ export function ChoroplethRenderer({
               {
                 type: "group",
                 [o.legend.position.includes("left") ? "left" : "right"]: 10,
-                [o.legend.position.includes("top") ? "top" : "bottom"]: 10,
+                // Top left, it stacks under the zoom buttons, as Leaflet's controls do.
+                [o.legend.position.includes("top") ? "top" : "bottom"]:
+                  o.legend.position === "top-left" ? MAP_CONTROLS_BOTTOM + 10 : 10,
                 // Above the regions, on a light card: a saved view may put land behind it.
                 children: [
                   {
@@ -167,16 +173,19 @@ export function ChoroplethRenderer({
     return <Notices notices={[`The "${o.mapType}" map is not available in this installation.`]} />;
   // The drawing area is always in the page, so that its size is known before the map loads.
   return (
-    <div style={{ height: "100%", minHeight: 320, display: "flex", flexDirection: "column" }}>
+    <div ref={frame} style={frameStyle}>
       {built ? <Notices notices={built.notices} /> : null}
-      <div ref={area} style={{ flex: 1, minHeight: 280 }}>
+      <div ref={area} style={{ flex: 1, minHeight: 280, position: "relative" }}>
         {state === "loading" || !built ? (
           <Spin />
         ) : (
-          <EChart
-            option={built.option}
-            onEvent={{ name: "georoam", handler: (_p, chart) => onRoam(chart) }}
-          />
+          <>
+            <EChart
+              option={built.option}
+              onEvent={{ name: "georoam", handler: (_p, chart) => onRoam(chart) }}
+            />
+            <MapControls container={frame} fullscreen={fullscreen} target={{ seriesIndex: 0 }} />
+          </>
         )}
       </div>
       {built?.attribution && (

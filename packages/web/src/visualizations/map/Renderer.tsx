@@ -3,6 +3,7 @@
 import { Spin } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { EChart, type echarts } from "../components/EChart";
+import { MapControls, useMapFrame } from "../components/MapControls";
 import { mercator } from "../lib/geo";
 import { Notices } from "../components/Notice";
 import { useElementSize } from "../components/useElementSize";
@@ -70,6 +71,7 @@ const sameViewport = (a: Viewport | null, b: Viewport | null) =>
 export function MapRenderer({ options: stored, data, formats, onOptionsChange }: RendererProps) {
   const o = useMemo(() => getMapOptions(stored), [stored]);
   const { state } = useGeoMap("countries");
+  const { frame, fullscreen, style: frameStyle } = useMapFrame();
   const box = useRef<HTMLDivElement>(null);
   // Whole pixels, as ECharts sizes its canvas (clientWidth), so a saved view comes back exactly.
   const measured = useElementSize(box);
@@ -138,7 +140,8 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
             data: groups.map((g) => g.name),
             type: "scroll",
             top: 8,
-            left: 8,
+            // Top right, as Redash's layer control: the zoom buttons are top left.
+            right: 8,
             orient: "vertical",
             backgroundColor: "rgba(255,255,255,0.8)",
           }
@@ -146,7 +149,9 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
       geo: {
         map: "sightline-countries",
         projection: mercator,
-        roam: true,
+        // Dragging pans; the wheel scrolls the page (Redash turns wheel zoom off) and the zoom
+        // buttons zoom.
+        roam: "move",
         // Zoom 1 is the Mercator world contained in the drawing area, whatever its shape.
         boundingCoords: WORLD_COORDS,
         layoutCenter: ["50%", "50%"],
@@ -267,9 +272,9 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
 
   // The drawing area is always in the page, so that its size is known before the map loads.
   return (
-    <div style={{ height: "100%", minHeight: 320, display: "flex", flexDirection: "column" }}>
+    <div ref={frame} style={frameStyle}>
       {state === "loading" ? null : <Notices notices={notices} />}
-      <div ref={box} style={{ flex: 1, minHeight: 280 }}>
+      <div ref={box} style={{ flex: 1, minHeight: 280, position: "relative" }}>
         {state === "loading" ? (
           <Spin />
         ) : (
@@ -299,6 +304,9 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
               { name: "finished", handler: (_p, chart) => updateViewport(chart) },
             ]}
           />
+        )}
+        {state === "loading" ? null : (
+          <MapControls container={frame} fullscreen={fullscreen} target={{ geoIndex: 0 }} />
         )}
       </div>
     </div>

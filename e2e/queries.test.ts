@@ -146,6 +146,30 @@ describe("query workspace in the browser", () => {
     },
   );
 
+  it("Add Visualization on a new query saves it, then opens the editor", async () => {
+    const { page, context } = await signedIn();
+    await page.goto("/queries/new");
+    await poll(() => page.textContent("[data-testid=schema-browser]")).toContain("orders");
+    await page.locator("[data-testid=query-editor] .cm-content").click();
+    await page.keyboard.type("select 1 as n");
+    await page.click("[data-testid=execute-query]");
+    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+    await page.click("button:has-text('Add Visualization')");
+    await page.waitForURL(/\/queries\/\d+\/source/);
+    await page.waitForSelector("[data-testid=save-visualization]");
+    const id = Number(page.url().match(/queries\/(\d+)/)![1]);
+    expect(((await api.get(`/api/queries/${id}`)).body as { query: string }).query).toBe(
+      "select 1 as n",
+    );
+    await screenshot(page, "query-new-add-visualization");
+    // The request to open it is used once: a reload shows the query without the dialog.
+    await page.keyboard.press("Escape");
+    await page.reload();
+    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+    expect(await page.locator("[data-testid=save-visualization]").count()).toBe(0);
+    await context.close();
+  });
+
   it(
     "writes a query with autocomplete, runs it, sees an error, fixes it and saves",
     { timeout: 90_000 },

@@ -83,6 +83,7 @@ import { useLazySchema } from "./useLazySchema";
 import { ApiKeyDialog, EmbedDialog } from "./ShareDialogs";
 import { VisualizationDialog } from "./VisualizationDialog";
 import styles from "./QueryPage.module.css";
+import { canExecuteQuery } from "./canExecuteQuery";
 
 export const DEFAULT_QUERY_NAME = "New Query";
 export const LEAVE_WARNING = "You will lose your changes if you leave";
@@ -142,6 +143,17 @@ export default function QueryPage() {
   );
 }
 
+type Dialog =
+  | { kind: "parameter"; parameter?: ParameterDefinition }
+  | { kind: "schedule" | "apiKey" | "embed" | "permissions" }
+  | { kind: "visualization"; visualization?: Visualization };
+
+/** The dialog a navigation asked to open (only a new visualization's editor is passed so). */
+function openedDialog(state: unknown): Dialog | null {
+  const dialog = (state as { dialog?: Dialog } | null)?.dialog;
+  return dialog?.kind === "visualization" && !dialog.visualization ? dialog : null;
+}
+
 interface WorkspaceProps {
   mode: Mode;
   initial: Query;
@@ -184,12 +196,16 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const [liveAutocomplete, setLiveAutocomplete] = useState(() =>
     readPreference("liveAutocomplete", true),
   );
-  const [dialog, setDialog] = useState<
-    | { kind: "parameter"; parameter?: ParameterDefinition }
-    | { kind: "schedule" | "apiKey" | "embed" | "permissions" }
-    | { kind: "visualization"; visualization?: Visualization }
-    | null
-  >(null);
+  // Saving a new query moves to its address, which mounts a new workspace: a dialog asked for
+  // at that moment (Add Visualization) comes along in the navigation's state.
+  const [dialog, setDialog] = useState<Dialog | null>(() => openedDialog(location.state));
+  useEffect(() => {
+    // Taken once: reloading the page must not open the dialog again.
+    if (openedDialog(location.state)) {
+      const { pathname, search, hash } = location;
+      navigate({ pathname, search, hash }, { replace: true, state: null });
+    }
+  }, [location, navigate]);
 
   const isNew = query.id === 0;
   const isOwner = !!query.user && query.user.id === session.user.id;
@@ -199,8 +215,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const syntax = dataSource?.syntax ?? "sql";
   const parameters = useMemo(() => query.options.parameters ?? [], [query.options.parameters]);
   // Whether this user may run it at all; an empty text is refused when run, with its own message.
-  const canExecute =
-    hasPermission(session.user, "execute_query") && (query.is_safe || !dataSource?.view_only);
+  const canExecute = canExecuteQuery(session.user, { isNew, isSafe: !!query.is_safe }, dataSource);
   const canSchedule = canEdit && hasPermission(session.user, "schedule_query");
 
   usePageTitle(query.name);
@@ -317,7 +332,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
 
   // -- saving -------------------------------------------------------------------------------
   const save = useCallback(
-    async (changes: Partial<Query> = {}, opts: { quiet?: boolean; overwrite?: boolean } = {}) => {
+    async (
+      changes: Partial<Query> = {},
+      opts: { quiet?: boolean; overwrite?: boolean; thenOpen?: Dialog } = {},
+    ) => {
       if (!canEdit) return;
       let next = { ...query, ...changes };
       let published = false;
@@ -355,7 +373,12 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         setDirty(false);
         queryClient.setQueryData(["query", String(saved.id)], saved);
         if (!opts.quiet) notify.success(published ? "Query saved and published" : "Query saved");
-        if (isNew) navigate(`/queries/${saved.id}/source${location.hash}`, { replace: true });
+        if (isNew) {
+          navigate(`/queries/${saved.id}/source${location.hash}`, {
+            replace: true,
+            state: opts.thenOpen ? { dialog: opts.thenOpen } : undefined,
+          });
+        }
         return saved;
       } catch (error) {
         if (isApiError(error) && error.status === 409) {
@@ -675,11 +698,13 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   );
 
   async function addVisualization() {
-    // A new query is saved first, so the visualization has a query to belong to.
-    if (isNew || dirty) {
-      const saved = await save({}, { quiet: true });
-      if (!saved) return;
+    // A new query is saved first, so the visualization has a query to belong to; the editor
+    // then opens in the saved query's workspace.
+    if (isNew) {
+      await save({}, { quiet: true, thenOpen: { kind: "visualization" } });
+      return;
     }
+    if (dirty && !(await save({}, { quiet: true }))) return;
     setDialog({ kind: "visualization" });
   }
 

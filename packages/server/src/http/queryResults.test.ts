@@ -4,7 +4,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { TestClient, setUpAndLogin } from "../testing/httpClient";
+import { TestClient, createDataSource, setUpAndLogin } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { insertUser } from "../store/users";
 import { hashPassword } from "../auth/passwords";
@@ -425,9 +425,8 @@ describe("executions while the queue's Redis is out of reach", () => {
   });
 
   it("answer 503 with a clear message on every execution route, and the rest keeps serving", async () => {
-    const sources = await admin.get("/api/data_sources");
-    expect(sources.status).toBe(200);
-    const dataSourceId = sources.body[0].id;
+    // Not the Demo source: it stays paused (a 400) until its data is generated.
+    const dataSourceId = await createDataSource(admin, "Memory", "duckdb", { dbpath: ":memory:" });
     const adhoc = await admin.post("/api/query_results", {
       query: "SELECT 1",
       data_source_id: dataSourceId,

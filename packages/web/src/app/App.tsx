@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { App as AntApp, ConfigProvider } from "antd";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { NOTIFICATION_CONFIG, NotificationsBridge } from "./notifications";
+import { OfflineWarning } from "./OfflineWarning";
 import { routes } from "./routes";
 import { SessionExpiredModal } from "./SessionExpiredModal";
 import { themeForBrowser } from "./theme";
@@ -24,6 +25,7 @@ export function App() {
       <AntApp notification={NOTIFICATION_CONFIG}>
         <QueryClientProvider client={queryClient}>
           <NotificationsBridge />
+          <OfflineWarning />
           <SessionExpiredModal />
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -1,7 +1,7 @@
 // The visualization editor body: type and name, the type's option tabs, and a live preview with
 // its own filter bar. Edits are deep-merged into the options, so unknown keys survive a re-save.
-import { Col, Input, Row, Select, Typography } from "antd";
-import { useMemo } from "react";
+import { Col, Input, Row, Select, Spin, Typography } from "antd";
+import { Suspense, useMemo } from "react";
 import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
 import { DEFINITIONS, findDefinition } from "./definitions";
 import { asObject, mergeOptions } from "./lib/merge";
@@ -85,15 +85,17 @@ export function VisualizationEditor({
         </div>
         {Editor ? (
           <VisualizationErrorBoundary resetKey={visualization.type}>
-            <Editor
-              options={options}
-              data={data}
-              formats={formats}
-              onOptionsChange={(changes) =>
-                onChange({ ...visualization, options: mergeOptions(options, changes) })
-              }
-              onReplaceOptions={(next) => onChange({ ...visualization, options: next })}
-            />
+            <Suspense fallback={<Spin />}>
+              <Editor
+                options={options}
+                data={data}
+                formats={formats}
+                onOptionsChange={(changes) =>
+                  onChange({ ...visualization, options: mergeOptions(options, changes) })
+                }
+                onReplaceOptions={(next) => onChange({ ...visualization, options: next })}
+              />
+            </Suspense>
           </VisualizationErrorBoundary>
         ) : (
           <Typography.Text type="warning">This visualization type has no editor.</Typography.Text>

@@ -1,5 +1,5 @@
-import { Alert } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { Alert, Spin } from "antd";
+import { Suspense, useEffect, useMemo, useState } from "react";
 import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
 import { findDefinition } from "./definitions";
 import { asObject } from "./lib/merge";
@@ -66,15 +66,18 @@ export function VisualizationRenderer(props: VisualizationRendererProps) {
       )}
       <div style={{ flex: 1, minHeight: 0 }}>
         <VisualizationErrorBoundary resetKey={resetKey}>
-          <Renderer
-            name={visualization.name}
-            options={options}
-            data={filtered}
-            formats={formats}
-            context={context}
-            onOptionsChange={onOptionsChange}
-            hideToolbox={hideToolbox}
-          />
+          {/* Chart types load their drawing code on first use (definitions.ts). */}
+          <Suspense fallback={<Spin />}>
+            <Renderer
+              name={visualization.name}
+              options={options}
+              data={filtered}
+              formats={formats}
+              context={context}
+              onOptionsChange={onOptionsChange}
+              hideToolbox={hideToolbox}
+            />
+          </Suspense>
         </VisualizationErrorBoundary>
       </div>
     </div>

@@ -1,11 +1,8 @@
 // The catalogue of visualization types (catalogue 1.1), in the order the editor offers them.
+import { lazy, type ComponentType } from "react";
 import { BoxplotEditor } from "./boxplot/Editor";
-import { BoxplotRenderer } from "./boxplot/Renderer";
 import { ChartEditor } from "./chart/Editor";
-import { ChartRenderer } from "./chart/Renderer";
 import { chartDefaults, getChartOptions } from "./chart/options";
-import { ChoroplethEditor } from "./choropleth/Editor";
-import { ChoroplethRenderer } from "./choropleth/Renderer";
 import { choroplethDefaults, getChoroplethOptions } from "./choropleth/choropleth";
 import { CohortEditor } from "./cohort/Editor";
 import { CohortRenderer } from "./cohort/Renderer";
@@ -20,24 +17,60 @@ import { FunnelRenderer } from "./funnel/Renderer";
 import { funnelDefaults, getFunnelOptions } from "./funnel/funnel";
 import { asObject } from "./lib/merge";
 import { MapEditor } from "./map/Editor";
-import { MapRenderer } from "./map/Renderer";
 import { getMapOptions, mapDefaults } from "./map/markers";
 import { PivotEditor } from "./pivot/Editor";
-import { PivotRenderer } from "./pivot/Renderer";
 import { getPivotOptions, pivotDefaults } from "./pivot/pivot";
 import type { VisualizationDefinition } from "./registry";
+import type { EditorProps, RendererProps } from "./types";
 import { SankeyEditor } from "./sankey/Editor";
-import { SankeyRenderer } from "./sankey/Renderer";
 import { SunburstEditor } from "./sunburst/Editor";
-import { SunburstRenderer } from "./sunburst/Renderer";
 import { getDetailsOptions, getTableOptions } from "./table/columns";
 import { TableEditor } from "./table/Editor";
 import { TableRenderer } from "./table/Renderer";
 import { WordCloudEditor } from "./wordcloud/Editor";
-import { WordCloudRenderer } from "./wordcloud/Renderer";
 import { getWordCloudOptions, wordCloudDefaults } from "./wordcloud/wordcloud";
 
 const passThrough = (stored: Record<string, unknown>) => asObject(stored);
+
+/**
+ * Types drawn with ECharts (and the choropleth's editor, which reads its maps) load on first use:
+ * ECharts is about a megabyte of script that a query page showing a table never needs. The
+ * renderer and the editor wait for them in a Suspense boundary.
+ */
+function lazyNamed<Props>(
+  load: () => Promise<Record<string, unknown>>,
+  name: string,
+): ComponentType<Props> {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType<Props> }));
+}
+
+const BoxplotRenderer = lazyNamed<RendererProps>(
+  () => import("./boxplot/Renderer"),
+  "BoxplotRenderer",
+);
+const ChartRenderer = lazyNamed<RendererProps>(() => import("./chart/Renderer"), "ChartRenderer");
+const ChoroplethRenderer = lazyNamed<RendererProps>(
+  () => import("./choropleth/Renderer"),
+  "ChoroplethRenderer",
+);
+const MapRenderer = lazyNamed<RendererProps>(() => import("./map/Renderer"), "MapRenderer");
+const PivotRenderer = lazyNamed<RendererProps>(() => import("./pivot/Renderer"), "PivotRenderer");
+const SankeyRenderer = lazyNamed<RendererProps>(
+  () => import("./sankey/Renderer"),
+  "SankeyRenderer",
+);
+const SunburstRenderer = lazyNamed<RendererProps>(
+  () => import("./sunburst/Renderer"),
+  "SunburstRenderer",
+);
+const WordCloudRenderer = lazyNamed<RendererProps>(
+  () => import("./wordcloud/Renderer"),
+  "WordCloudRenderer",
+);
+const ChoroplethEditor = lazyNamed<EditorProps>(
+  () => import("./choropleth/Editor"),
+  "ChoroplethEditor",
+);
 
 export const DEFINITIONS: VisualizationDefinition[] = [
   {

@@ -5,6 +5,9 @@ import { startTestServer, type TestServer } from "../packages/server/src/testing
 import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
 import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
 import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { hashPassword } from "../packages/server/src/auth/passwords";
+import { DEFAULT_ORG_SLUG, findOrgBySlug } from "../packages/server/src/store/organizations";
+import { insertGroup, insertUser } from "../packages/server/src/store/users";
 
 /** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) =>
@@ -61,12 +64,15 @@ describe("query workspace in the browser", () => {
     if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
   });
 
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+  async function signedIn(
+    viewport = DESKTOP,
+    who: { email: string; password: string } = ADMIN,
+  ): Promise<{ page: Page; context: BrowserContext }> {
     const { page, context } = await newPage(browser, server.url, viewport);
     await useWebAppSnapshot(context, webApp);
     await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
+    await page.fill("#email", who.email);
+    await page.fill("#password", who.password);
     await page.click("button[type=submit]");
     await page.waitForURL((url) => url.pathname === "/");
     return { page, context };
@@ -146,17 +152,54 @@ describe("query workspace in the browser", () => {
     },
   );
 
+  it("tells a user without create_query at /queries/new that they cannot create queries", async () => {
+    const db = server.ctx.database.db;
+    const org = (await findOrgBySlug(db, DEFAULT_ORG_SLUG))!;
+    // Full access to Demo, but a group that may view and run queries, not create them.
+    const readers = await insertGroup(db, org.id, "Readers", "regular", [
+      "view_query",
+      "execute_query",
+      "list_data_sources",
+    ]);
+    const linked = await api.post(`/api/groups/${readers.id}/data_sources`, {
+      data_source_id: dataSourceId,
+    });
+    expect(linked.status).toBe(200);
+    const reader = { email: "reader@example.com", password: "reader-password" };
+    await insertUser(db, {
+      orgId: org.id,
+      name: "Rita Reader",
+      email: reader.email,
+      passwordHash: await hashPassword(reader.password),
+      groupIds: [readers.id],
+      invitationPending: false,
+    });
+    const { page, context } = await signedIn(DESKTOP, reader);
+    await page.goto("/queries/new");
+    await poll(() => page.textContent("body")).toContain(
+      "You don't have permission to create new queries on any of the data sources available to you.",
+    );
+    expect(await page.locator("[data-testid=query-editor]").count()).toBe(0);
+    await context.close();
+  });
+
   it("Add Visualization on a new query saves it, then opens the editor", async () => {
     const { page, context } = await signedIn();
+    const scripts: string[] = [];
+    page.on("request", (r) => void (r.resourceType() === "script" && scripts.push(r.url())));
+    const loadedCharts = () => scripts.some((url) => /\/echarts-[\w-]+\.js$/.test(url));
     await page.goto("/queries/new");
     await poll(() => page.textContent("[data-testid=schema-browser]")).toContain("orders");
     await page.locator("[data-testid=query-editor] .cm-content").click();
     await page.keyboard.type("select 1 as n");
     await page.click("[data-testid=execute-query]");
     await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+    // A table needs no chart library: ECharts (about 1 MB) loads with the first chart.
+    expect(loadedCharts()).toBe(false);
     await page.click("button:has-text('Add Visualization')");
     await page.waitForURL(/\/queries\/\d+\/source/);
     await page.waitForSelector("[data-testid=save-visualization]");
+    await poll(loadedCharts).toBe(true);
     const id = Number(page.url().match(/queries\/(\d+)/)![1]);
     expect(((await api.get(`/api/queries/${id}`)).body as { query: string }).query).toBe(
       "select 1 as n",
@@ -291,6 +334,16 @@ describe("query workspace in the browser", () => {
       await page.click("text=Embed");
       await poll(() => page.textContent("[data-testid=embed-dialog]")).toContain(
         'width="720" height="391"',
+      );
+      // The results by URL are offered here too (spec 2 §2, Embed).
+      expect(
+        await page.textContent("[data-testid=embed-dialog] [data-testid=example-api-calls]"),
+      ).toMatch(
+        /\/api\/queries\/\d+\/results\.csv\?api_key=\w+.*\/api\/queries\/\d+\/results\.json\?api_key=\w+/,
+      );
+      // The embed shows what the page shows: the applied parameter values go into its address.
+      expect(await page.inputValue("[data-testid=embed-code]")).toMatch(
+        /\/embed\/query\/\d+\/visualization\/\d+\?api_key=\w+&p_n=1"/,
       );
       await page.keyboard.press("Escape");
       await context.close();

@@ -130,6 +130,8 @@ export default function QueryPage() {
   if (queryId && loaded.isError) {
     throw loaded.error;
   }
+  // A refused data source list (no list_data_sources) shows the error, not a skeleton forever.
+  if (dataSources.isError) throw dataSources.error;
   if ((queryId && !loaded.data) || !dataSources.data) {
     return <Skeleton active paragraph={{ rows: 10 }} />;
   }
@@ -657,7 +659,9 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
 
   // -- data source choices ---------------------------------------------------------------------
   const choices = dataSources.filter((s) => !s.view_only || s.id === initial.data_source_id);
-  const noSources = editing && isNew && choices.length === 0;
+  // Without create_query a new query has nowhere to go either (spec 2 §2, query editor).
+  const noSources =
+    editing && isNew && (choices.length === 0 || !hasPermission(session.user, "create_query"));
 
   const parametersPanel = (
     <ParametersPanel
@@ -745,6 +749,8 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         <EmbedDialog
           query={query}
           visualizationId={currentVisualization?.id}
+          parameters={parameters}
+          values={applied}
           onClose={() => setDialog(null)}
         />
       )}

@@ -1,9 +1,10 @@
 // Show API Key and Embed dialogs of a query.
 import { Alert, Button, Checkbox, Input, InputNumber, Modal, Space, Typography } from "antd";
 import { useState } from "react";
-import type { Query } from "@sightline/core";
+import type { ParameterDefinition, Query } from "@sightline/core";
 import { regenerateQueryApiKey } from "../../api/queries";
 import { notify } from "../../app/notifications";
+import { withParameterUrl, type ParameterValues } from "./parameterValues";
 
 export const EMBED_DEFAULT_WIDTH = 720;
 export const EMBED_DEFAULT_HEIGHT = 391;
@@ -43,8 +44,6 @@ export function ApiKeyDialog({
   onKeyChange: (apiKey: string) => void;
 }) {
   const [updating, setUpdating] = useState(false);
-  const csv = `${origin()}/api/queries/${query.id}/results.csv?api_key=${query.api_key}`;
-  const json = `${origin()}/api/queries/${query.id}/results.json?api_key=${query.api_key}`;
   const regenerate = () => {
     setUpdating(true);
     regenerateQueryApiKey(query.id)
@@ -74,34 +73,55 @@ export function ApiKeyDialog({
           </Button>
         )}
       </Space.Compact>
+      <ExampleApiCalls query={query} />
+    </Modal>
+  );
+}
+
+/** The query's results by URL with its API key, in both the API Key and the Embed dialog. */
+function ExampleApiCalls({ query }: { query: Query }) {
+  const url = (format: string) =>
+    `${origin()}/api/queries/${query.id}/results.${format}?api_key=${query.api_key}`;
+  return (
+    <div data-testid="example-api-calls">
       <Typography.Title level={5} style={{ marginTop: 16 }}>
         Example API Calls:
       </Typography.Title>
       <Typography.Text>Results in CSV format:</Typography.Text>
       <Typography.Paragraph code copyable>
-        {csv}
+        {url("csv")}
       </Typography.Paragraph>
       <Typography.Text>Results in JSON format:</Typography.Text>
       <Typography.Paragraph code copyable>
-        {json}
+        {url("json")}
       </Typography.Paragraph>
-    </Modal>
+    </div>
   );
 }
 
 export function EmbedDialog({
   query,
   visualizationId,
+  parameters,
+  values,
   onClose,
 }: {
   query: Query;
   visualizationId: number | undefined;
+  /** The query's parameters and their applied values: the embed shows the same (p_ keys). */
+  parameters: readonly ParameterDefinition[];
+  values: ParameterValues;
   onClose: () => void;
 }) {
   const [customSize, setCustomSize] = useState(false);
   const [width, setWidth] = useState(EMBED_DEFAULT_WIDTH);
   const [height, setHeight] = useState(EMBED_DEFAULT_HEIGHT);
-  const url = `${origin()}/embed/query/${query.id}/visualization/${visualizationId ?? ""}?api_key=${query.api_key}`;
+  const search = withParameterUrl(
+    new URLSearchParams({ api_key: query.api_key }),
+    parameters,
+    values,
+  );
+  const url = `${origin()}/embed/query/${query.id}/visualization/${visualizationId ?? ""}?${search}`;
   const snippet = `<iframe src="${url}" width="${width}" height="${height}"></iframe>`;
   return (
     <Modal
@@ -148,6 +168,7 @@ export function EmbedDialog({
               onChange={(v) => setHeight(v ?? EMBED_DEFAULT_HEIGHT)}
             />
           </Space>
+          <ExampleApiCalls query={query} />
         </>
       )}
     </Modal>

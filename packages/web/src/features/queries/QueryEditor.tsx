@@ -47,6 +47,9 @@ export interface QueryEditorProps {
   onAddParameter?: () => void;
 }
 
+/** How long the editor waits after a keystroke before it sends the text to the page (spec 2 §9). */
+export const CHANGE_DEBOUNCE_MS = 100;
+
 /** Completions from the schema: tables, then every column (typed after "table."). */
 export function schemaCompletions(schema: SchemaTable[]): Completion[] {
   const out: Completion[] = [];
@@ -98,11 +101,25 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
     // Handlers change on every render; the editor reads the latest through this ref.
     const latest = useRef(props);
     latest.current = props;
+    // The text reaches the page CHANGE_DEBOUNCE_MS after typing stops (spec 2 §9), and at once
+    // before anything reads it: running, saving, leaving the editor.
+    const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+    const emitted = useRef(props.value);
+    const flush = () => {
+      if (pending.current === null) return;
+      clearTimeout(pending.current);
+      pending.current = null;
+      const text = view.current?.state.doc.toString();
+      if (text === undefined || text === emitted.current) return;
+      emitted.current = text;
+      latest.current.onChange(text);
+    };
 
     useEffect(() => {
       // Running closes an open completion list: it would stay over the editor otherwise.
       const run = (target: EditorView) => {
         closeCompletion(target);
+        flush();
         latest.current.onRun?.();
         return true;
       };
@@ -112,7 +129,11 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
           { key: "Alt-Enter", run },
           { key: "Ctrl-Enter", run },
           { key: "Shift-Enter", run },
-          { key: "Mod-s", run: () => (latest.current.onSave?.(), true), preventDefault: true },
+          {
+            key: "Mod-s",
+            run: () => (flush(), latest.current.onSave?.(), true),
+            preventDefault: true,
+          },
           {
             key: "Mod-p",
             run: () => (latest.current.onAddParameter?.(), true),
@@ -120,7 +141,7 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
           },
           {
             key: "Mod-Shift-f",
-            run: () => (latest.current.onFormat?.(), true),
+            run: () => (flush(), latest.current.onFormat?.(), true),
             preventDefault: true,
           },
           { key: "Ctrl-Space", run: startCompletion },
@@ -142,8 +163,12 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
           shortcuts,
           keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
           EditorView.lineWrapping,
+          EditorView.domEventHandlers({ blur: () => void flush() }),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+            if (update.docChanged) {
+              if (pending.current !== null) clearTimeout(pending.current);
+              pending.current = setTimeout(flush, CHANGE_DEBOUNCE_MS);
+            }
             if (update.selectionSet || update.docChanged) {
               const range = update.state.selection.main;
               latest.current.onSelectionChange?.(update.state.sliceDoc(range.from, range.to));
@@ -158,12 +183,19 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
         ],
       });
       view.current = new EditorView({ state, parent: host.current! });
-      return () => view.current?.destroy();
+      return () => {
+        flush();
+        view.current?.destroy();
+      };
+      // The editor is built once; `flush` reads everything through refs.
     }, []);
 
-    // Outside changes (Format, a reloaded query) replace the text.
+    // Outside changes (Format, a reloaded query) replace the text; the page's echo of the text
+    // this editor sent does not (newer typing may be waiting to be sent).
     useEffect(() => {
       const v = view.current;
+      if (props.value === emitted.current) return;
+      emitted.current = props.value;
       if (v && v.state.doc.toString() !== props.value) {
         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
       }

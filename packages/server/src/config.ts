@@ -54,6 +54,11 @@ export interface Config {
    * the sign-in rate limits. Anyone else could name any address in that header.
    */
   trustedProxies: string[];
+  /**
+   * Admins read other users' API keys (GET /api/users/<id>), as in Redash. Off by default: on only
+   * while a migration tool such as redash-migrate needs them to act as each query's owner.
+   */
+  showApiKeysToAdmins: boolean;
 }
 
 export interface MailConfig {
@@ -297,5 +302,6 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix,
     authType,
     trustedProxies: trustedProxies(env),
+    showApiKeysToAdmins: bool(env, "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS", false),
   };
 }

@@ -30,6 +30,11 @@ export async function createServer(
   } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, options.logDestination);
+  if (config.showApiKeysToAdmins) {
+    logger.warn(
+      "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS is on: admins can read every user's API key and act as them. Turn it off once the migration is done.",
+    );
+  }
   const database = await openDatabase(config.databaseUrl, options.dbOptions);
   await migrate(database);
   const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
+import type { Identity } from "../auth/identity";
 import { GENERIC_MESSAGES, HttpError, badRequest, forbidden, notFound } from "./errors";
 import { bodyObject, flag, optionalString, parseId } from "./input";
 import {
   isAdmin,
   isAdminOrSelf,
   isSelf,
+  maySeeApiKey,
   requireAdmin,
   requireAdminOrOwner,
   requireLogin,
@@ -204,6 +206,8 @@ function groupIdList(value: unknown): number[] {
 
 export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
+  const keyVisible = (identity: Identity, userId: number) =>
+    maySeeApiKey(identity, userId, ctx.config.showApiKeysToAdmins);
   const createLimit = { rateLimit: { max: 50, timeWindow: "1 hour" } };
   // A route takes one rate-limit config; the second window of user creation is checked here.
   const dailyCreations = app.createRateLimit({ max: 200, timeWindow: "1 day" });
@@ -283,7 +287,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const { identity, org } = requirePermissionOrSelf(request, "list_users", id);
     const user = await userOr404(org.id, id);
     await recordRequestEvent(ctx, request, "view", "user", id);
-    return presentUser(user, { withApiKey: isSelf(identity, id) });
+    return presentUser(user, { withApiKey: keyVisible(identity, id) });
   });
 
   app.post<IdParams>(
@@ -364,7 +368,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (self && identity.kind === "user" && !identity.viaApiKey && changes.session_token) {
         startSession(request, updated, true);
       }
-      return presentUser(updated, { withApiKey: self });
+      return presentUser(updated, { withApiKey: keyVisible(identity, user.id) });
     },
   );
 
@@ -419,8 +423,11 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (!isAdminOrSelf(identity, id)) throw forbidden();
       await updateUser(db, user.id, { api_key: generateApiKey() });
       await recordRequestEvent(ctx, request, "regnerate_api_key", "user", user.id);
-      // Only its owner ever sees a user's key (SECURITY.md rule 1): for others this revokes it.
-      return presentUser(await userOr404(org.id, user.id), { withApiKey: isSelf(identity, id) });
+      // Only its owner sees a user's key (SECURITY.md rule 1): for others this revokes it, unless
+      // the operator shows keys to admins for a migration.
+      return presentUser(await userOr404(org.id, user.id), {
+        withApiKey: keyVisible(identity, id),
+      });
     },
   );
 
@@ -443,6 +450,6 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const { identity, org } = requireAdmin(request);
     const user = await userOr404(org.id, id);
     await updateUser(db, user.id, { disabled_at: null });
-    return presentUser(await userOr404(org.id, user.id), { withApiKey: isSelf(identity, id) });
+    return presentUser(await userOr404(org.id, user.id), { withApiKey: keyVisible(identity, id) });
   });
 }

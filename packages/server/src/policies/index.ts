@@ -103,6 +103,18 @@ export function isSelf(identity: Identity, userId: number): boolean {
   return identity.kind === "user" && identity.user.id === userId;
 }
 
+/**
+ * Whether a user's API key may be shown to the caller: to its owner only (SECURITY.md rule 1),
+ * and to admins too while the operator turns SIGHTLINE_SHOW_API_KEYS_TO_ADMINS on for a migration.
+ */
+export function maySeeApiKey(
+  identity: Identity,
+  userId: number,
+  showApiKeysToAdmins: boolean,
+): boolean {
+  return isSelf(identity, userId) || (showApiKeysToAdmins && isAdmin(identity));
+}
+
 /** Admin, or the user acted on themself. */
 export function isAdminOrSelf(identity: Identity, userId: number): boolean {
   return canEditAsOwner(identity, userId);

@@ -17,6 +17,7 @@ import { requestAuth } from "./auth/requestAuth";
 import { authRoutes } from "./auth/routes";
 import { trackRouteMethods } from "./http/allowedMethods";
 import { registerBodyParsers } from "./http/bodyParsing";
+import { registerInputChecks } from "./http/inputChecks";
 import { GENERIC_MESSAGES, HttpError, LOGIN_REQUIRED_MESSAGE } from "./http/errors";
 import * as S from "./http/schemas";
 import { sessionRoutes } from "./http/session";
@@ -39,6 +40,14 @@ function isApiRequest(request: FastifyRequest): boolean {
   );
 }
 
+/**
+ * Repeated slashes in the path count as one (clients whose base URL ends in "/" ask for
+ * //api/queries). Rewriting the URL itself keeps request.url and the router in agreement.
+ */
+export function collapseSlashes(url: string): string {
+  return url.replace(/^[^?]*/, (pathPart) => pathPart.replace(/\/{2,}/g, "/"));
+}
+
 export function stripOrgPrefix(url: string): string {
   return /^\/default(\/|$|\?)/.test(url) ? url.slice("/default".length) || "/" : url;
 }
@@ -55,7 +64,7 @@ export async function buildApp(
     trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Single-organisation mode: the organisation's slug prefix (/default/api/...) is accepted too.
-    rewriteUrl: (req) => stripOrgPrefix(req.url ?? "/"),
+    rewriteUrl: (req) => stripOrgPrefix(collapseSlashes(req.url ?? "/")),
   });
 
   // Route schemas only document the API (/api/docs). The hand-written checks in the routes stay
@@ -65,6 +74,7 @@ export async function buildApp(
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   registerBodyParsers(app);
+  registerInputChecks(app);
   const otherMethods = trackRouteMethods(app);
 
   await app.register(cookie);

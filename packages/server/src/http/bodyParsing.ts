@@ -1,6 +1,7 @@
 import querystring from "node:querystring";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError } from "./errors";
+import { checkInput } from "./inputChecks";
 
 /**
  * How request bodies are read (api-queries.md §1.1):
@@ -8,7 +9,8 @@ import { HttpError } from "./errors";
  *   `json.dumps(...)` with no type, or `curl -d` with the form type);
  * - the sign-in pages (/login, /setup, …) read HTML forms;
  * - an empty body counts as none (Redash clients POST without bodies);
- * - malformed JSON is a 400, except on routes declared `lenientBody`, which read it as no body.
+ * - malformed JSON is a 400, except on routes declared `lenientBody`, which read it as no body;
+ * - too deep nesting and NUL characters are a 400 on every route (inputChecks.ts).
  * Cross-site forms cannot abuse the type-blind reading: every state-changing call with a session
  * needs the CSRF token, which another site cannot read.
  */
@@ -28,12 +30,21 @@ function isApiRequest(request: FastifyRequest): boolean {
 
 function parseJson(request: FastifyRequest, text: string): unknown {
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     if (request.routeOptions.config.lenientBody) return undefined;
     throw new HttpError(400, INVALID_JSON_MESSAGE);
   }
+  checkInput(value);
+  return value;
+}
+
+function parseForm(text: string): Record<string, unknown> {
+  const form = { ...querystring.parse(text) };
+  checkInput(form);
+  return form;
 }
 
 export function registerBodyParsers(app: FastifyInstance): void {
@@ -55,7 +66,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     "application/x-www-form-urlencoded",
     asString,
     reading((request, text) =>
-      isApiRequest(request) ? parseJson(request, text) : { ...querystring.parse(text) },
+      isApiRequest(request) ? parseJson(request, text) : parseForm(text),
     ),
   );
   // Any other type, or none at all.

@@ -100,6 +100,10 @@ export interface QueryResultData {
   columns: QueryResultColumn[];
   rows: Record<string, unknown>[];
   truncated?: boolean;
+  /** Sightline: rows in the stored result, sent when the display cap shortened `rows`. */
+  row_count?: number;
+  /** Sightline: the stored result itself was cut at the stored-rows cap. */
+  stored_truncated?: boolean;
   log?: string[];
   metadata?: Record<string, unknown>;
 }

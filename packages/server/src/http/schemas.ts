@@ -228,7 +228,19 @@ export const queryResult = object(
           object({ name: str, friendly_name: str, type: orNull(str) }, ["name", "friendly_name"]),
         ),
         rows: array(anyObject, "One object per row, keyed by column name"),
-        truncated: { ...bool, description: "Present when rows were cut at the display cap" },
+        truncated: {
+          ...bool,
+          description: "Present when rows were cut, at the display cap or the stored-rows cap",
+        },
+        row_count: {
+          ...int,
+          description:
+            "Sightline: rows in the stored result (and its downloads), present when the display cap cut `rows`",
+        },
+        stored_truncated: {
+          ...bool,
+          description: "Sightline: present when the stored result was cut at the stored-rows cap",
+        },
         log: array(str),
       },
       ["columns", "rows"],

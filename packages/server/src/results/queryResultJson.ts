@@ -3,7 +3,10 @@ import type { DB } from "../store/schema";
 import { readResultRowsJson, type ResultMeta } from "./resultStore";
 
 export interface QueryResultJsonOptions {
-  /** Rows sent at most; beyond it `data.truncated` is true. */
+  /**
+   * Rows sent at most; beyond it `data.truncated` is true and `data.row_count` says how many rows
+   * the stored result (and so every download) has.
+   */
   maxRows?: number;
   /** Redash's reduced form for API principals on the execution routes: `{data, retrieved_at}`. */
   reduced?: boolean;
@@ -36,9 +39,13 @@ export async function* queryResultJsonStream(
     first = false;
   }
 
-  const truncated = meta.truncated || meta.rowCount > maxRows;
+  // `truncated` is Redash's flag; the two extra keys let the web app say which cap cut the rows:
+  // the display cap (downloads still hold all `row_count` rows) or the stored-rows cap.
+  const displayCut = meta.rowCount > maxRows;
   let tail = "]";
-  if (truncated) tail += `,"truncated":true`;
+  if (meta.truncated || displayCut) tail += `,"truncated":true`;
+  if (displayCut) tail += `,"row_count":${meta.rowCount}`;
+  if (meta.truncated) tail += `,"stored_truncated":true`;
   if (meta.log.length > 0) tail += `,"log":${JSON.stringify(meta.log)}`;
   tail += "}";
   if (options.reduced) {

@@ -7,6 +7,7 @@ import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { VisualizationRenderer } from "../../visualizations";
 import styles from "./QueryPage.module.css";
 import { useNow } from "../admin/TimeAgo";
+import { rowCountText, truncationMessage } from "./display";
 
 const DEFAULT_TABLE = { type: "TABLE", name: "Table", options: {} };
 
@@ -87,6 +88,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
     );
   }
   const data = result.data;
+  const truncation = truncationMessage(data);
   // One tab per visualization; a query without any (a new one) shows the default Table.
   const tabs =
     props.visualizations.length === 0
@@ -96,12 +98,8 @@ export function ResultsPanel(props: ResultsPanelProps) {
   const selectedVisualization = tabs.find((t) => t.key === selected)?.visualization;
   return (
     <div className={styles.results} data-testid="results">
-      {data.truncated && (
-        <Alert
-          type="warning"
-          showIcon
-          title={`Result truncated to ${data.rows.length} rows. Databricks may truncate query results that are unstably large.`}
-        />
+      {truncation && (
+        <Alert type="warning" showIcon title={truncation} data-testid="result-truncated" />
       )}
       {(data.log ?? []).length > 0 && (
         <pre className={styles.log} data-testid="result-log">
@@ -176,7 +174,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
           </Button>
         )}
         <span data-testid="result-rows">
-          <strong>{data.rows.length}</strong> {data.rows.length === 1 ? "Row" : "Rows"}
+          <strong>{rowCountText(data.rows.length)}</strong>
         </span>
         <span data-testid="result-runtime">{formatRuntime(result.runtime)}</span>
         {props.retrievedAt && <UpdatedAgo at={props.retrievedAt} />}

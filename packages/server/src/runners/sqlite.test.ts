@@ -76,6 +76,25 @@ describe("sqlite runner", () => {
     ]);
   });
 
+  it("types expression columns by SQLite's storage class, whole REAL values included", async () => {
+    const { columns, rows } = await runAll(
+      sqliteRunner.run(
+        shop,
+        `SELECT sum(v) AS total, 2490000.0 AS whole, 7 AS n, 'x' AS label, x'01' AS bytes
+         FROM (SELECT 1245000.0 AS v UNION ALL SELECT 1245000.0)`,
+        ctx,
+      ),
+    );
+    expect(columns.map((c) => [c.name, c.type])).toEqual([
+      ["total", "float"],
+      ["whole", "float"],
+      ["n", "integer"],
+      ["label", "string"],
+      ["bytes", "string"],
+    ]);
+    expect(rows).toEqual([[2490000, 2490000, 7, "x", "01"]]);
+  });
+
   it("streams a 100k-row result in batches", async () => {
     const { rows, batches } = await runAll(
       sqliteRunner.run(

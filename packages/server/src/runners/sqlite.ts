@@ -3,7 +3,7 @@ import { resolveDataFile } from "./dataFiles";
 import { killProcess, releaseProcess, takeProcess } from "./sqliteProcesses";
 import { watchQuery } from "./queryWatch";
 import type { Cell, CellRun, ColumnType, DataSourceOptions, RunContext, Runner } from "./types";
-import { buildColumns, guessType, toCell } from "./values";
+import { buildColumns, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
 /** Each job's messages carry its id, so late ones of an earlier job on the same process are ignored. */
@@ -28,6 +28,24 @@ export function sqliteColumnType(declared: string | null): ColumnType {
   if (t.includes("REAL") || t.includes("FLOA") || t.includes("DOUB")) return "float";
   if (t.includes("NUMERIC") || t.includes("DECIMAL")) return "float";
   return "string";
+}
+
+/**
+ * The type of a value without a declared type (an expression), from its SQLite storage class as
+ * the child reads it with safe integers on: INTEGER arrives as a bigint, REAL as a number (even a
+ * whole one, such as a sum of REAL amounts), TEXT as a string, BLOB as bytes.
+ */
+export function sqliteStorageClassType(value: unknown): ColumnType {
+  switch (typeof value) {
+    case "bigint":
+      return "integer";
+    case "number":
+      return "float";
+    case "string":
+      return "string";
+    default:
+      return value instanceof Uint8Array ? "string" : null;
+  }
 }
 
 /** ATTACH and VACUUM INTO would reach files outside the allowed folder. */
@@ -78,7 +96,7 @@ function runInChild(
         const fromDeclared = sqliteColumnType(column.declaredType);
         if (fromDeclared) return fromDeclared;
         const sample = firstRows.find((row) => row[i] !== null && row[i] !== undefined);
-        return sample ? guessType(toCell(sample[i])) : null;
+        return sample ? sqliteStorageClassType(sample[i]) : null;
       });
       const columns = buildColumns(declared.map((c, i) => ({ name: c.name, type: types[i] })));
       resolve({ columns, batches: channel });

@@ -87,14 +87,6 @@ export function toCell(value: unknown, type: ColumnType = null): Cell {
   }
 }
 
-/** Redash's type guess for drivers that only return text (e.g. SQLite expressions). */
-export function guessType(value: Cell): ColumnType {
-  if (value === null) return null;
-  if (typeof value === "boolean") return "boolean";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "float";
-  return "string";
-}
-
 /*
  * Timestamps and times are written as Redash's JSON encoder writes Python's values (api-queries.md
  * §1.2, §1.4): ISO 8601 with a "T"; a fraction of a second, when there is one, cut to exactly

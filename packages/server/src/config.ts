@@ -30,6 +30,11 @@ export interface Config {
   /** Addresses (CIDR) that outbound requests may reach despite being internal. */
   outboundAllowedRanges: string[];
   workerConcurrency: number;
+  /**
+   * How long a worker's lock on a running query lasts unless renewed (it is, while the worker
+   * lives): a query whose worker died is reported failed at most this long after the death.
+   */
+  workerLockSeconds: number;
   queryTimeoutSeconds: number;
   allowCustomJsVisualizations: boolean;
   /** Default tile server of map visualizations ({z}/{x}/{y} template); "" for none. */
@@ -291,6 +296,7 @@ export function loadConfig(env: Env = process.env): Config {
           .filter(Boolean)
       : [],
     workerConcurrency: int(env, "SIGHTLINE_WORKER_CONCURRENCY", 4, 1, 256),
+    workerLockSeconds: int(env, "SIGHTLINE_WORKER_LOCK_SECONDS", 20, 2, 600),
     queryTimeoutSeconds: int(env, "SIGHTLINE_QUERY_TIMEOUT", 300, 1),
     allowCustomJsVisualizations: bool(env, "SIGHTLINE_ALLOW_CUSTOM_JS_VISUALIZATIONS", false),
     mapTileUrl: mapTileUrl(env),

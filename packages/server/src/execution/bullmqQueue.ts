@@ -23,7 +23,10 @@ export interface BullmqQueueOptions {
   prefix: string;
   /** Queue names in use (the data sources' queues); workers listen on all of them. */
   listQueueNames: () => Promise<string[]>;
-  /** How long a worker's lock on a running job lasts without renewal (default 30 s). */
+  /**
+   * How long a worker's lock on a running job lasts without renewal (default 20 s): a job whose
+   * worker died is reported failed at most this long after.
+   */
   lockDurationMs?: number;
   /** How often workers look for jobs whose worker died (default 30 s). */
   stalledIntervalMs?: number;
@@ -36,6 +39,7 @@ const DEFAULT_QUEUES = ["queries", "scheduled_queries"];
 const TASK_NAME = "execute_query";
 const HEARTBEAT_MS = 10_000;
 const STALLED_REASON = "job stalled more than allowable limit";
+const DEFAULT_LOCK_MS = 20_000;
 
 /** Job ids carry their queue so a job can be found from its id alone. */
 function makeJobId(queueName: string): string {
@@ -80,7 +84,8 @@ interface LocalWorkerStats {
 /**
  * The scaled queue: BullMQ on Redis, one BullMQ queue per Sightline queue name. Workers in any
  * process take jobs; a cancel is broadcast over Redis pub/sub to the worker running the job; a
- * worker that dies loses its lock and BullMQ's stalled-job check fails its job.
+ * worker that dies stops renewing its job's lock, and whoever next reads the job fails it (see
+ * failIfWorkerLost), as other workers' stalled-job checks would.
  */
 export class BullmqQueue implements QueueBackend {
   private readonly client: Redis;
@@ -196,7 +201,7 @@ export class BullmqQueue implements QueueBackend {
     return this.guard(() => this.read(jobId));
   }
 
-  private async read(jobId: string): Promise<JobState | null> {
+  private async read(jobId: string, checkWorker = true): Promise<JobState | null> {
     const queueName = queueOfJobId(jobId);
     if (queueName === null) return null;
     const queue = this.queue(queueName);
@@ -215,6 +220,9 @@ export class BullmqQueue implements QueueBackend {
     const status = statusOf(state);
     if (status === null) return null;
     if (cancelled && status !== 3) return this.cancelledState(jobId, job.data, job.processedOn);
+    if (status === 2 && checkWorker && (await this.failIfWorkerLost(queue, job))) {
+      return this.read(jobId, false);
+    }
     let error = "";
     if (status === 4) {
       error = job.failedReason === STALLED_REASON ? WORKER_LOST_MESSAGE : job.failedReason;
@@ -228,6 +236,20 @@ export class BullmqQueue implements QueueBackend {
       enqueuedAt: job.timestamp,
       startedAt: job.processedOn ?? null,
     };
+  }
+
+  /**
+   * A running job's worker holds a lock on it and renews it while it lives, so a running job
+   * without a lock lost its worker (killed, crashed, its machine gone). It is failed here, by
+   * whoever reads it (a poll, an identical run, the admin pages): no other worker has to be alive
+   * to notice. True when the job was failed (or finished meanwhile): read it again.
+   */
+  private async failIfWorkerLost(queue: Queue, job: Job<JobData, number>): Promise<boolean> {
+    if ((await this.client.exists(`${queue.toKey(job.id!)}:lock`)) === 1) return false;
+    // Token "0": there is no lock to release. BullMQ moves the job only while it is still
+    // active, so a job that finished since the lock was read keeps its outcome.
+    await job.moveToFailed(new Error(WORKER_LOST_MESSAGE), "0").catch(() => undefined);
+    return true;
   }
 
   private cancelledState(jobId: string, data: JobData, startedAt: number | null | undefined) {
@@ -325,7 +347,7 @@ export class BullmqQueue implements QueueBackend {
           connection,
           prefix: this.options.prefix,
           concurrency,
-          lockDuration: this.options.lockDurationMs ?? 30_000,
+          lockDuration: this.options.lockDurationMs ?? DEFAULT_LOCK_MS,
           stalledInterval: this.options.stalledIntervalMs ?? 30_000,
           // A job whose worker died is failed, never re-run behind the user's back.
           maxStalledCount: 0,

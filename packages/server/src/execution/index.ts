@@ -28,7 +28,7 @@ export async function listQueueNames(db: Kysely<DB>): Promise<string[]> {
  * client are loaded only then: the embedded server does without their ~10 MB.
  */
 export async function createQueueBackend(
-  config: Pick<Config, "redisUrl" | "redisPrefix">,
+  config: Pick<Config, "redisUrl" | "redisPrefix" | "workerLockSeconds">,
   db: Kysely<DB>,
   options: { prefix?: string; onError?: (error: Error) => void } = {},
 ): Promise<QueueBackend> {
@@ -38,6 +38,7 @@ export async function createQueueBackend(
     redisUrl: config.redisUrl,
     prefix: options.prefix ?? config.redisPrefix,
     listQueueNames: () => listQueueNames(db),
+    lockDurationMs: config.workerLockSeconds * 1000,
     onError: options.onError,
   });
 }

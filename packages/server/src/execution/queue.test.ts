@@ -239,6 +239,22 @@ describe("worker loss", () => {
   });
 
   it.runIf(BACKENDS.length > 1)(
+    "BullMQ: a job whose worker died ends failed with no other worker alive",
+    async () => {
+      const prefix = `${PREFIX}_alone`;
+      const doomed = bullmq(prefix, TEST_REDIS_URL, { lockDurationMs: 1000 });
+      await doomed.startWorker(() => new Promise<number>(() => {}), 1);
+      const state = await doomed.enqueue(job());
+      expect((await until(doomed, state.id, 2))?.status).toBe(2);
+      await doomed.close({ simulateCrash: true });
+      // Only a reader is left: it notices the lock the dead worker no longer renews.
+      const reader = bullmq(prefix);
+      const after = await until(reader, state.id, 4, 15_000);
+      expect(after).toMatchObject({ status: 4, error: WORKER_LOST_MESSAGE });
+    },
+  );
+
+  it.runIf(BACKENDS.length > 1)(
     "BullMQ: Redis out of reach fails fast with a clear error",
     async () => {
       const queue = bullmq(PREFIX, "redis://127.0.0.1:1", { commandTimeoutMs: 1500 });

@@ -40,6 +40,17 @@ describe("sanitizeNext (api-platform §3.1 examples)", () => {
     expect(sanitizeNext("JavaScript:alert(1)")).toBe("./");
   });
 
+  it("percent-encodes non-ASCII characters and spaces, as a Location header needs", () => {
+    expect(sanitizeNext("\u3002evil.example")).toBe("%E3%80%82evil.example");
+    expect(sanitizeNext("/queries?q=café au lait")).toBe("/queries?q=caf%C3%A9%20au%20lait");
+    expect(sanitizeNext("https://evil.example/\u00e9")).toBe("/%C3%A9");
+    expect(sanitizeNext("/a%2Fb")).toBe("/a%2Fb");
+    // Not well-formed Unicode cannot be encoded: the index page instead.
+    expect(sanitizeNext("/\ud800x")).toBe("./");
+    // Full-width and ideographic look-alikes of "/" and "." never become a host.
+    expect(sanitizeNext("\uff0f\uff0fevil.example")).toBe("%EF%BC%8F%EF%BC%8Fevil.example");
+  });
+
   it("keeps ordinary relative addresses with queries", () => {
     expect(sanitizeNext("/dashboards/1-sales?p_w1_x=2")).toBe("/dashboards/1-sales?p_w1_x=2");
     expect(isSafeNext("queries?q=a:b")).toBe(true);

@@ -55,15 +55,33 @@ export function isSafeNext(value: string): boolean {
   return [...forms].every(isSafeForm);
 }
 
-/**
- * The address to redirect to after login: `next` itself when safe; otherwise its path, query and
- * fragment when those are safe; otherwise "./". An empty `next` gives "" (use the index page).
- */
-export function sanitizeNext(next: string | null | undefined): string {
-  if (next === null || next === undefined || next === "") return "";
+function safePart(next: string): string {
   if (isSafeNext(next)) return next;
   const { scheme, host, rest } = splitUrl(next.replace(/\\/g, "/"));
   if (scheme !== null && scheme !== "http" && scheme !== "https") return "./";
   if (host === null || host === "") return "./";
   return isSafeNext(rest) ? rest : "./";
+}
+
+/**
+ * Non-ASCII characters and spaces percent-encoded, as a Location header must carry them (it takes
+ * printable ASCII only); null when the text is not well-formed Unicode (a lone surrogate).
+ */
+function encodeForLocation(value: string): string | null {
+  try {
+    return value.replace(/[^\x21-\x7e]/gu, (ch) => encodeURIComponent(ch));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The address to redirect to after login: `next` itself when safe; otherwise its path, query and
+ * fragment when those are safe; otherwise "./". An empty `next` gives "" (use the index page).
+ * The answer is always printable ASCII, ready for a Location header.
+ */
+export function sanitizeNext(next: string | null | undefined): string {
+  if (next === null || next === undefined || next === "") return "";
+  const encoded = encodeForLocation(safePart(next));
+  return encoded !== null && isSafeNext(encoded) ? encoded : "./";
 }

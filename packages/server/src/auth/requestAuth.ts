@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import type { AppContext } from "../context";
 import { DEFAULT_ORG_SLUG, findOrgBySlug, type Organization } from "../store/organizations";
 import { touchActiveAt, type User } from "../store/users";
+import { isSessionEnded, recordEndedSession } from "../store/endedSessions";
 import { checkCsrfToken, makeCsrfToken } from "./csrf";
 import { identityFromHmac, type SignedRequest } from "./hmac";
 import { JwtKeyStore, checkJwt, jwtOf, jwtSettings, type JwtSettings } from "./jwt";
@@ -19,13 +20,14 @@ import {
 } from "./identity";
 import {
   CSRF_COOKIE,
-  LOGGED_OUT_COOKIE,
   REMEMBER_COOKIE,
   SESSION_COOKIE,
   newCsrfSecret,
+  newSessionId,
   readRemember,
   readSession,
   sign,
+  type RememberData,
   type SessionData,
 } from "./sessionCookie";
 
@@ -35,8 +37,6 @@ export interface RequestAuth {
   session: SessionData;
   /** Set when a response should (re)issue or clear the remember-me cookie. */
   remember: "set" | "clear" | null;
-  /** Set by endSession: the response marks the browser as logged out (LOGGED_OUT_COOKIE). */
-  loggedOutAt?: number;
 }
 
 declare module "fastify" {
@@ -114,6 +114,16 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     const auth: RequestAuth = { org, identity: ANONYMOUS, session, remember: null };
     request.auth = auth;
     if (!org) return;
+    // A session ended by logout stays ended, whoever replays its cookie; one without an id was
+    // signed before logouts were recorded and cannot be ended, so it is not accepted either.
+    if (
+      session.userId !== null &&
+      (!session.sessionId || (await isSessionEnded(database.db, session.sessionId)))
+    ) {
+      session.userId = null;
+      session.userToken = null;
+      session.sessionId = undefined;
+    }
 
     // An API key in the request wins over the session. With the hmac auth type, Redash reads
     // API keys only next to a session; a request without one must carry a signed link instead.
@@ -124,12 +134,6 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
         auth.identity = identity;
         return;
       }
-    }
-    // A session signed in before this browser's last logout was revived by a late response.
-    const loggedOutAt = Number(request.cookies[LOGGED_OUT_COOKIE]) || 0;
-    if (session.userId !== null && (session.signedInAt ?? 0) < loggedOutAt) {
-      session.userId = null;
-      session.userToken = null;
     }
     if (session.userId !== null && session.userToken) {
       const identity = await identityFromSession(
@@ -146,7 +150,7 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     }
     if (auth.identity.kind === "anonymous") {
       const remembered = readRemember(keys.session, request.cookies[REMEMBER_COOKIE], now);
-      if (remembered) {
+      if (remembered && !(await isSessionEnded(database.db, remembered.sessionId))) {
         const identity = await identityFromSession(
           database.db,
           org,
@@ -157,7 +161,7 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
           auth.identity = identity;
           session.userId = remembered.userId;
           session.userToken = remembered.userToken;
-          session.signedInAt = Date.now();
+          session.sessionId = remembered.sessionId;
         }
       }
     }
@@ -245,15 +249,12 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
       sameSite: "lax",
       secure,
     });
-    if (auth.remember === "set" && auth.session.userId !== null && auth.session.userToken) {
+    const { userId, userToken, sessionId } = auth.session;
+    if (auth.remember === "set" && userId !== null && userToken && sessionId) {
       const expiresAt = now + config.rememberLifetimeSeconds;
       reply.setCookie(
         REMEMBER_COOKIE,
-        sign(keys.session, {
-          userId: auth.session.userId,
-          userToken: auth.session.userToken,
-          expiresAt,
-        }),
+        sign(keys.session, { userId, userToken, sessionId, expiresAt } satisfies RememberData),
         {
           path: "/",
           httpOnly: true,
@@ -265,16 +266,6 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     } else if (auth.remember === "clear") {
       reply.clearCookie(REMEMBER_COOKIE, { path: "/" });
     }
-    if (auth.loggedOutAt !== undefined) {
-      reply.setCookie(LOGGED_OUT_COOKIE, String(auth.loggedOutAt), {
-        path: "/",
-        httpOnly: true,
-        sameSite: "lax",
-        secure,
-        // A revived session cookie cannot outlive this.
-        maxAge: config.sessionLifetimeSeconds,
-      });
-    }
     return payload;
   });
 });
@@ -285,11 +276,21 @@ export function startSession(request: FastifyRequest, user: User, remember: bool
   session.userId = user.id;
   session.userToken = user.session_token;
   session.csrfSecret = newCsrfSecret();
-  session.signedInAt = Date.now();
+  session.sessionId = newSessionId();
   request.auth.remember = remember ? "set" : "clear";
 }
 
-export function endSession(request: FastifyRequest): void {
+/**
+ * Logs out: this browser's cookies are cleared, and the session is recorded as ended so that any
+ * copy of its cookies is refused too, by every server, until those cookies would have expired.
+ */
+export async function endSession(request: FastifyRequest, ctx: AppContext): Promise<void> {
+  const { sessionId } = request.auth.session;
+  if (sessionId) {
+    const { sessionLifetimeSeconds, rememberLifetimeSeconds } = ctx.config;
+    const lifetime = Math.max(sessionLifetimeSeconds, rememberLifetimeSeconds);
+    await recordEndedSession(ctx.database.db, sessionId, new Date(Date.now() + lifetime * 1000));
+  }
   request.auth.session = {
     userId: null,
     userToken: null,
@@ -298,7 +299,6 @@ export function endSession(request: FastifyRequest): void {
   };
   request.auth.identity = ANONYMOUS;
   request.auth.remember = "clear";
-  request.auth.loggedOutAt = Date.now();
 }
 
 export function signedInUser(request: FastifyRequest): UserIdentity | null {

@@ -13,7 +13,7 @@ import { orgSetting } from "../services/orgSettings";
 import { makeCsrfToken } from "./csrf";
 import { sanitizeNext } from "@sightline/core";
 import { field, hidden, page, escapeHtml, type PageMessage } from "./pages";
-import { hashPassword, verifyPassword } from "./passwords";
+import { hashPassword, verifySignIn } from "./passwords";
 import { endSession, startSession } from "./requestAuth";
 import { makeToken, readToken, type TokenPurpose } from "./tokens";
 import { sendDisabledAccountEmail, sendResetEmail, sendVerificationEmail } from "./emails";
@@ -292,10 +292,7 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
       );
     }
     const user = email ? await findUserByEmail(db, org.id, email) : null;
-    const ok =
-      user !== null &&
-      user.disabled_at === null &&
-      (await verifyPassword(user.password_hash, form.password ?? ""));
+    const ok = await verifySignIn(user, form.password ?? "");
     if (!ok || !user) {
       return html(
         reply,
@@ -315,7 +312,7 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
   });
 
   app.get("/logout", { schema: docs.logout }, async (request, reply) => {
-    endSession(request);
+    await endSession(request, ctx);
     return reply.redirect("/login");
   });
 

@@ -10,22 +10,23 @@ export interface SessionData {
   userToken: string | null;
   csrfSecret: string;
   expiresAt: number;
-  /** When this browser signed in (ms): sessions from before its last logout are refused. */
-  signedInAt?: number;
+  /**
+   * Names this sign-in, set with userId; logout records it as ended (store/endedSessions.ts), so
+   * copies of the cookie, and cookies renewed by answers still in flight, stop working.
+   */
+  sessionId?: string;
 }
 
 export const SESSION_COOKIE = "session";
-/**
- * Set by /logout to the time of the logout (ms). A response to a request that was still in flight
- * at logout renews the old session cookie; this browser then sends that cookie with this one, and
- * the session, signed in before the logout, is refused.
- */
-export const LOGGED_OUT_COOKIE = "logged_out_at";
 export const REMEMBER_COOKIE = "remember_token";
 export const CSRF_COOKIE = "csrf_token";
 
 export function newCsrfSecret(): string {
   return crypto.randomBytes(16).toString("base64url");
+}
+
+export function newSessionId(): string {
+  return crypto.randomBytes(18).toString("base64url");
 }
 
 export function sign(key: Buffer, payload: unknown): string {
@@ -57,10 +58,11 @@ export function readSession(
   return data.expiresAt > nowSeconds ? data : null;
 }
 
-/** Remember-me cookie: restores the session after it expired. */
+/** Remember-me cookie: restores the session (the same sign-in) after it expired. */
 export interface RememberData {
   userId: number;
   userToken: string;
+  sessionId: string;
   expiresAt: number;
 }
 
@@ -70,6 +72,12 @@ export function readRemember(
   nowSeconds: number,
 ): RememberData | null {
   const data = unsign<RememberData>(key, value);
-  if (!data || typeof data.userId !== "number" || typeof data.userToken !== "string") return null;
+  if (
+    !data ||
+    typeof data.userId !== "number" ||
+    typeof data.userToken !== "string" ||
+    typeof data.sessionId !== "string"
+  )
+    return null;
   return data.expiresAt > nowSeconds ? data : null;
 }

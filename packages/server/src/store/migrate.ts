@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import type { Database } from "./database";
 import * as initial from "./migrations/001_initial";
 import * as rowObjectChunks from "./migrations/002_row_object_chunks";
+import * as endedSessions from "./migrations/003_ended_sessions";
 
 /** Migrations in order. Each gets the dialect so one file serves SQLite and PostgreSQL. */
 const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) => Promise<void>> =
   {
     "001_initial": initial.up,
     "002_row_object_chunks": rowObjectChunks.up,
+    "003_ended_sessions": endedSessions.up,
   };
 
 /**

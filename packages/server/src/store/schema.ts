@@ -265,6 +265,11 @@ export interface ServerStateTable {
   updated_at: Timestamp;
 }
 
+export interface EndedSessionsTable {
+  id: string;
+  keep_until: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -288,4 +293,5 @@ export interface DB {
   access_permissions: AccessPermissionsTable;
   query_snippets: QuerySnippetsTable;
   server_state: ServerStateTable;
+  ended_sessions: EndedSessionsTable;
 }

@@ -103,6 +103,10 @@ interface RouteQuery {
   data_source_id: number | null;
 }
 
+/**
+ * The route's query, for its API key. Only while its owner is enabled: a query key acts with its
+ * owner's rights, and disabling a user stops everything that does (SECURITY.md rule 6).
+ */
 export function findRouteQuery(
   db: Kysely<DB>,
   org: Organization,
@@ -110,9 +114,11 @@ export function findRouteQuery(
 ): Promise<RouteQuery | undefined> {
   return db
     .selectFrom("queries")
-    .select(["id", "api_key", "data_source_id"])
-    .where("org_id", "=", org.id)
-    .where("id", "=", queryId)
+    .innerJoin("users", "users.id", "queries.user_id")
+    .select(["queries.id", "queries.api_key", "queries.data_source_id"])
+    .where("queries.org_id", "=", org.id)
+    .where("queries.id", "=", queryId)
+    .where("users.disabled_at", "is", null)
     .executeTakeFirst();
 }
 

@@ -5,7 +5,6 @@ import type { Identity } from "../auth/identity";
 import {
   accessAllows,
   canModify,
-  dataSourceAccess,
   hasPermission,
   queryAccess,
   requireAdminOrOwner,
@@ -39,6 +38,8 @@ import { insertVisualization, visualizationsOf } from "../store/visualizations";
 import { findRunner } from "../services/dataSourceTypes";
 import { queryHash } from "../execution/hash";
 import { dropdownValues } from "../services/queryDropdowns";
+import { isOwnResult, readerResultRefusal } from "../policies/results";
+import { loadResultMeta } from "../results";
 import { principalOf } from "../execution/principal";
 import { recordEvent } from "../services/events";
 import { formatSql } from "../services/sqlFormat";
@@ -326,7 +327,11 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return ds;
   }
 
-  /** §3.19: every dropdown source must exist with group links the caller can view. */
+  /**
+   * §3.19: every dropdown source must exist with group links (400), and the caller must be able
+   * to view each one on its own (403; not the union of their links, which would let a readable
+   * source carry a hidden one).
+   */
   async function checkDropdownQueries(identity: Identity, orgId: number, options: QueryOptions) {
     const ids = parameterSchema(options)
       .filter((p) => p.type === "query")
@@ -337,14 +342,31 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
       db,
       sources.flatMap((s) => (s.data_source_id === null ? [] : [s.data_source_id])),
     );
-    const all: GroupLink[] = [];
+    const each: GroupLink[][] = [];
     for (const id of new Set(ids)) {
       const source = sources.find((s) => s.id === id);
       const sourceLinks = source?.data_source_id ? (links.get(source.data_source_id) ?? []) : [];
       if (sourceLinks.length === 0) throw badRequest(DROPDOWN_NO_GROUP);
-      all.push(...sourceLinks);
+      each.push(sourceLinks);
     }
-    requireDataSourceAccess(identity, all, "view");
+    for (const sourceLinks of each) requireDataSourceAccess(identity, sourceLinks, "view");
+  }
+
+  /**
+   * A `latest_query_data_id` sent by a client, if the query may adopt it: a result of the query's
+   * own text on its own data source that the caller may read (SECURITY.md rule 5). Anything else
+   * is ignored rather than refused, since Redash's client sends the field on every save.
+   */
+  async function adoptableResult(
+    identity: Identity,
+    orgId: number,
+    resultId: number | null,
+    query: Pick<Query, "data_source_id" | "query_hash">,
+  ): Promise<number | null> {
+    if (resultId === null) return null;
+    const meta = await loadResultMeta(db, orgId, resultId);
+    if (!meta || !isOwnResult(query, meta, true)) return null;
+    return (await readerResultRefusal(db, meta, principalOf(identity))) === null ? meta.id : null;
   }
 
   async function dataSourceType(id: number | null, orgId: number): Promise<string | null> {
@@ -525,10 +547,7 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     await checkDropdownQueries(identity, org.id, options);
     const fields: QueryFields = {
       data_source_id: ds.id,
-      latest_query_data_id:
-        body.latest_query_data_id === undefined || body.latest_query_data_id === null
-          ? null
-          : readNullableId(body.latest_query_data_id, "latest_query_data_id"),
+      latest_query_data_id: null,
       name: body.name,
       description:
         body.description === undefined ? null : readText(body.description, "description", true),
@@ -543,6 +562,10 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
       tags: readTags(body.tags),
     };
     fields.query_hash = storedQueryHash({ ...fields }, ds.type);
+    if (body.latest_query_data_id !== undefined) {
+      const requested = readNullableId(body.latest_query_data_id, "latest_query_data_id");
+      fields.latest_query_data_id = await adoptableResult(identity, org.id, requested, fields);
+    }
     const latest = await newestResultId(db, org.id, ds.id, fields.query_hash);
     if (latest !== null) fields.latest_query_data_id = latest;
     const query = await insertQuery(db, org.id, fields);
@@ -590,12 +613,10 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if ("tags" in body) changes.tags = readTags(body.tags);
     if ("is_draft" in body) changes.is_draft = readBool(body.is_draft, "is_draft");
     if ("is_archived" in body) changes.is_archived = readBool(body.is_archived, "is_archived");
-    if ("latest_query_data_id" in body) {
-      changes.latest_query_data_id = readNullableId(
-        body.latest_query_data_id,
-        "latest_query_data_id",
-      );
-    }
+    const requestedResult =
+      "latest_query_data_id" in body
+        ? readNullableId(body.latest_query_data_id, "latest_query_data_id")
+        : undefined;
     if ("data_source_id" in body) {
       changes.data_source_id = (
         await writableDataSource(identity, org.id, bodyId(body, "data_source_id"))
@@ -618,6 +639,16 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
       version = body.version;
     }
     if (changes.options) await checkDropdownQueries(identity, org.id, changes.options);
+    if (requestedResult !== undefined) {
+      // Judged against the text and data source being saved; null clears, a refused id is ignored.
+      const next = { ...query, ...changes };
+      const hash = storedQueryHash(next, await dataSourceType(next.data_source_id, org.id));
+      const adopted = await adoptableResult(identity, org.id, requestedResult, {
+        data_source_id: next.data_source_id,
+        query_hash: hash,
+      });
+      if (adopted !== null || requestedResult === null) changes.latest_query_data_id = adopted;
+    }
     changes.last_modified_by_id = identity.user.id;
     if (!(await updateQuery(db, query.id, changes, version))) throw conflict();
     const saved = await rehash((await findQuery(db, org.id, query.id))!);
@@ -733,14 +764,17 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const parent = await loadQuery(request, org.id);
       const dropdownId = parseId(request.params.dropdown_query_id);
       await requireQueryAccess(identity, parent, "view");
-      const associated = parameterSchema(parent.options).some(
+      const named = parameterSchema(parent.options).some(
         (p) => p.type === "query" && Number(p.queryId) === dropdownId,
       );
+      // An API key (an embed, a public dashboard) reaches only the dropdown queries its query's
+      // parameters name; a user needs view access to the dropdown query itself, named or not
+      // (SECURITY.md rule 5: a name in a parent's options is no grant).
+      if (identity.kind === "api_key" && !named) throw forbidden();
       const source = await findQuery(db, org.id, dropdownId);
       if (!source) throw notFound();
-      if (!associated && source.data_source_id !== null) {
-        const access = dataSourceAccess(identity, await linksOf(source));
-        if (!accessAllows(access, "view")) throw forbidden();
+      if (identity.kind === "user" && source.data_source_id !== null) {
+        requireDataSourceAccess(identity, await linksOf(source), "view");
       }
       return dropdownOf(source, org.id, identity);
     },

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { dataSourceAccess as coreDataSourceAccess } from "@sightline/core";
 import type { Identity } from "../auth/identity";
 import { principalOf } from "../execution/principal";
 import { getRunner } from "../runners/registry";
@@ -16,6 +17,21 @@ export interface StoredResult {
   dataSourceId: number;
   /** The executed text. */
   query: string;
+}
+
+/**
+ * Whether a stored result is a query's own: made on the query's data source and, when `sameText`,
+ * from its current text (what a query API key may open). A saved query shows no other result.
+ */
+export function isOwnResult(
+  query: { data_source_id: number | null; query_hash: string },
+  result: { dataSourceId: number; queryHash: string },
+  sameText: boolean,
+): boolean {
+  return (
+    result.dataSourceId === query.data_source_id &&
+    (!sameText || result.queryHash === query.query_hash)
+  );
 }
 
 /** The type (null: the data source is gone) and group links of a result's data source. */
@@ -75,6 +91,29 @@ export async function storedResultRefusal(
 }
 
 const NO_READER_MESSAGE = "You do not have access to this query result.";
+
+/**
+ * Why `reader` may not see a stored result, or null: what requireStoredResultAccess asks of a
+ * request's caller, for a run principal (dropdown options, parameter validation, a saved query's
+ * latest result). A user needs view access to the result's data source; an API key's reach is
+ * its route's to check (its own query, the dropdown queries that query names); then the runner's
+ * check. `reader` undefined: see storedResultRefusal.
+ */
+export async function readerResultRefusal(
+  db: Kysely<DB>,
+  result: StoredResult,
+  reader: RunPrincipal | null | undefined,
+): Promise<string | null> {
+  if (reader === null) return NO_READER_MESSAGE;
+  const source = await resultSource(db, result.orgId, result.dataSourceId);
+  if (reader && !reader.apiKey) {
+    const links = source.links.map((l) => ({ groupId: l.group_id, viewOnly: l.view_only }));
+    if (coreDataSourceAccess(reader.groupIds, reader.isAdmin, links) === "none") {
+      return NO_READER_MESSAGE;
+    }
+  }
+  return storedResultRefusal(db, result, source, reader);
+}
 
 /**
  * A stored result for a request's caller: view access to its data source (generic 403), then the

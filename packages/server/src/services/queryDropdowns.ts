@@ -10,7 +10,7 @@ import type { DB } from "../store/schema";
 import { findQuery, type Query } from "../store/queries";
 import { loadResultMeta, readResultRows } from "../results";
 import { forbidden } from "../http/errors";
-import { resultSource, storedResultRefusal } from "../policies/results";
+import { isOwnResult, readerResultRefusal } from "../policies/results";
 import type { RunPrincipal } from "../runners/types";
 
 /** Rows read from a dropdown source's result at most (a dropdown is a list for people). */
@@ -19,9 +19,10 @@ const MAX_DROPDOWN_ROWS = 10_000;
 /**
  * Dropdown values of a query-based parameter (api-queries.md §8.5): from the source query's
  * latest result; [] when it has none. Throws DetachedDropdownQueryError when it has no data source,
- * and a 403 HttpError when the result may not be shown (SECURITY.md rule 5: a Query Results
- * query's values only for a reader who may see the queries it read; see storedResultRefusal for
- * `reader`, the principal the values are read for, undefined when the caller cannot name one).
+ * and a 403 HttpError when the result may not be shown to `reader`, the principal the values are
+ * read for (undefined when the caller cannot name one; see readerResultRefusal). The result is
+ * checked as the result routes check it (SECURITY.md rule 5): only the source query's own result
+ * counts (a pointer to one elsewhere is no result), and the reader must be allowed to see it.
  */
 export async function dropdownValues(
   db: Kysely<DB>,
@@ -32,13 +33,8 @@ export async function dropdownValues(
   if (source.data_source_id === null) throw new DetachedDropdownQueryError();
   if (source.latest_query_data_id === null) return [];
   const meta = await loadResultMeta(db, orgId, source.latest_query_data_id);
-  if (!meta) return [];
-  const refusal = await storedResultRefusal(
-    db,
-    meta,
-    await resultSource(db, orgId, meta.dataSourceId),
-    reader,
-  );
+  if (!meta || !isOwnResult(source, meta, Boolean(reader?.apiKey))) return [];
+  const refusal = await readerResultRefusal(db, meta, reader);
   if (refusal) throw forbidden(refusal);
   const rows: Record<string, unknown>[] = [];
   for await (const batch of readResultRows(db, meta, MAX_DROPDOWN_ROWS)) {

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config";
 
@@ -49,10 +50,33 @@ describe("loadConfig", () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 
+  it.each([
+    ["a".repeat(40), "only 1 different characters"],
+    ["changemechangemechangemechangeme", "only 7 different characters"],
+    ["changeme-to-a-long-random-string-please", 'placeholder word "changeme"'],
+    ["My-Super-Secret-Key-For-Sightline-2024!", 'placeholder word "Secret"'],
+  ])("refuses the guessable secret key %s, saying how to make one", (key, reason) => {
+    const env = { SIGHTLINE_REDIS_URL: "redis://127.0.0.1:6379", SIGHTLINE_SECRET_KEY: key };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(reason);
+    expect(() => loadConfig(env)).toThrow("openssl rand -hex 32");
+  });
+
+  it("accepts random keys, hex ones included", () => {
+    for (const key of [
+      "0123456789abcdef0123456789abcdef",
+      crypto.randomBytes(16).toString("hex"),
+      crypto.randomBytes(32).toString("hex"),
+      crypto.randomBytes(48).toString("base64url"),
+    ]) {
+      expect(loadConfig({ SIGHTLINE_SECRET_KEY: key }).secretKey).toBe(key);
+    }
+  });
+
   it("selects the scaled mode with Redis and a secret key", () => {
     const config = loadConfig({
       SIGHTLINE_REDIS_URL: "redis://127.0.0.1:6379",
-      SIGHTLINE_SECRET_KEY: "x".repeat(40),
+      SIGHTLINE_SECRET_KEY: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
       SIGHTLINE_DATABASE_URL: "postgres://u@h/db",
     });
     expect(config.mode).toBe("scaled");

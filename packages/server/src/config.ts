@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
+import { secretKeyWeakness } from "./auth/secretKey";
 
 /**
  * Every setting of the server, read once from the environment (SIGHTLINE_* variables) and
@@ -228,6 +229,12 @@ export function loadConfig(env: Env = process.env): Config {
   const secretKey = optional(env, "SIGHTLINE_SECRET_KEY");
   if (secretKey !== null && secretKey.length < 32) {
     throw new ConfigError("SIGHTLINE_SECRET_KEY must be at least 32 characters long");
+  }
+  const weakness = secretKey === null ? null : secretKeyWeakness(secretKey);
+  if (weakness) {
+    throw new ConfigError(
+      `SIGHTLINE_SECRET_KEY is too easy to guess (${weakness}); make a random one with: openssl rand -hex 32`,
+    );
   }
   if (mode === "scaled" && secretKey === null) {
     throw new ConfigError(

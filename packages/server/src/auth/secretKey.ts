@@ -20,6 +20,26 @@ export function loadOrCreateSecretKey(configured: string | null, dataDir: string
   return key;
 }
 
+/** Fewer different characters than this and a key is a pattern, not random (hex has 16). */
+const MIN_DISTINCT_CHARACTERS = 8;
+/** Words of example and placeholder keys: a key holding one was typed, not generated. */
+const PLACEHOLDER_WORDS = /change.?me|secret|passw(or)?d|example|placeholder|insecure|default/i;
+
+/**
+ * Why a configured secret key is too easy to guess, or null. A randomly generated key of 32 or
+ * more characters, hex included, passes: 32 random hex digits hold fewer than 8 different ones
+ * about once in ten million.
+ */
+export function secretKeyWeakness(key: string): string | null {
+  const distinct = new Set(key).size;
+  if (distinct < MIN_DISTINCT_CHARACTERS) {
+    return `it has only ${distinct} different characters`;
+  }
+  const word = PLACEHOLDER_WORDS.exec(key);
+  if (word) return `it contains the placeholder word "${word[0]}"`;
+  return null;
+}
+
 /** Keys for separate purposes, derived from the one secret so none is reused across purposes. */
 export interface Keys {
   session: Buffer;

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { PRIVATE_FILE_MODE, ensurePrivateFolder } from "../dataFolder";
 
 /**
  * The server secret. Embedded mode generates one on first start and keeps it in the data folder,
@@ -14,9 +15,9 @@ export function loadOrCreateSecretKey(configured: string | null, dataDir: string
     const stored = fs.readFileSync(file, "utf8").trim();
     if (stored.length >= 32) return stored;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateFolder(dataDir);
   const key = crypto.randomBytes(48).toString("base64url");
-  fs.writeFileSync(file, key + "\n", { mode: 0o600 });
+  fs.writeFileSync(file, key + "\n", { mode: PRIVATE_FILE_MODE });
   return key;
 }
 

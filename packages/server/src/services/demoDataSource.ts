@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AppContext } from "../context";
+import { PRIVATE_FILE_MODE, ensurePrivateFolder } from "../dataFolder";
 import { createDemoDatabase } from "../runners/demoData";
 import { insertDataSource, updateDataSource, type DataSource } from "../store/dataSources";
 import { defaultGroupId } from "./organizationSetup";
@@ -24,7 +25,7 @@ export async function createDemoDataSource(
 ): Promise<{ dataSource: DataSource; ready: Promise<void> }> {
   const dir = ctx.config.fileDataDir;
   if (!dir) throw new Error("File-based data sources are disabled: no demo data source.");
-  fs.mkdirSync(dir, { recursive: true });
+  ensurePrivateFolder(dir);
   const target = path.join(dir, DEMO_FILE);
   const dataSource = await insertDataSource(ctx.database.db, {
     orgId,
@@ -43,6 +44,7 @@ export async function createDemoDataSource(
   const ready = (async () => {
     try {
       await createDemoDatabase(temp);
+      fs.chmodSync(temp, PRIVATE_FILE_MODE);
       fs.renameSync(temp, target);
       await updateDataSource(ctx.database.db, dataSource.id, { paused: false, pause_reason: null });
     } catch (err) {

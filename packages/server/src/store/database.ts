@@ -6,6 +6,7 @@ import { Kysely, SqliteDialect, sql } from "kysely";
 import { SchemaScopedPostgresDialect } from "./schemaIntrospector";
 import type { DB } from "./schema";
 import { checkpointInBackground } from "./walCheckpoints";
+import { ensurePrivateFile, ensurePrivateFolder } from "../dataFolder";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -96,7 +97,9 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     const db = new Kysely<DB>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     return { db, dialect: "postgres", schema, close: () => db.destroy() };
   }
-  fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  ensurePrivateFolder(path.dirname(path.resolve(url)));
+  // Created owner-only before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
+  ensurePrivateFile(path.resolve(url));
   const file = sqliteWithBooleans(new SQLite(url));
   const journal = file.pragma("journal_mode = WAL", { simple: true });
   // In WAL mode NORMAL syncs at checkpoints, not at every commit: still safe from corruption, and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dashboardPath, slugify } from "./dashboards";
+import { dashboardIdFromPath, dashboardPath, slugify } from "./dashboards";
 
 describe("dashboard addresses", () => {
   it("uses the server's slug, else one made from the name", () => {
@@ -9,5 +9,12 @@ describe("dashboard addresses", () => {
     );
     expect(dashboardPath({ id: 6, name: "!!!" })).toBe("/dashboards/6");
     expect(slugify("Hello World")).toBe("hello-world");
+  });
+
+  it("reads the id before the first hyphen", () => {
+    expect(dashboardIdFromPath("12-sales-q1")).toBe(12);
+    expect(dashboardIdFromPath("12")).toBe(12);
+    expect(dashboardIdFromPath("sales")).toBeNull();
+    expect(dashboardIdFromPath("-12")).toBeNull();
   });
 });

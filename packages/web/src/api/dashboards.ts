@@ -1,8 +1,147 @@
+// Typed calls of the dashboard area: lists, one dashboard, its widgets, favorites (reference §7.5–7.7).
+import type { Dashboard, Paginated, Visualization, Widget } from "@sightline/core";
 import { http } from "./http";
+import type { TagCount } from "./queries";
 import type { DashboardSummary } from "./types";
+
+export type DashboardListKind = "all" | "my" | "favorites";
+
+export interface DashboardListParams {
+  page: number;
+  page_size: number;
+  order?: string;
+  q?: string;
+  tags?: string[];
+}
+
+/** A row of the dashboard lists: the dashboard without its widgets. */
+export type DashboardListItem = Omit<Dashboard, "widgets"> & { widgets: null };
+
+const LIST_PATHS: Record<DashboardListKind, string> = {
+  all: "api/dashboards",
+  my: "api/dashboards/my",
+  favorites: "api/dashboards/favorites",
+};
+
+export function listDashboards(
+  kind: DashboardListKind,
+  params: DashboardListParams,
+): Promise<Paginated<DashboardListItem>> {
+  // Tags repeat as ?tags=a&tags=b, which the shared params object cannot express.
+  const search = new URLSearchParams();
+  search.set("page", String(params.page));
+  search.set("page_size", String(params.page_size));
+  if (params.order) search.set("order", params.order);
+  if (params.q) search.set("q", params.q);
+  for (const tag of params.tags ?? []) search.append("tags", tag);
+  return http.get<Paginated<DashboardListItem>>(`${LIST_PATHS[kind]}?${search.toString()}`);
+}
+
+export async function getDashboardTags(): Promise<TagCount[]> {
+  const answer = await http.get<{ tags: TagCount[] }>("api/dashboards/tags");
+  return answer.tags ?? [];
+}
+
+/** Where a widget sits on the grid (Redash's options.position). */
+export interface WidgetPosition {
+  col: number;
+  row: number;
+  sizeX: number;
+  sizeY: number;
+  minSizeX?: number;
+  maxSizeX?: number;
+  minSizeY?: number;
+  maxSizeY?: number;
+  autoHeight?: boolean;
+}
+
+export type MappingType = "dashboard-level" | "widget-level" | "static-value";
+
+/** How a widget's query parameter gets its value (spec 3 §3). */
+export interface ParameterMapping {
+  name: string;
+  type: MappingType;
+  mapTo: string;
+  value: unknown;
+  title: string;
+}
+
+export interface WidgetOptions {
+  position?: Partial<WidgetPosition>;
+  parameterMappings?: Record<string, ParameterMapping>;
+  paramOrder?: string[];
+  isHidden?: boolean;
+  [key: string]: unknown;
+}
+
+/** A widget as the dashboard answer holds it; `visualization.query` is the full query. */
+export type DashboardWidget = Omit<Widget, "options"> & {
+  options: WidgetOptions;
+  visualization?: Visualization;
+};
+
+/** One dashboard with its widgets and the caller's rights. */
+export type DashboardDetail = Omit<Dashboard, "widgets"> & { widgets: DashboardWidget[] };
+
+/** By id, or by the stored slug with the legacy flag (the /dashboard/{slug} route). */
+export function getDashboard(idOrSlug: number | string, legacy = false): Promise<DashboardDetail> {
+  return http.get<DashboardDetail>(
+    `api/dashboards/${encodeURIComponent(String(idOrSlug))}`,
+    legacy ? { legacy: "" } : undefined,
+  );
+}
 
 export function createDashboard(name: string): Promise<DashboardSummary> {
   return http.post<DashboardSummary>("api/dashboards", { name });
+}
+
+/** The fields a save may change; `version` makes a stale save fail with 409. */
+export interface DashboardSaveBody {
+  name?: string;
+  tags?: string[];
+  is_draft?: boolean;
+  dashboard_filters_enabled?: boolean;
+  options?: Record<string, unknown>;
+  version?: number;
+}
+
+export function saveDashboard(id: number, body: DashboardSaveBody): Promise<DashboardDetail> {
+  return http.post<DashboardDetail>(`api/dashboards/${id}`, { id, ...body });
+}
+
+/** Archive: DELETE of the dashboard (it stays, archived). */
+export function archiveDashboard(id: number): Promise<DashboardDetail> {
+  return http.delete<DashboardDetail>(`api/dashboards/${id}`);
+}
+
+export function setDashboardFavorite(id: number, favorite: boolean): Promise<null> {
+  return favorite
+    ? http.post<null>(`api/dashboards/${id}/favorite`)
+    : http.delete<null>(`api/dashboards/${id}/favorite`);
+}
+
+export interface WidgetCreateBody {
+  dashboard_id: number;
+  visualization_id: number | null;
+  text: string;
+  width: number;
+  options: WidgetOptions;
+}
+
+export function createWidget(body: WidgetCreateBody): Promise<DashboardWidget> {
+  return http.post<DashboardWidget>("api/widgets", body);
+}
+
+/** A save replaces both the text and the options. */
+export function saveWidget(
+  id: number,
+  body: { text: string; options: WidgetOptions },
+): Promise<DashboardWidget> {
+  return http.post<DashboardWidget>(`api/widgets/${id}`, body);
+}
+
+export function deleteWidget(id: number): Promise<null> {
+  return http.delete<null>(`api/widgets/${id}`);
 }
 
 /** Turns a name into the URL slug the server would give it (used only when the answer has none). */
@@ -19,4 +158,10 @@ export function slugify(name: string): string {
 export function dashboardPath(dashboard: Pick<DashboardSummary, "id" | "name" | "slug">): string {
   const slug = dashboard.slug || slugify(dashboard.name);
   return slug ? `/dashboards/${dashboard.id}-${slug}` : `/dashboards/${dashboard.id}`;
+}
+
+/** The id part of a /dashboards/{id}-{slug} address, or null when it is not a number. */
+export function dashboardIdFromPath(param: string): number | null {
+  const id = param.split("-")[0];
+  return /^\d+$/.test(id) ? Number(id) : null;
 }

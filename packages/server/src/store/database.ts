@@ -2,7 +2,7 @@ import SQLite from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { Kysely, SqliteDialect, sql } from "kysely";
+import { Kysely, SqliteDialect, sql, type LogEvent } from "kysely";
 import { SchemaScopedPostgresDialect } from "./schemaIntrospector";
 import type { DB } from "./schema";
 import { checkpointInBackground } from "./walCheckpoints";
@@ -71,6 +71,19 @@ export function sqliteWithBooleans(database: SQLite.Database): SQLite.Database {
 export interface OpenOptions {
   /** PostgreSQL only: put every table in this schema (created if missing). Used by tests. */
   pgSchema?: string;
+  /** Called with every statement's SQL (tests count the statements a request needs). */
+  onQuery?: (sql: string) => void;
+}
+
+/** Kysely's `log` option for `onQuery`, or nothing. */
+function queryLog(options: OpenOptions) {
+  const onQuery = options.onQuery;
+  if (!onQuery) return {};
+  return {
+    log: (event: LogEvent) => {
+      if (event.level === "query") onQuery(event.query.sql);
+    },
+  };
 }
 
 /** Opens the metadata store: a SQLite file path or a postgres:// URL. */
@@ -94,7 +107,10 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     // Fail fast with a clear error when the server is unreachable.
     const client = await pool.connect();
     client.release();
-    const db = new Kysely<DB>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
+    const db = new Kysely<DB>({
+      dialect: new SchemaScopedPostgresDialect({ pool }, schema),
+      ...queryLog(options),
+    });
     return { db, dialect: "postgres", schema, close: () => db.destroy() };
   }
   ensurePrivateFolder(path.dirname(path.resolve(url)));
@@ -110,7 +126,10 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   // The checkpoints (and their disk syncs) leave the main thread.
   const stopCheckpoints =
     journal === "wal" ? await checkpointInBackground(file, path.resolve(url)) : async () => {};
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: file }),
+    ...queryLog(options),
+  });
   const close = async () => {
     await stopCheckpoints();
     await db.destroy();

@@ -59,3 +59,18 @@ export async function favoritesAmong(
     .execute();
   return new Map(rows.map((r) => [r.object_id, r.created_at]));
 }
+
+/** Every object of a type the user favorited, with when (for lists over many objects). */
+export async function favoritesOfUser(
+  db: Kysely<DB>,
+  objectType: FavoriteType,
+  userId: number,
+): Promise<Map<number, string>> {
+  const rows = await db
+    .selectFrom("favorites")
+    .select(["object_id", "created_at"])
+    .where("object_type", "=", objectType)
+    .where("user_id", "=", userId)
+    .execute();
+  return new Map(rows.map((r) => [r.object_id, r.created_at]));
+}

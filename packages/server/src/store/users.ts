@@ -74,6 +74,17 @@ export async function withGroups(db: Kysely<DB>, rows: Selectable<UsersTable>[])
   return rows.map((r) => userFromRow(r, groups.get(r.id) ?? []));
 }
 
+/** These users (of any org: the ids come from rows of the caller's org), with their groups. */
+export async function usersByIds(
+  db: Kysely<DB>,
+  ids: (number | null)[],
+): Promise<Map<number, User>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom("users").selectAll().where("id", "in", wanted).execute();
+  return new Map((await withGroups(db, rows)).map((u) => [u.id, u]));
+}
+
 export async function findUserById(
   db: Kysely<DB>,
   orgId: number,

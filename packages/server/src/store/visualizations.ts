@@ -34,6 +34,20 @@ export async function findVisualization(
   return row ? fromRow(row) : null;
 }
 
+/** These visualizations, by id (their queries' org is checked by whoever reads the queries). */
+export async function visualizationsByIds(
+  db: Kysely<DB>,
+  ids: number[],
+): Promise<Map<number, Visualization>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("visualizations")
+    .selectAll()
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, fromRow(row)]));
+}
+
 export async function visualizationsOf(
   db: Kysely<DB>,
   queryIds: number[],

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig, type Config } from "../config";
 import { createServer, type RunningServer } from "../server";
-import { dropPgSchema } from "../store/database";
+import { dropPgSchema, type OpenOptions } from "../store/database";
 import type { AppHooks } from "../context";
 import { TEST_PG_URL, randomName } from "./services";
 
@@ -25,6 +25,7 @@ export async function startTestServer(
   db: MetadataDb = "sqlite",
   env: Record<string, string> = {},
   hooks: Partial<AppHooks> = {},
+  dbOptions: Omit<OpenOptions, "pgSchema"> = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-test-"));
   const schema = db === "postgres" ? randomName("t").toLowerCase() : undefined;
@@ -36,7 +37,10 @@ export async function startTestServer(
     ...(db === "postgres" ? { SIGHTLINE_DATABASE_URL: TEST_PG_URL } : {}),
     ...env,
   });
-  const server = await createServer(config, { dbOptions: { pgSchema: schema }, hooks });
+  const server = await createServer(config, {
+    dbOptions: { ...dbOptions, pgSchema: schema },
+    hooks,
+  });
   await server.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = server.app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

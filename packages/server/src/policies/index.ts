@@ -183,6 +183,15 @@ export async function queryAccess(
       .executeTakeFirst();
     return shown ? "view" : "none";
   }
+  return userQueryAccess(identity, query, links);
+}
+
+/** The group model part of `queryAccess`: signed-in users, no lookups (for lists of queries). */
+export function userQueryAccess(
+  identity: UserIdentity,
+  query: { data_source_id: number | null },
+  links: { group_id: number; view_only: boolean }[],
+): DataSourceAccess {
   if (isAdmin(identity)) return "full";
   if (query.data_source_id === null) return "none";
   return dataSourceAccess(identity, links);

@@ -1,0 +1,54 @@
+import type { Query } from "../store/queries";
+import type { User } from "../store/users";
+import type { Visualization } from "../store/visualizations";
+import type { Widget } from "../store/widgets";
+import { presentQueryDetail } from "./queries";
+import { presentVisualization } from "./visualizations";
+
+/** What widgets are presented with, read once for all the widgets of an answer. */
+export interface WidgetSources {
+  visualizations: Map<number, Visualization>;
+  queries: Map<number, Query>;
+  /** Owners and last editors of the queries. */
+  users: Map<number, User>;
+  /** Whether the caller may view this query (else its widgets are restricted). */
+  canView(query: Query): boolean;
+}
+
+/**
+ * Widget JSON (api-platform.md §6.5). A widget whose query the caller may not view is
+ * `restricted`: neither its text, visualization nor query leave the server.
+ */
+export function presentWidget(w: Widget, sources: WidgetSources) {
+  const common = {
+    id: w.id,
+    width: w.width,
+    options: w.options,
+    dashboard_id: w.dashboard_id,
+  };
+  const visualization =
+    w.visualization_id === null ? undefined : sources.visualizations.get(w.visualization_id);
+  const query = visualization ? sources.queries.get(visualization.query_id) : undefined;
+  if (w.visualization_id !== null && (!visualization || !query || !sources.canView(query))) {
+    return {
+      ...common,
+      created_at: w.created_at,
+      updated_at: w.updated_at,
+      restricted: true as const,
+    };
+  }
+  return {
+    ...common,
+    text: w.text,
+    updated_at: w.updated_at,
+    created_at: w.created_at,
+    ...(visualization && query
+      ? {
+          visualization: {
+            ...presentVisualization(visualization),
+            query: presentQueryDetail(query, { users: sources.users }),
+          },
+        }
+      : {}),
+  };
+}

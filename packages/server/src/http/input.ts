@@ -70,3 +70,15 @@ export function bodyId(body: Record<string, unknown>, key: string): number {
 export function flag(request: FastifyRequest, name: string): boolean {
   return Object.prototype.hasOwnProperty.call(queryArgs(request), name);
 }
+
+/** A body's `tags`: a list of strings (null or absent = none; empty entries are dropped). */
+export function readTags(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw badRequest("tags must be a list of strings.");
+  return value
+    .filter((t) => t !== null && t !== "" && t !== undefined)
+    .map((t) => {
+      if (typeof t !== "string") throw badRequest("tags must be a list of strings.");
+      return t;
+    });
+}

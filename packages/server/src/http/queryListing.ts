@@ -163,7 +163,7 @@ export interface Orderable extends Searchable {
   starred_at: string | null;
 }
 
-type Key = string | number | null;
+export type Key = string | number | null;
 
 const ORDER_KEYS: Record<string, (row: Orderable) => Key> = {
   name: (r) => r.name.toLowerCase(),
@@ -180,8 +180,20 @@ const ORDER_KEYS: Record<string, (row: Orderable) => Key> = {
 
 /** Sorts by a Redash `order` value (`-` prefix = descending); nulls last both ways. */
 export function sortRows<T extends Orderable>(rows: T[], order: string): T[] | null {
+  return sortByOrder(rows, order, ORDER_KEYS);
+}
+
+/**
+ * Sorts by an `order` value among the list's keys (`-` prefix = descending; ties: newest id
+ * first; nulls last both ways). null when the key is not one of them.
+ */
+export function sortByOrder<T extends { id: number }>(
+  rows: T[],
+  order: string,
+  keys: Record<string, (row: T) => Key>,
+): T[] | null {
   const desc = order.startsWith("-");
-  const keyOf = ORDER_KEYS[desc ? order.slice(1) : order];
+  const keyOf = keys[desc ? order.slice(1) : order];
   if (!keyOf) return null;
   return [...rows].sort((a, b) => {
     const ka = keyOf(a);

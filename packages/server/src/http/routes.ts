@@ -7,6 +7,8 @@ import { aclRoutes } from "./acl";
 import { dataSourceRoutes } from "./dataSources";
 import { destinationRoutes } from "./destinations";
 import { queryRoutes } from "./queries";
+import { dashboardRoutes } from "./dashboards";
+import { widgetRoutes } from "./widgets";
 import { querySnippetRoutes } from "./querySnippets";
 import { visualizationRoutes } from "./visualizations";
 import { eventRoutes } from "./events";
@@ -24,6 +26,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await destinationRoutes(app, ctx);
   await queryRoutes(app, ctx);
   await visualizationRoutes(app, ctx);
+  await dashboardRoutes(app, ctx);
+  await widgetRoutes(app, ctx);
   await querySnippetRoutes(app, ctx);
   await aclRoutes(app, ctx);
   await queryResultRoutes(app, ctx);

@@ -433,6 +433,91 @@ export const aclGrant = object(
   "An access grant",
 );
 
+// ---- Dashboards and widgets (api-platform.md §6.4, §6.5) ----------------------------------------
+
+export const widget = object(
+  {
+    id: int,
+    width: int,
+    options: { ...anyObject, description: "Stored as given: position, parameterMappings, …" },
+    dashboard_id: int,
+    text: { ...orNull(str), description: "Absent on restricted widgets" },
+    updated_at: timestamp,
+    created_at: timestamp,
+    visualization: {
+      ...object({ ...visualization.properties, query }, [
+        "id",
+        "type",
+        "name",
+        "description",
+        "options",
+        "updated_at",
+        "created_at",
+        "query",
+      ]),
+      description: "Visualization widgets only, with their query",
+    },
+    restricted: {
+      type: "boolean",
+      enum: [true],
+      description:
+        "Present when the caller may not view the widget's query (then no text or visualization)",
+    },
+  },
+  ["id", "width", "options", "dashboard_id", "updated_at", "created_at"],
+  "A widget",
+);
+
+export const dashboard = object(
+  {
+    id: int,
+    slug: { ...str, description: "Of the current name" },
+    name: str,
+    user_id: int,
+    user: orNull(
+      object({ id: int, name: str, email: str, profile_image_url: str }, [
+        "id",
+        "name",
+        "email",
+        "profile_image_url",
+      ]),
+    ),
+    layout: { ...anyValue, description: "Legacy; stored as given" },
+    dashboard_filters_enabled: bool,
+    widgets: { ...orNull(array(widget)), description: "null in lists and the create answer" },
+    options: anyObject,
+    is_archived: bool,
+    is_draft: bool,
+    tags: array(str),
+    updated_at: timestamp,
+    created_at: timestamp,
+    version: { ...int, description: "Incremented by every save" },
+    is_favorite: bool,
+    starred_at: { ...timestamp, description: "Lists, when favorited" },
+    can_edit: { ...bool, description: "GET one only" },
+    public_url: { ...str, description: "GET one only, when shared" },
+    api_key: { ...str, description: "GET one only, when shared" },
+  },
+  [
+    "id",
+    "slug",
+    "name",
+    "user_id",
+    "user",
+    "layout",
+    "dashboard_filters_enabled",
+    "widgets",
+    "options",
+    "is_archived",
+    "is_draft",
+    "tags",
+    "updated_at",
+    "created_at",
+    "version",
+  ],
+  "A dashboard",
+);
+
 const destinationFields = { id: int, name: str, type: str, icon: str } as const;
 export const destination = object(
   destinationFields,

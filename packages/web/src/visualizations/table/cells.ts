@@ -85,10 +85,15 @@ export function imageParts(value: unknown, row: Row, column: ColumnOptions) {
   };
 }
 
-/** Only http(s), relative and mailto links are followed; anything else (javascript:) is dropped. */
+/**
+ * Only http(s), ftp, relative and mailto links are followed; anything else (javascript:) is
+ * dropped. The scheme is read as browsers read it (the URL standard): leading and trailing
+ * control characters and spaces removed, tabs and newlines removed anywhere, so that
+ * "java<TAB>script:" is seen as the script it is; other control characters are refused.
+ */
 export function safeUrl(url: string): string {
-  const u = url.trim();
-  if (u === "") return "";
+  const u = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+  if (u === "" || /[\u0000-\u001f\u007f]/.test(u)) return "";
   if (/^[a-z][a-z0-9+.-]*:/i.test(u) && !/^(https?|mailto|ftp):/i.test(u)) return "";
   return u;
 }

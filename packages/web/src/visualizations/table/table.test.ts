@@ -3,6 +3,7 @@ import { DEFAULT_FORMATS } from "../types";
 import {
   cellText,
   highlightLinks,
+  imageParts,
   linkParts,
   nextSort,
   pageOf,
@@ -75,6 +76,31 @@ describe("table cells", () => {
     expect(highlightLinks("see https://x.org/a now")).toContain(
       '<a href="https://x.org/a" target="_blank"',
     );
+  });
+  it("refuses script URLs hidden by whitespace and control characters, as browsers read them", () => {
+    for (const url of [
+      "java\tscript:alert(1)",
+      "java\nscript:alert(1)",
+      "java\rscript:alert(1)",
+      "\u0001javascript:alert(1)",
+      "\u0000javascript:alert(1)",
+      " \u001fJavaScript:alert(1)",
+      "javascript\t:alert(1)",
+      "vbscript:msgbox(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "java\u0001script:alert(1)",
+    ]) {
+      expect(safeUrl(url), JSON.stringify(url)).toBe("");
+    }
+    const [column] = buildColumns(undefined, [{ name: "u", type: "string" }], DEFAULT_FORMATS);
+    const tabbed = "java\tscript:alert(1)";
+    expect(linkParts(tabbed, { u: tabbed }, column!).href).toBe("");
+    const controlled = "\u0001javascript:alert(1)";
+    expect(imageParts(controlled, { u: controlled }, column!).src).toBe("");
+    // Ordinary addresses keep working, with the whitespace a browser would drop removed.
+    expect(safeUrl(" https://x.org/a\tb \n")).toBe("https://x.org/ab");
+    expect(safeUrl("mailto:a@x.org")).toBe("mailto:a@x.org");
+    expect(safeUrl("/queries/1")).toBe("/queries/1");
   });
   it("sorts on raw values with nulls first, and cycles header clicks", () => {
     const rows = [{ a: 2 }, { a: null }, { a: 1 }];

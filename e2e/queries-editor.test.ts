@@ -70,6 +70,143 @@ describe("query editor in the browser", () => {
   const editorText = (page: Page) =>
     page.locator("[data-testid=query-editor] .cm-content").textContent();
 
+  /** Replaces the editor's whole text as a paste does, in one edit. */
+  async function pasteOver(page: Page, text: string) {
+    await page.locator("[data-testid=query-editor] .cm-content").click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText(text);
+  }
+
+  const savedText = async (id: number) =>
+    ((await api.get(`/api/queries/${id}`)).body as { query: string }).query;
+
+  // Each shortcut is pressed right after the text changes, with no pause: the page's own copy of
+  // the text arrives 100 ms later, and no action may wait for it.
+  it("runs, runs the selection, saves and formats the text as typed, at once", async () => {
+    const query = await createQuery({ name: "Typed fast", query: "select 1 as one" });
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${query.id}/source`);
+    await poll(() => editorText(page)).toContain("select 1");
+
+    await pasteOver(page, "select 42 as answer");
+    await page.keyboard.press("Control+Enter");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("answer");
+    expect(await page.textContent("[data-testid=results]")).toContain("42");
+
+    // Typed key by key, then run: the last keystroke counts.
+    await pasteOver(page, "select 5 as fiv");
+    await page.keyboard.type("e");
+    await page.keyboard.press("Control+Enter");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("five");
+
+    // The selection as it is when the shortcut is pressed.
+    await pasteOver(page, "select 1 as first\nselect 9 as ninth");
+    await page.keyboard.press("Shift+Home");
+    await page.keyboard.press("Control+Enter");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("ninth");
+    expect(await page.textContent("[data-testid=results]")).not.toContain("first");
+
+    // Saving keeps what was typed, on the server and on screen.
+    await pasteOver(page, "select 7 as seven");
+    await page.keyboard.press("Control+s");
+    await poll(() => page.textContent("body")).toContain("Query saved");
+    expect(await savedText(query.id)).toBe("select 7 as seven");
+    await page.waitForTimeout(300);
+    expect(await editorText(page)).toBe("select 7 as seven");
+
+    // Format works on the new text and keeps it.
+    await pasteOver(page, "select 8 as eight from orders");
+    await page.keyboard.press("Control+Shift+f");
+    await poll(() => editorText(page)).toContain("eight");
+    await page.waitForTimeout(300);
+    const formatted = (await editorText(page)) ?? "";
+    expect(formatted).toContain("orders");
+    expect(formatted).not.toContain("seven");
+    expect(formatted).not.toBe("select 8 as eight from orders");
+
+    // Leaving right after typing still asks.
+    await page.keyboard.press("Control+s");
+    await poll(() => page.textContent("body")).toContain("Query saved");
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await pasteOver(page, "select 'not saved yet' as x");
+    await page.evaluate(() => {
+      window.location.href = "/queries";
+    });
+    await poll(() => dialogs).toEqual(["beforeunload"]);
+    expect(await editorText(page)).toContain("not saved yet");
+    await context.close();
+
+    // A new query runs its first text at once too.
+    const fresh = await signedIn();
+    await fresh.page.goto("/queries/new");
+    await fresh.page.locator("[data-testid=query-editor] .cm-content").click();
+    await fresh.page.keyboard.type("select 6 as six");
+    await fresh.page.keyboard.press("Control+Enter");
+    await poll(() => fresh.page.textContent("[data-testid=results]")).toContain("six");
+    await fresh.context.close();
+  });
+
+  it("adds the parameters written in the text and removes them with it", async () => {
+    const query = await createQuery({ name: "Written parameters", query: "select 1 as one" });
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${query.id}/source`);
+    await poll(() => editorText(page)).toContain("select 1");
+
+    await pasteOver(page, "SELECT '{{ foo }}' AS x");
+    await page.keyboard.press("Control+Enter");
+    const foo = page.getByTestId("parameter-foo");
+    await foo.waitFor();
+    await poll(() => page.textContent("[data-testid=parameters]")).toContain("foo");
+    expect(await page.textContent("body")).not.toContain("Missing parameter value for: foo");
+    await foo.fill("bar");
+    await page.click("[data-testid=execute-query]");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("bar");
+
+    // Saved with the text, and there after a reload.
+    await page.keyboard.press("Control+s");
+    await poll(() => page.textContent("body")).toContain("Query saved");
+    const saved = (await api.get(`/api/queries/${query.id}`)).body as {
+      options: { parameters: { name: string; title: string; type: string }[] };
+    };
+    expect(saved.options.parameters).toEqual([
+      expect.objectContaining({ name: "foo", title: "foo", type: "text" }),
+    ]);
+    await page.reload();
+    await page.getByTestId("parameter-foo").waitFor();
+
+    // The {{ }} dialog, opened right after typing, knows the names already written...
+    await pasteOver(
+      page,
+      "SELECT '{{ foo }}' AS x, '{{ span.start }}' AS s, '{{ span.end }}' AS e",
+    );
+    await page.keyboard.press("Control+p");
+    await page.fill("input[aria-label=Keyword]", "span");
+    await page.click("[data-testid=parameter-dialog] button:has-text('Add Parameter')");
+    await poll(() => page.textContent("[data-testid=parameter-dialog]")).toContain(
+      "Parameter with this name already exists",
+    );
+    await page.fill("input[aria-label=Keyword]", "limit");
+    await page.click("[data-testid=parameter-dialog] button:has-text('Add Parameter')");
+    await poll(() => page.locator("[data-testid=parameter-dialog]").count()).toBe(0);
+    await poll(() => editorText(page)).toContain("{{ limit }}");
+    // ...and writes a new one once.
+    expect(((await editorText(page)) ?? "").split("{{ limit }}")).toHaveLength(2);
+    await page.getByTestId("parameter-span").first().waitFor();
+    await page.getByTestId("parameter-limit").waitFor();
+
+    // Deleting a name from the text removes its parameter; the others stay.
+    await pasteOver(page, "SELECT '{{ limit }}' AS x");
+    await poll(() => page.getByTestId("parameter-foo").count()).toBe(0);
+    await poll(() => page.getByTestId("parameter-span").count()).toBe(0);
+    expect(await page.getByTestId("parameter-limit").count()).toBe(1);
+    await screenshot(page, "query-editor-written-parameters");
+    await context.close();
+  });
+
   it("browses a PostgreSQL source lazily: schemas, then tables, then columns", async () => {
     const schemaName = randomName("lazy").toLowerCase();
     const table = randomName("events").toLowerCase();

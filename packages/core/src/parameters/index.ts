@@ -6,3 +6,4 @@ export * from "./validate";
 export * from "./render";
 export * from "./safety";
 export * from "./dropdown";
+export * from "./textParameters";

@@ -24,10 +24,19 @@ import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
 import type { SchemaTable } from "../../api/dataSources";
 import type { QuerySnippet } from "../../api/querySnippets";
 
+/**
+ * What the page may ask the editor. Every action (run, save, format, add parameter, the leave-page
+ * check) reads the text through `getText()` at the moment it acts: the page's own copy arrives
+ * CHANGE_DEBOUNCE_MS later and may be older than what is on screen.
+ */
 export interface QueryEditorHandle {
   /** Inserts text at the cursor (schema browser clicks, new parameters). */
   insert(text: string): void;
   focus(): void;
+  /** The whole text as the editor shows it now. */
+  getText(): string;
+  /** The selected text now ("" when nothing is selected). */
+  getSelection(): string;
 }
 
 export interface QueryEditorProps {
@@ -231,6 +240,15 @@ export const QueryEditor = forwardRef<QueryEditorHandle, QueryEditorProps>(
       },
       focus() {
         view.current?.focus();
+      },
+      getText() {
+        return view.current?.state.doc.toString() ?? latest.current.value;
+      },
+      getSelection() {
+        const state = view.current?.state;
+        if (!state) return "";
+        const range = state.selection.main;
+        return state.sliceDoc(range.from, range.to);
       },
     }));
 

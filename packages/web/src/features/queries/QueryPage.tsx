@@ -27,13 +27,15 @@ import {
   Tooltip,
   Typography,
 } from "antd";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import {
   emptyParameterNames,
   executionValues,
   isQuerySafe,
   missingValuesMessage,
+  parameterNamesInText,
+  parametersForText,
   type DataSource,
   type ParameterDefinition,
   type Query,
@@ -170,6 +172,19 @@ function pickDataSource(query: Query, sources: DataSource[]): number | null {
   return usable[0]?.id ?? null;
 }
 
+/** The query with a new text, and the parameters that text names (spec 2, parameters). */
+function withText(query: Query, text: string): Query {
+  const before = query.options.parameters ?? [];
+  const parameters = parametersForText(text, before);
+  if (parameters === before) return { ...query, query: text };
+  return {
+    ...query,
+    query: text,
+    options: { ...query.options, parameters: [...parameters] },
+    is_safe: isQuerySafe(parameters),
+  };
+}
+
 function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const session = useSession();
   const config = session.client_config;
@@ -191,7 +206,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     dirtyRef.current = value;
     setDirtyState(value);
   };
+  // The text as last saved (or loaded): the leave-page check compares the editor's text with it.
+  const savedText = useRef(initial.query);
   const [saving, setSaving] = useState(false);
+  // Only labels the Execute button; running reads the editor's selection itself.
   const [selection, setSelection] = useState("");
   const [panelHidden, setPanelHidden] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
@@ -221,6 +239,20 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const canSchedule = canEdit && hasPermission(session.user, "schedule_query");
 
   usePageTitle(query.name);
+
+  /**
+   * The query as the editor shows it now. The page's copy of the text arrives 100 ms after typing
+   * stops (spec 2 §9), so every action starts here: the text (and the parameters it names) is
+   * read from the editor and, when newer, stored in the page too.
+   */
+  const currentQuery = (): Query => {
+    const text = editing ? editor.current?.getText() : undefined;
+    if (text === undefined || text === query.query) return query;
+    const next = withText(query, text);
+    setQuery((q) => withText(q, text));
+    setDirty(true);
+    return next;
+  };
 
   // Parameter values: applied ones drive execution and the address; pending ones wait for Apply.
   const [applied, setApplied] = useState<ParameterValues>(() => initialValues(parameters, search));
@@ -272,41 +304,42 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const autocompleteAvailable = columnCount <= LIVE_AUTOCOMPLETE_MAX_COLUMNS;
 
   // -- execution --------------------------------------------------------------------------
-  const execute = useCallback(
-    (values: ParameterValues = applied, maxAge = 0) => {
-      // The results panel says why; a run would only come back refused.
-      if (!canExecute) return;
-      const text = editing && selection ? selection : query.query;
-      if (!text.trim()) return execution.refuse("Can't execute empty query.");
-      const missing = emptyParameterNames(parameters, values);
-      if (missing.length > 0) return execution.refuse(missingValuesMessage(missing));
-      const params = executionValues(parameters, values, new Date());
-      if (editing || isNew) {
-        if (!query.data_source_id)
-          return execution.refuse("Please select data source to run this query.");
-        execution.run(() =>
-          executeAdhoc({
-            query: text,
-            data_source_id: query.data_source_id!,
-            parameters: params,
-            apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
-            max_age: maxAge,
-            query_id: isNew ? undefined : query.id,
-          }),
-        );
-      } else {
-        execution.run(() =>
-          executeSaved(query.id, {
-            parameters: params,
-            apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
-            max_age: maxAge,
-          }),
-        );
-      }
-      requestNotificationPermission();
-    },
-    [applied, editing, selection, query, parameters, execution, isNew, dataSource, canExecute],
-  );
+  const execute = (values: ParameterValues = applied, maxAge = 0) => {
+    // The results panel says why; a run would only come back refused.
+    if (!canExecute) return;
+    const query = currentQuery();
+    const parameters = query.options.parameters ?? [];
+    const selected = editing ? (editor.current?.getSelection() ?? "") : "";
+    const text = selected || query.query;
+    if (!text.trim()) return execution.refuse("Can't execute empty query.");
+    const missing = emptyParameterNames(parameters, values);
+    if (missing.length > 0) return execution.refuse(missingValuesMessage(missing));
+    const params = executionValues(parameters, values, new Date());
+    if (editing || isNew) {
+      if (!query.data_source_id)
+        return execution.refuse("Please select data source to run this query.");
+      writePreference("lastSelectedDataSourceId", query.data_source_id);
+      execution.run(() =>
+        executeAdhoc({
+          query: text,
+          data_source_id: query.data_source_id!,
+          parameters: params,
+          apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
+          max_age: maxAge,
+          query_id: isNew ? undefined : query.id,
+        }),
+      );
+    } else {
+      execution.run(() =>
+        executeSaved(query.id, {
+          parameters: params,
+          apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
+          max_age: maxAge,
+        }),
+      );
+    }
+    requestNotificationPermission();
+  };
 
   // Results load on open: the latest result, or a run from the cache when parameters are needed.
   useEffect(() => {
@@ -324,100 +357,96 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     const next = { ...applied, ...pending };
     setApplied(next);
     setPending({});
-    setSearch(withParameterUrl(search, parameters, next), { replace: true });
+    const defs = currentQuery().options.parameters ?? [];
+    setSearch(withParameterUrl(search, defs, next), { replace: true });
     execute(next);
   };
 
   // Execute runs what the parameter boxes show: values typed but not applied yet are applied.
-  const executeAsShown = () =>
-    changedNames(parameters, applied, pending).length > 0 ? applyParameters() : execute();
+  const executeAsShown = () => {
+    const defs = currentQuery().options.parameters ?? [];
+    if (changedNames(defs, applied, pending).length > 0) applyParameters();
+    else execute();
+  };
 
   // -- saving -------------------------------------------------------------------------------
-  const save = useCallback(
-    async (
-      changes: Partial<Query> = {},
-      opts: { quiet?: boolean; overwrite?: boolean; thenOpen?: Dialog } = {},
-    ) => {
-      if (!canEdit) return;
-      let next = { ...query, ...changes };
-      let published = false;
-      if (
-        next.is_draft &&
-        !isNew &&
-        config.autoPublishNamedQueries &&
-        next.name !== DEFAULT_QUERY_NAME &&
-        changes.name !== undefined
-      ) {
-        next = { ...next, is_draft: false };
-        published = true;
-      }
-      const body: QuerySaveBody = {
-        name: next.name,
-        query: next.query,
-        description: next.description,
-        schedule: next.schedule,
-        data_source_id: next.data_source_id,
-        options: next.options,
-        latest_query_data_id: next.latest_query_data_id,
-        is_draft: next.is_draft,
-        tags: next.tags,
-      };
-      setSaving(true);
-      try {
-        const saved = isNew
-          ? await createQuery(body)
-          : await saveQuery(query.id, {
-              ...body,
-              id: query.id,
-              version: opts.overwrite ? undefined : query.version,
-            });
-        setQuery((q) => ({ ...q, ...saved, query: next.query }));
-        setDirty(false);
-        queryClient.setQueryData(["query", String(saved.id)], saved);
-        if (!opts.quiet) notify.success(published ? "Query saved and published" : "Query saved");
-        if (isNew) {
-          navigate(`/queries/${saved.id}/source${location.hash}`, {
-            replace: true,
-            state: opts.thenOpen ? { dialog: opts.thenOpen } : undefined,
+  const save = async (
+    changes: Partial<Query> = {},
+    opts: { quiet?: boolean; overwrite?: boolean; thenOpen?: Dialog } = {},
+  ): Promise<Query | null> => {
+    if (!canEdit) return null;
+    const query = currentQuery();
+    let next = { ...query, ...changes };
+    let published = false;
+    if (
+      next.is_draft &&
+      !isNew &&
+      config.autoPublishNamedQueries &&
+      next.name !== DEFAULT_QUERY_NAME &&
+      changes.name !== undefined
+    ) {
+      next = { ...next, is_draft: false };
+      published = true;
+    }
+    const body: QuerySaveBody = {
+      name: next.name,
+      query: next.query,
+      description: next.description,
+      schedule: next.schedule,
+      data_source_id: next.data_source_id,
+      options: next.options,
+      latest_query_data_id: next.latest_query_data_id,
+      is_draft: next.is_draft,
+      tags: next.tags,
+    };
+    setSaving(true);
+    try {
+      const saved = isNew
+        ? await createQuery(body)
+        : await saveQuery(query.id, {
+            ...body,
+            id: query.id,
+            version: opts.overwrite ? undefined : query.version,
           });
-        }
-        return saved;
-      } catch (error) {
-        if (isApiError(error) && error.status === 409) {
-          const message = "It seems like the query has been modified by another user.";
-          if (canEdit && !isNew) {
-            modal.confirm({
-              title: "Overwrite Query",
-              content: `${message} Are you sure you want to overwrite the query with your version?`,
-              okText: "Overwrite",
-              okButtonProps: { danger: true },
-              onOk: () => void save(changes, { ...opts, overwrite: true }),
-            });
-          } else {
-            notify.error(
-              "Changes not saved",
-              `${message} Please copy/backup your changes and reload this page.`,
-            );
-          }
-        } else {
-          notify.error("Query could not be saved");
-        }
-        return null;
-      } finally {
-        setSaving(false);
+      writePreference("lastSelectedDataSourceId", next.data_source_id);
+      savedText.current = next.query;
+      // Text typed while the save was under way stays (with its parameters): it is newer.
+      setQuery((q) => ({ ...q, ...saved, query: q.query, options: q.options, is_safe: q.is_safe }));
+      setDirty((editor.current?.getText() ?? next.query) !== next.query);
+      queryClient.setQueryData(["query", String(saved.id)], saved);
+      if (!opts.quiet) notify.success(published ? "Query saved and published" : "Query saved");
+      if (isNew) {
+        navigate(`/queries/${saved.id}/source${location.hash}`, {
+          replace: true,
+          state: opts.thenOpen ? { dialog: opts.thenOpen } : undefined,
+        });
       }
-    },
-    [
-      canEdit,
-      query,
-      isNew,
-      config.autoPublishNamedQueries,
-      queryClient,
-      navigate,
-      location.hash,
-      modal,
-    ],
-  );
+      return saved;
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        const message = "It seems like the query has been modified by another user.";
+        if (canEdit && !isNew) {
+          modal.confirm({
+            title: "Overwrite Query",
+            content: `${message} Are you sure you want to overwrite the query with your version?`,
+            okText: "Overwrite",
+            okButtonProps: { danger: true },
+            onOk: () => void save(changes, { ...opts, overwrite: true }),
+          });
+        } else {
+          notify.error(
+            "Changes not saved",
+            `${message} Please copy/backup your changes and reload this page.`,
+          );
+        }
+      } else {
+        notify.error("Query could not be saved");
+      }
+      return null;
+    } finally {
+      setSaving(false);
+    }
+  };
 
   const update = (changes: Partial<Query>) => {
     setQuery((q) => ({ ...q, ...changes }));
@@ -435,28 +464,44 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const formatText = () => {
     if (!canFormat(syntax)) return;
     try {
-      update({ query: formatQueryText(query.query, syntax) });
+      const text = formatQueryText(currentQuery().query, syntax);
+      setQuery((q) => withText(q, text));
+      setDirty(true);
     } catch (error) {
       notify.error(error instanceof Error ? error.message : String(error));
     }
   };
 
   const saveParameter = (def: ParameterDefinition, previousName?: string) => {
-    const list = [...parameters];
+    const query = currentQuery();
+    const list = [...(query.options.parameters ?? [])];
     const index = list.findIndex((p) => p.name === (previousName ?? def.name));
     if (index >= 0) list[index] = def;
     else list.push(def);
     const options = { ...query.options, parameters: list };
     setQuery((q) => ({ ...q, options, is_safe: isQuerySafe(list) }));
-    if (index < 0) editor.current?.insert(`{{ ${def.name} }}`);
+    // A name the text already uses is not written a second time.
+    const written = parameterNamesInText(query.query) ?? [];
+    if (index < 0 && !written.includes(def.name)) editor.current?.insert(`{{ ${def.name} }}`);
     setDirty(true);
     setDialog(null);
   };
 
+  /** Opens the new-parameter dialog, knowing the names the text uses now. */
+  const addParameter = () => {
+    if (!canEdit) return;
+    currentQuery();
+    setDialog({ kind: "parameter" });
+  };
+
+  /** Whether leaving would lose something: unsaved changes, or text not yet sent to the page. */
+  const hasUnsavedChanges = () =>
+    dirtyRef.current || (editor.current?.getText() ?? savedText.current) !== savedText.current;
+
   // -- leaving with unsaved changes ------------------------------------------------------------
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      dirtyRef.current && editing && currentLocation.pathname !== nextLocation.pathname,
+      editing && currentLocation.pathname !== nextLocation.pathname && hasUnsavedChanges(),
   );
   useEffect(() => {
     if (blocker.state !== "blocked") return;
@@ -468,15 +513,16 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     });
   }, [blocker, modal]);
   useEffect(() => {
-    if (!dirty || !editing) return;
+    if (!editing) return;
     const warn = (e: BeforeUnloadEvent) => {
+      if (!hasUnsavedChanges()) return;
       e.preventDefault();
       e.returnValue = LEAVE_WARNING;
       return LEAVE_WARNING;
     };
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty, editing]);
+  });
 
   // -- page-wide shortcuts ---------------------------------------------------------------------
   useEffect(() => {
@@ -496,7 +542,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         void save();
       } else if (mod && key === "p" && editing && canEdit) {
         e.preventDefault();
-        setDialog({ kind: "parameter" });
+        addParameter();
       } else if (mod && e.shiftKey && key === "f" && editing) {
         e.preventDefault();
         formatText();
@@ -931,7 +977,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
               <QueryEditor
                 ref={editor}
                 value={query.query}
-                onChange={(text) => update({ query: text })}
+                onChange={(text) => {
+                  setQuery((q) => withText(q, text));
+                  setDirty(true);
+                }}
                 onSelectionChange={setSelection}
                 schema={schema.data ?? []}
                 snippets={snippets.data ?? []}
@@ -941,7 +990,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
                 onRun={executeAsShown}
                 onSave={() => void save()}
                 onFormat={formatText}
-                onAddParameter={() => canEdit && setDialog({ kind: "parameter" })}
+                onAddParameter={addParameter}
               />
             </div>
             <div className={styles.toolbar}>
@@ -950,7 +999,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
                   <Tooltip title="Add New Parameter (Ctrl/Cmd+P)">
                     <Button
                       icon={<PlusOutlined />}
-                      onClick={() => setDialog({ kind: "parameter" })}
+                      onClick={addParameter}
                       aria-label="Add New Parameter"
                     >
                       {"{{ }}"}

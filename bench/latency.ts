@@ -1,5 +1,6 @@
 // End-to-end latency of a one-row query through HTTP on the embedded default (the Demo DuckDB
-// data source of `sightline all`), next to a plain authenticated GET /api/session.
+// data source of `sightline all`), next to a plain authenticated GET /api/session, and the
+// engine's own share of it: what is left after the GET's round trip and DuckDB's own call.
 import fs from "node:fs";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -21,6 +22,8 @@ import {
 
 const RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 200);
 const WARMUP = 20;
+/** The one-row POST's target, as a multiple of the session GET (issue 15: was 2×). */
+const TARGET_RATIO = 2.5;
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -166,6 +169,8 @@ export async function latencyBenchmark(): Promise<Figure[]> {
     const q99 = percentile(query, 99);
     const t50 = median(twoRequests);
     const t95 = percentile(twoRequests, 95);
+    // Each POST less the session GET measured just before it (the same background noise).
+    const pairedBeyond = median(query.map((q, i) => q - session[i]!));
     console.log(`\n## Latency (${RUNS} runs each, SELECT 1 on the Demo DuckDB source)\n`);
     console.log(`GET /api/session            median ${ms(s50)}   p95 ${ms(s95)}`);
     console.log(
@@ -182,11 +187,25 @@ export async function latencyBenchmark(): Promise<Figure[]> {
         `${ms(rawMaterialized)} materialized, ${ms(rawCold)} materialized after 8 MB of ` +
         `other work (in this process, no HTTP)`,
     );
+    // The server runs SELECT 1 in one materialized call (it reads no table): what the POST takes
+    // beyond a GET's round trip and that call is the engine's own (body, checks, job, runner,
+    // store, answer). The figure to keep falling, whatever the machine's speed.
+    const engine = q50 - s50 - rawMaterialized;
+    const engineCold = q50 - s50 - rawCold;
+    const enginePaired = pairedBeyond - rawMaterialized;
+    console.log(
+      `engine's own time           ${ms(engine)} = POST − session GET − raw materialized call ` +
+        `(medians; ${ms(engineCold)} with the cold-cache call; ${ms(enginePaired)} from the ` +
+        `median of each POST less the GET before it)`,
+    );
     const l50 = median(onSqlite);
     console.log(
       `SELECT 1 on SQLite, POST    median ${ms(l50)}   p95 ${ms(percentile(onSqlite, 95))}`,
     );
-    console.log(`ratio (client flow)         median ${ratio(q50, s50)}   p95 ${ratio(q95, s95)}`);
+    console.log(
+      `ratio (client flow)         median ${ratio(q50, s50)}   p95 ${ratio(q95, s95)}   ` +
+        `(target ≤ ${TARGET_RATIO}×)`,
+    );
     console.log(`ratio (POST + GET)          median ${ratio(t50, s50)}   p95 ${ratio(t95, s95)}`);
     const figure = (measure: string, value: string, target = "", met: boolean | null = null) => ({
       benchmark: "latency",
@@ -201,8 +220,23 @@ export async function latencyBenchmark(): Promise<Figure[]> {
         "SELECT 1, POST → inline result (median / p95 / p99)",
         `${ms(q50)} / ${ms(q95)} / ${ms(q99)} (${inline}/${RUNS} inline)`,
       ),
-      figure("query ÷ session, median", ratio(q50, s50), "≤ 2×", q50 / s50 <= 2),
-      figure("query ÷ session, p95", ratio(q95, s95), "≤ 2×", q95 / s95 <= 2),
+      figure(
+        "query ÷ session, median",
+        ratio(q50, s50),
+        `≤ ${TARGET_RATIO}×`,
+        q50 / s50 <= TARGET_RATIO,
+      ),
+      figure(
+        "query ÷ session, p95",
+        ratio(q95, s95),
+        `≤ ${TARGET_RATIO}×`,
+        q95 / s95 <= TARGET_RATIO,
+      ),
+      figure(
+        "engine's own time: POST − session GET − raw materialized call (medians; cold call; paired)",
+        `${ms(engine)} (${ms(engineCold)}; ${ms(enginePaired)})`,
+        "falling",
+      ),
       figure("SELECT 1, POST + GET result (median / p95)", `${ms(t50)} / ${ms(t95)}`),
       figure("POST + GET ÷ session, median / p95", `${ratio(t50, s50)} / ${ratio(t95, s95)}`),
       figure(

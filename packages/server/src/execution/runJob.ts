@@ -12,6 +12,7 @@ import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOpt
 import { isPostgresUrl } from "../store/database";
 import type { DB } from "../store/schema";
 import { resolvePrincipal } from "./principal";
+import { principalResults } from "./readableResults";
 import { CANCELLED_MESSAGE, TIMEOUT_MESSAGE, type JobData, type JobProcessor } from "./types";
 
 export interface RunJobDeps {
@@ -96,8 +97,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
         fileDataDir: deps.config.fileDataDir,
         forbiddenPaths: forbiddenPaths(deps.config),
         outbound,
-        principal: principal ?? undefined,
-        metadataDb: deps.db,
+        results: principalResults(deps.db, principal ?? null),
       });
       const result = await writeResult(deps.db, {
         orgId: data.orgId,

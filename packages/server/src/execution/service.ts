@@ -6,6 +6,7 @@ import type { RunPrincipal } from "../runners/types";
 import { queryHash } from "./hash";
 import { JobRefusalError } from "./pipeline";
 import { resolvePrincipal } from "./principal";
+import { principalResults } from "./readableResults";
 import {
   jobJson,
   type ExecuteOutcome,
@@ -48,7 +49,7 @@ export function createExecutionService(options: ExecutionServiceOptions): Execut
       let principal: RunPrincipal | null | undefined;
       if (runner?.authorize) {
         principal = req.principal !== undefined ? req.principal : await resolvePrincipal(db, req);
-        const problem = await runner.authorize(req.queryText, { db, principal });
+        const problem = await runner.authorize(req.queryText, principalResults(db, principal));
         if (problem) throw new JobRefusalError(403, problem);
       }
       const cached = await findCachedResult(db, {

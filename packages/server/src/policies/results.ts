@@ -2,8 +2,9 @@ import type { Kysely } from "kysely";
 import { dataSourceAccess as coreDataSourceAccess } from "@sightline/core";
 import type { Identity } from "../auth/identity";
 import { principalOf } from "../execution/principal";
+import { groupsResults, principalResults } from "../execution/readableResults";
 import { getRunner } from "../runners/registry";
-import { groupsViewer, referencedQueriesRefusal, resultsRunner } from "../runners/results";
+import { resultsRunner } from "../runners/results";
 import type { RunPrincipal } from "../runners/types";
 import type { GroupLink } from "../store/dataSources";
 import type { DB } from "../store/schema";
@@ -80,14 +81,10 @@ export async function storedResultRefusal(
 ): Promise<string | null> {
   const runner = source.type === null ? undefined : getRunner(source.type);
   if (!runner?.authorize) return null;
-  if (reader !== undefined) return runner.authorize(result.query, { db, principal: reader });
+  if (reader !== undefined) return runner.authorize(result.query, principalResults(db, reader));
   if (runner !== resultsRunner) return NO_READER_MESSAGE;
-  return referencedQueriesRefusal(
-    db,
-    result.orgId,
-    groupsViewer(source.links.map((l) => l.group_id)),
-    result.query,
-  );
+  const groupIds = source.links.map((l) => l.group_id);
+  return runner.authorize(result.query, groupsResults(db, result.orgId, groupIds));
 }
 
 const NO_READER_MESSAGE = "You do not have access to this query result.";

@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutionService, jobProcessor, MemoryQueue, principalOf } from "../execution";
 import { resolvePrincipal } from "../execution/principal";
+import { MAX_CHECKED_QUERIES, principalResults } from "../execution/readableResults";
 import { openTestStore, type TestStore } from "../execution/testSupport";
 import { userIdentity } from "../auth/identity";
 import type { Query } from "../store/queries";
 import type { User } from "../store/users";
-import { MAX_CHECKED_QUERIES, referencedTables, resultsRunner } from "./results";
+import { referencedTables, resultsRunner } from "./results";
 import { runAll, testContext } from "./testSupport";
-import type { ResultColumn, RunPrincipal } from "./types";
+import {
+  ResultRefusedError,
+  type Cell,
+  type ReadableResults,
+  type ResultColumn,
+  type RunPrincipal,
+} from "./types";
 
 let store: TestStore;
 let resultsSourceId: number;
@@ -29,7 +36,11 @@ async function principal(user: User): Promise<RunPrincipal> {
 
 function run(text: string, who: RunPrincipal | undefined) {
   return runAll(
-    resultsRunner.run({}, text, testContext({ principal: who, metadataDb: store.database.db })),
+    resultsRunner.run(
+      {},
+      text,
+      testContext({ results: principalResults(store.database.db, who ?? null) }),
+    ),
   );
 }
 
@@ -78,6 +89,51 @@ describe("Query Results runner", () => {
       { table: "query_1", queryId: 1 },
       { table: "cached_query_2", queryId: 2 },
     ]);
+  });
+
+  it("reads only the results its run context hands it, asking for each referenced query once", async () => {
+    // No metadata store at all: what the runner reads, and what it is refused, is the context's.
+    const asked: number[][] = [];
+    const results: ReadableResults = {
+      async latest(ids) {
+        asked.push(ids);
+        if (ids.includes(7)) throw new ResultRefusedError("You do not have access to query id 7.");
+        const rows: Cell[][] = [
+          [1, "a"],
+          [2, "b"],
+        ];
+        const stored = {
+          columns: [col("n", "integer"), col("s", "string")],
+          rows: async function* () {
+            yield rows;
+          },
+        };
+        return new Map(ids.map((id) => [id, id === 5 ? null : stored]));
+      },
+    };
+    const context = () => testContext({ results });
+    const { rows } = await runAll(
+      resultsRunner.run(
+        {},
+        "SELECT a.n + b.n, a.s FROM query_3 a JOIN cached_query_4 b USING (n) ORDER BY 1",
+        context(),
+      ),
+    );
+    expect(rows).toEqual([
+      [2, "a"],
+      [4, "b"],
+    ]);
+    expect(asked).toEqual([[3, 4]]);
+    await expect(runAll(resultsRunner.run({}, "SELECT * FROM query_5", context()))).rejects.toThrow(
+      "No cached result available for query 5.",
+    );
+    await expect(runAll(resultsRunner.run({}, "SELECT * FROM query_7", context()))).rejects.toThrow(
+      "You do not have access to query id 7.",
+    );
+    expect(await resultsRunner.authorize!("SELECT * FROM query_7", results)).toBe(
+      "You do not have access to query id 7.",
+    );
+    expect(await resultsRunner.authorize!("SELECT * FROM query_3", results)).toBe(null);
   });
 
   it("joins other queries' stored results with their types", async () => {
@@ -150,7 +206,7 @@ describe("Query Results runner", () => {
   it("follows Query Results queries into the queries their stored results read", async () => {
     const user = await principal(outsider);
     const authorize = (text: string, who: RunPrincipal | null) =>
-      resultsRunner.authorize!(text, { db: store.database.db, principal: who });
+      resultsRunner.authorize!(text, principalResults(store.database.db, who));
     // A Query Results query the outsider may see, whose stored result holds the finance rows.
     const overSecret = await store.addQuery({
       dataSourceId: resultsSourceId,
@@ -195,7 +251,7 @@ describe("Query Results runner", () => {
     a.query = `SELECT x FROM query_${b.id} JOIN query_${a.id} USING (x)`;
     await store.storeResult(a, [col("x", "integer")], [[1]]);
     const authorize = (text: string) =>
-      resultsRunner.authorize!(text, { db: store.database.db, principal: user });
+      resultsRunner.authorize!(text, principalResults(store.database.db, user));
     expect(await authorize(`SELECT * FROM query_${a.id}`)).toBe(null);
     // The same cycle reaching the finance query is refused.
     const c = await store.addQuery({
@@ -221,10 +277,10 @@ describe("Query Results runner", () => {
       await store.storeResult(next, [col("x", "integer")], [[1]]);
       previous = next;
     }
-    const problem = await resultsRunner.authorize!(`SELECT * FROM query_${previous.id}`, {
-      db: store.database.db,
-      principal: user,
-    });
+    const problem = await resultsRunner.authorize!(
+      `SELECT * FROM query_${previous.id}`,
+      principalResults(store.database.db, user),
+    );
     expect(problem).toBe(
       `Query results nest too deeply (more than ${MAX_CHECKED_QUERIES} queries).`,
     );

@@ -1,6 +1,4 @@
-import type { Kysely } from "kysely";
 import type { OutboundClient } from "../outbound/client";
-import type { DB } from "../store/schema";
 
 /** Redash's column types. */
 export type ColumnType = "integer" | "float" | "boolean" | "string" | "datetime" | "date" | null;
@@ -80,10 +78,34 @@ export interface RunContext {
   forbiddenPaths: string[];
   /** The guarded HTTP client (JSON runner). */
   outbound: OutboundClient;
-  /** Who runs the query (the Query Results runner checks access to the queries it reads). */
-  principal?: RunPrincipal;
-  /** The metadata store (the Query Results runner reads other queries' stored results). */
-  metadataDb?: Kysely<DB>;
+  /** The stored results the run's principal may read (the Query Results runner's input). */
+  results?: ReadableResults;
+}
+
+/** A stored query result a run may read: its columns, and its rows chunk by chunk. */
+export interface ReadableResult {
+  columns: ResultColumn[];
+  rows(): AsyncIterable<Cell[][]>;
+}
+
+/**
+ * The stored query results one principal may read, handed to the runners that read them (Query
+ * Results); the execution layer implements it over the metadata store and its policies.
+ */
+export interface ReadableResults {
+  /**
+   * The latest result of each query (null: none stored yet). Throws ResultRefusedError when a
+   * query is missing or its result may not be read, including what that result was made from.
+   */
+  latest(queryIds: number[]): Promise<Map<number, ReadableResult | null>>;
+}
+
+/** A stored result the principal may not read; the message is for the user. */
+export class ResultRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResultRefusedError";
+  }
 }
 
 /** Who a job runs for: a user (scheduled runs: the query's owner) or an API key. */
@@ -146,10 +168,7 @@ export interface Runner {
    * the reason the principal may not run `query`, or null. Only runners whose answer depends on
    * who runs them (Query Results) have it.
    */
-  authorize?(
-    query: string,
-    access: { db: Kysely<DB>; principal: RunPrincipal | null },
-  ): Promise<string | null>;
+  authorize?(query: string, results: ReadableResults): Promise<string | null>;
   /** Lazy schema for sources with several databases/schemas. */
   listDatabases?(options: DataSourceOptions, ctx: RunContext): Promise<string[]>;
   listTables?(options: DataSourceOptions, database: string, ctx: RunContext): Promise<string[]>;

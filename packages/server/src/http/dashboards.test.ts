@@ -643,6 +643,106 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     refused(await member.get("/api/dashboards/999999/acl"), 404);
   });
 
+  it("treats another organisation's dashboards and widgets as unknown", async () => {
+    const ts = new Date().toISOString();
+    const foreign = await server.ctx.database.db
+      .insertInto("dashboards")
+      .values({
+        version: 1,
+        org_id: other.org.id,
+        slug: "foreign",
+        name: "Foreign",
+        user_id: other.user.id,
+        layout: "[]",
+        dashboard_filters_enabled: false,
+        is_archived: false,
+        is_draft: false,
+        tags: "[]",
+        options: "{}",
+        created_at: ts,
+        updated_at: ts,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const foreignWidget = await server.ctx.database.db
+      .insertInto("widgets")
+      .values({
+        dashboard_id: foreign.id,
+        visualization_id: null,
+        text: "foreign",
+        width: 1,
+        options: "{}",
+        created_at: ts,
+        updated_at: ts,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const before = [await count("dashboards"), await count("widgets")];
+    for (const res of [
+      await admin.get(`/api/dashboards/${foreign.id}`),
+      await admin.get("/api/dashboards/foreign?legacy"),
+      await admin.post(`/api/dashboards/${foreign.id}`, { name: "Mine now" }),
+      await admin.delete(`/api/dashboards/${foreign.id}`),
+      await admin.post(`/api/dashboards/${foreign.id}/fork`),
+      await admin.post(`/api/dashboards/${foreign.id}/favorite`),
+      await admin.get(`/api/dashboards/${foreign.id}/acl`),
+      await admin.post("/api/widgets", {
+        dashboard_id: foreign.id,
+        visualization_id: null,
+        text: "",
+        options: {},
+      }),
+      await admin.post(`/api/widgets/${foreignWidget.id}`, { text: "x", options: {} }),
+      await admin.delete(`/api/widgets/${foreignWidget.id}`),
+    ]) {
+      refused(res, 404);
+    }
+    expect([await count("dashboards"), await count("widgets")]).toEqual(before);
+    const list = (await admin.get("/api/dashboards?q=foreign")).body;
+    expect(list.count).toBe(0);
+  });
+
+  it("records Redash's dashboard and widget events", async () => {
+    const board = await newDashboard(member, "Evented");
+    await member.get("/api/dashboards");
+    await member.get("/api/dashboards?q=evented");
+    await member.get("/api/dashboards/favorites?q=x");
+    await member.get(`/api/dashboards/${board.id}`);
+    await member.post(`/api/dashboards/${board.id}`, { name: "Evented 2" });
+    await member.post(`/api/dashboards/${board.id}/favorite`);
+    await member.delete(`/api/dashboards/${board.id}/favorite`);
+    await member.post(`/api/dashboards/${board.id}/fork`);
+    const widget = await addWidget(member, { dashboard_id: board.id, visualization_id: null });
+    await member.delete(`/api/widgets/${widget.id}`);
+    await member.delete(`/api/dashboards/${board.id}`);
+    await flushEvents(server.ctx.database.db);
+    const events = await server.ctx.database.db
+      .selectFrom("events")
+      .select(["action", "object_type", "object_id", "additional_properties"])
+      .where("user_id", "=", memberId)
+      .where("object_type", "in", ["dashboard", "widget"])
+      .orderBy("id")
+      .execute();
+    const seen = events.map((e) => `${e.action} ${e.object_type} ${e.object_id ?? ""}`.trim());
+    const id = String(board.id);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        "list dashboard",
+        "search dashboard evented",
+        "load_favorites dashboard",
+        `view dashboard ${id}`,
+        `edit dashboard ${id}`,
+        `favorite dashboard ${id}`,
+        `unfavorite dashboard ${id}`,
+        `fork dashboard ${id}`,
+        `delete widget ${widget.id}`,
+        `archive dashboard ${id}`,
+      ]),
+    );
+    const search = events.find((e) => e.action === "search");
+    expect(JSON.parse(search!.additional_properties)).toMatchObject({ term: "evented" });
+  });
+
   it("keeps a Redash-exported dashboard exactly as given", async () => {
     const exported = redashExport(shopQuery.vizId);
     const board = await newDashboard(admin, exported.name);

@@ -26,9 +26,21 @@ function area(path: string, title: string, tabs?: Tabs, id?: string): RouteObjec
 const sessionRoutes: RouteObject[] = [
   { index: true, lazy: () => import("../features/home/HomePage").then(asComponent) },
 
-  area("dashboards", "Dashboards", undefined, "Dashboards.List"),
-  area("dashboards/favorites", "Favorite Dashboards", undefined, "Dashboards.Favorites"),
-  area("dashboards/my", "My Dashboards", undefined, "Dashboards.My"),
+  {
+    id: "Dashboards.List",
+    path: "dashboards",
+    lazy: () => import("../features/dashboards/DashboardListPage").then(asComponent),
+  },
+  {
+    id: "Dashboards.Favorites",
+    path: "dashboards/favorites",
+    lazy: () => import("../features/dashboards/DashboardListPage").then(asComponent),
+  },
+  {
+    id: "Dashboards.My",
+    path: "dashboards/my",
+    lazy: () => import("../features/dashboards/DashboardListPage").then(asComponent),
+  },
   area("dashboards/:dashboardId", "Dashboard", undefined, "Dashboards.ViewOrEdit"),
   area("dashboard/:dashboardSlug", "Dashboard", undefined, "Dashboards.LegacyViewOrEdit"),
 

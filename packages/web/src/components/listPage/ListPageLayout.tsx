@@ -1,0 +1,98 @@
+// The list pages' frame (UI.md, List pages): a sidebar with search, list links and tag filter,
+// and the list in a card on the right; on phones the sidebar stacks above.
+import { Input, Menu, Tag, Typography } from "antd";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import type { ListAddress } from "./useListAddress";
+import styles from "./ListPage.module.css";
+
+export interface ListLink {
+  path: string;
+  label: string;
+}
+
+export interface TagCount {
+  name: string;
+  count: number;
+}
+
+interface ListPageLayoutProps {
+  searchPlaceholder: string;
+  links: ListLink[];
+  currentPath: string;
+  address: ListAddress;
+  tags: TagCount[];
+  children: ReactNode;
+}
+
+export function ListPageLayout(props: ListPageLayoutProps) {
+  const { address, tags } = props;
+  const { q, update } = address;
+  return (
+    <div className={styles.layout}>
+      <aside className={styles.sidebar}>
+        <Input.Search
+          placeholder={props.searchPlaceholder}
+          aria-label={props.searchPlaceholder}
+          value={address.search}
+          allowClear
+          onChange={(e) => address.setSearch(e.target.value)}
+          onSearch={(value) => update({ q: value || null, page: null })}
+        />
+        <Menu
+          mode="vertical"
+          selectedKeys={[props.currentPath]}
+          style={{ borderInlineEnd: "none", borderRadius: 8 }}
+          items={props.links.map((l) => ({
+            key: l.path,
+            label: (
+              <Link to={{ pathname: l.path, search: q ? `?q=${encodeURIComponent(q)}` : "" }}>
+                {l.label}
+              </Link>
+            ),
+          }))}
+        />
+        {tags.length > 0 && (
+          <div className={styles.tags} data-testid="tags-filter">
+            <Typography.Text type="secondary">Tags</Typography.Text>
+            <div>
+              {tags.map((tag) => {
+                const on = address.tags.includes(tag.name);
+                return (
+                  <Tag.CheckableTag
+                    key={tag.name}
+                    checked={on}
+                    onChange={(checked) =>
+                      update({
+                        tags: checked
+                          ? [...address.tags, tag.name]
+                          : address.tags.filter((t) => t !== tag.name),
+                        page: null,
+                      })
+                    }
+                  >
+                    {tag.name} {tag.count}
+                  </Tag.CheckableTag>
+                );
+              })}
+            </div>
+          </div>
+        )}
+      </aside>
+      <main className={styles.main}>{props.children}</main>
+    </div>
+  );
+}
+
+/** A centred icon, the spec's text and, where the spec offers one, the action that fills the list. */
+export function ListEmptyState(props: { icon: ReactNode; text: string; action?: ReactNode }) {
+  return (
+    <div className={styles.empty} data-testid="empty-state">
+      {props.icon}
+      <Typography.Paragraph style={{ marginTop: 12 }}>{props.text}</Typography.Paragraph>
+      {props.action}
+    </div>
+  );
+}
+
+export const listStyles = styles;

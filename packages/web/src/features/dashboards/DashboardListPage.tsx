@@ -1,0 +1,221 @@
+// /dashboards, /dashboards/my, /dashboards/favorites (spec 3 §2 Dashboard list).
+import { AppstoreOutlined, PlusOutlined } from "@ant-design/icons";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert, Button, Skeleton, Table, Tag } from "antd";
+import type { TableProps } from "antd";
+import { useState } from "react";
+import { Link, useLocation } from "react-router";
+import {
+  dashboardPath,
+  getDashboardTags,
+  listDashboards,
+  setDashboardFavorite,
+  type DashboardListItem,
+  type DashboardListKind,
+} from "../../api/dashboards";
+import { hasPermission } from "../../app/permissions";
+import { useSession } from "../../app/session";
+import { PageHeader } from "../../components/PageHeader";
+import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
+import {
+  ListEmptyState,
+  ListPageLayout,
+  listStyles as styles,
+} from "../../components/listPage/ListPageLayout";
+import { useListAddress } from "../../components/listPage/useListAddress";
+import { formatDateTime } from "../queries/display";
+import NewDashboardDialog from "./NewDashboardDialog";
+
+const LISTS: { kind: DashboardListKind; path: string; label: string; title: string }[] = [
+  { kind: "all", path: "/dashboards", label: "All Dashboards", title: "Dashboards" },
+  { kind: "my", path: "/dashboards/my", label: "My Dashboards", title: "My Dashboards" },
+  {
+    kind: "favorites",
+    path: "/dashboards/favorites",
+    label: "Favorites",
+    title: "Favorite Dashboards",
+  },
+];
+
+/** Sortable columns and the server's order keys. */
+const ORDER_KEYS: Record<string, string> = {
+  name: "name",
+  created_at: "created_at",
+};
+
+function useListKind() {
+  const { pathname } = useLocation();
+  const path = pathname.replace(/\/+$/, "");
+  return LISTS.find((l) => l.path === path) ?? LISTS[0];
+}
+
+export default function DashboardListPage() {
+  const list = useListKind();
+  const session = useSession();
+  const config = session.client_config;
+  const canCreate = hasPermission(session.user, "create_dashboard");
+  const [creating, setCreating] = useState(false);
+  const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
+  const { q, tags, page, pageSize, order, update } = address;
+
+  const dashboards = useQuery({
+    queryKey: ["dashboards", list.kind, { q, tags, page, pageSize, order }],
+    queryFn: () => listDashboards(list.kind, { page, page_size: pageSize, order, q, tags }),
+    placeholderData: keepPreviousData,
+  });
+  const allTags = useQuery({ queryKey: ["dashboards", "tags"], queryFn: getDashboardTags });
+
+  const sortOrder = (key: string) => {
+    const field = ORDER_KEYS[key];
+    if (order === field) return "ascend" as const;
+    if (order === `-${field}`) return "descend" as const;
+    return null;
+  };
+
+  const columns: TableProps<DashboardListItem>["columns"] = [
+    {
+      key: "favorite",
+      width: 40,
+      render: (_, row) => (
+        <FavoriteToggle
+          value={!!row.is_favorite}
+          save={(next) => setDashboardFavorite(row.id, next)}
+          onChange={() => list.kind === "favorites" && void dashboards.refetch()}
+        />
+      ),
+    },
+    {
+      key: "name",
+      title: "Name",
+      sorter: true,
+      sortOrder: sortOrder("name"),
+      render: (_, row) => (
+        <div className={styles.nameCell}>
+          <Link to={dashboardPath(row)}>{row.name}</Link>
+          {row.is_draft && <Tag color="default">Unpublished</Tag>}
+          {row.is_archived && <Tag color="warning">Archived</Tag>}
+          {(row.tags ?? []).map((tag) => (
+            <Tag key={tag} color="blue">
+              {tag}
+            </Tag>
+          ))}
+        </div>
+      ),
+    },
+    {
+      key: "user",
+      className: styles.nowrap,
+      title: "Created By",
+      responsive: ["md"],
+      render: (_, row) => row.user?.name ?? "",
+    },
+    {
+      key: "created_at",
+      className: styles.nowrap,
+      title: "Created At",
+      sorter: true,
+      sortOrder: sortOrder("created_at"),
+      responsive: ["sm"],
+      render: (_, row) => formatDateTime(row.created_at, config),
+    },
+  ];
+
+  const onTableChange: TableProps<DashboardListItem>["onChange"] = (pagination, _f, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    const field = s?.columnKey ? ORDER_KEYS[String(s.columnKey)] : undefined;
+    const nextOrder = field && s.order ? (s.order === "descend" ? `-${field}` : field) : null;
+    update({
+      order: nextOrder,
+      page: pagination.current && pagination.current > 1 ? String(pagination.current) : null,
+      page_size: pagination.pageSize !== config.pageSize ? String(pagination.pageSize) : null,
+    });
+  };
+
+  const openNew = () => setCreating(true);
+  let content;
+  if (dashboards.isError) {
+    content = <Alert type="error" showIcon title={dashboards.error.message} />;
+  } else if (dashboards.isPending) {
+    content = <Skeleton active title={false} paragraph={{ rows: 10 }} style={{ padding: 16 }} />;
+  } else if (dashboards.data.results.length === 0 && page === 1) {
+    content = emptyState(list.kind, q, tags, canCreate, openNew);
+  } else {
+    content = (
+      <Table<DashboardListItem>
+        rowKey="id"
+        columns={columns}
+        dataSource={dashboards.data.results}
+        loading={dashboards.isFetching && !dashboards.isPending}
+        onChange={onTableChange}
+        showSorterTooltip={false}
+        data-testid="dashboards-table"
+        pagination={{
+          current: page,
+          pageSize,
+          total: dashboards.data.count,
+          showSizeChanger: true,
+          pageSizeOptions: (config.pageSizeOptions ?? [5, 10, 20, 50, 100]).map(String),
+          // Hidden while one page holds everything (at most 5 rows with the size selector, spec 3 §9).
+          hideOnSinglePage: dashboards.data.count <= 5,
+          style: { paddingRight: 16 },
+        }}
+      />
+    );
+  }
+
+  return (
+    <div>
+      <PageHeader
+        title={list.title}
+        actions={
+          canCreate && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={openNew}>
+              New Dashboard
+            </Button>
+          )
+        }
+      />
+      <ListPageLayout
+        searchPlaceholder="Search Dashboards..."
+        links={LISTS}
+        currentPath={list.path}
+        address={address}
+        tags={allTags.data ?? []}
+      >
+        {content}
+      </ListPageLayout>
+      <NewDashboardDialog open={creating} onClose={() => setCreating(false)} />
+    </div>
+  );
+}
+
+function emptyState(
+  kind: DashboardListKind,
+  q: string,
+  tags: string[],
+  canCreate: boolean,
+  create: () => void,
+) {
+  const icon = (
+    <AppstoreOutlined style={{ fontSize: 40, color: "var(--ant-color-text-quaternary)" }} />
+  );
+  if (q) return <ListEmptyState icon={icon} text="Sorry, we couldn't find anything." />;
+  if (tags.length > 0)
+    return <ListEmptyState icon={icon} text="No dashboards found tagged with the selected tags." />;
+  if (kind === "favorites")
+    return <ListEmptyState icon={icon} text="Mark dashboards as Favorite to list them here." />;
+  const text = kind === "my" ? "You have no dashboards yet." : "There are no dashboards yet.";
+  return (
+    <ListEmptyState
+      icon={icon}
+      text={text}
+      action={
+        canCreate && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={create}>
+            Create your first dashboard
+          </Button>
+        )
+      }
+    />
+  );
+}

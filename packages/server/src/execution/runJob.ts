@@ -11,6 +11,7 @@ import { QueryCancelledError, QueryTimeoutError } from "../runners/types";
 import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOptions";
 import { isPostgresUrl } from "../store/database";
 import type { DB } from "../store/schema";
+import { annotationComment, withoutAnnotation } from "./annotation";
 import { resolvePrincipal } from "./principal";
 import { principalResults } from "./readableResults";
 import { CANCELLED_MESSAGE, TIMEOUT_MESSAGE, type JobData, type JobProcessor } from "./types";
@@ -36,15 +37,7 @@ export function forbiddenPaths(config: Config): string[] {
 
 /** Redash's annotation comment, so database logs show who ran what. */
 export function annotate(data: JobData, jobId: string, username: string): string {
-  const comment = [
-    `Username: ${username}`,
-    `query_id: ${data.queryId ?? "adhoc"}`,
-    `Queue: ${data.queueName}`,
-    `Job ID: ${jobId}`,
-    `Query Hash: ${data.queryHash}`,
-    `Scheduled: ${data.scheduled ? "True" : "False"}`,
-  ].join(", ");
-  return `/* ${comment.replace(/\*\//g, "* /")} */ ${data.queryText}`;
+  return annotationComment(data, jobId, username) + data.queryText;
 }
 
 async function username(db: Kysely<DB>, data: JobData): Promise<string> {
@@ -71,6 +64,8 @@ function userMessage(error: unknown): string {
 export function jobProcessor(deps: RunJobDeps): JobProcessor {
   const outbound = createOutboundClient({ allowedRanges: deps.config.outboundAllowedRanges });
   return async (data, jobId, signal) => {
+    // The comment put in front of the text; users never see it in an error.
+    let comment = "";
     try {
       const source = await deps.db
         .selectFrom("data_sources")
@@ -83,10 +78,10 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
       if (!runner) throw new Error(`Unknown data source type "${source.type}".`);
       const options = readDataSourceOptions({ keys: deps.keys }, source);
       // HTTP-based runners take the text as a request description: no comment prefix.
-      const text =
-        runner.syntax === "sql" && runner.type !== "json"
-          ? annotate(data, jobId, await username(deps.db, data))
-          : data.queryText;
+      if (runner.syntax === "sql" && runner.type !== "json") {
+        comment = annotationComment(data, jobId, await username(deps.db, data));
+      }
+      const text = comment + data.queryText;
       const startedAt = Date.now();
       // Only runners that judge the caller need a principal resolved for jobs without one.
       const principal =
@@ -96,6 +91,9 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
         timeoutMs: queryTimeoutMs(options, deps.config.queryTimeoutSeconds),
         fileDataDir: deps.config.fileDataDir,
         forbiddenPaths: forbiddenPaths(deps.config),
+        metadataDatabaseUrl: isPostgresUrl(deps.config.databaseUrl)
+          ? deps.config.databaseUrl
+          : null,
         outbound,
         results: principalResults(deps.db, principal ?? null),
       });
@@ -120,7 +118,8 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
       if (data.scheduled && data.queryId !== null) {
         await countScheduleFailure(deps.db, data.orgId, data.queryId).catch(() => undefined);
       }
-      throw new Error(signal.aborted ? CANCELLED_MESSAGE : userMessage(error), { cause: error });
+      const message = signal.aborted ? CANCELLED_MESSAGE : userMessage(error);
+      throw new Error(comment ? withoutAnnotation(message, comment) : message, { cause: error });
     }
   };
 }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { metadataDatabases, postgresAvailable, randomName, TEST_PG_URL } from "../testing/services";
+import fs from "node:fs";
+import path from "node:path";
+import {
+  metadataDatabases,
+  pgSourceDatabaseUrl,
+  postgresAvailable,
+  randomName,
+} from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { setUpAndLogin, TestClient } from "../testing/httpClient";
 import { findDataSource } from "../store/dataSources";
@@ -235,11 +242,13 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
     expect(polled.status).toBe(200);
     expect(polled.body).toEqual(res.body);
     expect((await new TestClient(server.url).get(`/api/jobs/${res.body.job.id}`)).status).toBe(404);
+    // A file that went away after the data source was saved.
     const broken = await admin.post("/api/data_sources", {
       name: "Broken",
       type: "sqlite",
-      options: { dbpath: "missing.sqlite" },
+      options: { dbpath: makeSqliteFile(server, "going.sqlite") },
     });
+    fs.rmSync(path.join(server.config.fileDataDir!, "going.sqlite"));
     const err = await admin.get(`/api/data_sources/${broken.body.id}/schema`);
     expect(err.body.job.error).toMatchObject({ code: 2, message: "Error retrieving schema" });
     expect(err.body.job.error.details).toContain("not found");
@@ -258,11 +267,11 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
     const broken = await admin.post("/api/data_sources", {
       name: "Broken2",
       type: "sqlite",
-      options: { dbpath: "../../etc/passwd" },
+      options: { dbpath: makeSqliteFile(server, "going2.sqlite") },
     });
+    fs.writeFileSync(path.join(server.config.fileDataDir!, "going2.sqlite"), "not a database");
     const res = await admin.post(`/api/data_sources/${broken.body.id}/test`);
-    expect(res.body.ok).toBe(false);
-    expect(res.body.message).toBeTruthy();
+    expect(res.body).toEqual({ ok: false, message: "file is not a database" });
     expect((await member.post(`/api/data_sources/${sqliteId}/test`)).status).toBe(403);
     expect((await admin.post("/api/data_sources/424242/test")).status).toBe(404);
   });
@@ -293,12 +302,14 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
     "serves schema, test and lazy schema routes of a real PostgreSQL",
     async () => {
       const schemaName = randomName("ds").toLowerCase();
-      const client = new pg.Client({ connectionString: TEST_PG_URL });
+      // Not the metadata database, which no data source may read.
+      const sourceUrl = await pgSourceDatabaseUrl();
+      const client = new pg.Client({ connectionString: sourceUrl });
       await client.connect();
       try {
         await client.query(`CREATE SCHEMA ${schemaName}`);
         await client.query(`CREATE TABLE ${schemaName}.things (id int, label text)`);
-        const url = new URL(TEST_PG_URL);
+        const url = new URL(sourceUrl);
         const created = await admin.post("/api/data_sources", {
           name: randomName("pg"),
           type: "pg",

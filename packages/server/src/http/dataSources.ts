@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { saveWithUniqueName } from "./uniqueNames";
 import type { AppContext } from "../context";
-import { SchemaNotSupportedError, type Runner, type SchemaTable } from "../runners/types";
+import {
+  DataSourceRefusedError,
+  SchemaNotSupportedError,
+  type Runner,
+  type SchemaTable,
+} from "../runners/types";
 import {
   dataSourceViewOnly,
   hasPermission,
@@ -39,6 +44,7 @@ import {
   writeDataSourceOptions,
 } from "../services/dataSourceOptions";
 import { adminRunContext, allRunners, findRunner, withTimeout } from "../services/dataSourceTypes";
+import { optionsRefusal } from "../services/dataSourceChecks";
 import { recordEvent } from "../services/events";
 import { badRequest, notFound } from "./errors";
 import { bodyObject, flag, lenientBody, parseId, queryArgs } from "./input";
@@ -255,9 +261,20 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
       }));
   });
 
+  /** Options that reach what no data source may reach, or files that are not there: a 400. */
+  async function refuseUnsafe(
+    runner: Runner,
+    options: Record<string, unknown>,
+    selfId: number | null,
+  ) {
+    const refusal = await optionsRefusal(ctx, runner, options, selfId);
+    if (refusal) throw badRequest(refusal);
+  }
+
   app.post("/api/data_sources", { schema: docs.create }, async (request) => {
     const { identity, org } = requireAdmin(request);
     const input = readDataSourceInput(bodyObject(request), null);
+    await refuseUnsafe(input.runner, input.options, null);
     const ds = await saveWithUniqueName({
       selfId: null,
       findByName: () => findDataSourceByName(db, org.id, input.name),
@@ -306,6 +323,7 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
         type: ds.type,
         options: readDataSourceOptions(ctx, ds),
       });
+      await refuseUnsafe(input.runner, input.options, ds.id);
       await saveWithUniqueName({
         selfId: ds.id,
         findByName: () => findDataSourceByName(db, org.id, input.name),
@@ -425,15 +443,17 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
       const ds = await load(request, org.id);
       const runner = findRunner(ds.type);
       if (!runner) return { message: `Unknown data source type: ${ds.type}.`, ok: false };
+      const options = readDataSourceOptions(ctx, ds);
+      // Options saved before a check existed are refused here too, as their runs are.
+      await refuseUnsafe(runner, options, ds.id);
       try {
         await withTimeout(TEST_TIMEOUT_MS, "Connection test timed out.", (signal) =>
-          runner.test(
-            readDataSourceOptions(ctx, ds),
-            adminRunContext(ctx, signal, TEST_TIMEOUT_MS),
-          ),
+          runner.test(options, adminRunContext(ctx, signal, TEST_TIMEOUT_MS)),
         );
         return { message: "success", ok: true };
       } catch (error) {
+        // Found only once connected (the metadata database under another name...): refused alike.
+        if (error instanceof DataSourceRefusedError) throw badRequest(error.message);
         return { message: error instanceof Error ? error.message : String(error), ok: false };
       }
     },

@@ -47,7 +47,9 @@ export function resolveDataFile(dbpath: unknown, ctx: FileContext): string {
   try {
     real = realpathSync(requested);
   } catch {
-    throw new Error(`Database file not found: ${dbpath}`);
+    throw new Error(
+      `Database file not found: ${dbpath} (looked for in the allowed data folder ${root}).`,
+    );
   }
   if (!isWithin(root, real) || real === root) {
     throw new Error(`Database file must be inside the allowed data folder (${root}).`);
@@ -83,10 +85,15 @@ export function resolveDataFolder(folder: unknown, ctx: FileContext): string | n
   try {
     real = realpathSync(path.resolve(root, folder.trim()));
   } catch {
-    throw new Error(`Files folder not found: ${folder}`);
+    throw new Error(
+      `Files folder not found: ${folder} (looked for in the allowed data folder ${root}).`,
+    );
   }
-  if (!isWithin(root, real)) {
-    throw new Error(`Files folder must be inside the allowed data folder (${root}).`);
+  // The allowed folder itself would give this source every other source's files.
+  if (!isWithin(root, real) || real === root) {
+    throw new Error(
+      `Files folder must be inside the allowed data folder (${root}) and not that folder itself: a data source's files folder is its own.`,
+    );
   }
   assertNotForbidden(real, ctx);
   if (folderHoldsForbidden(real, ctx)) {

@@ -309,14 +309,14 @@ describe("duckdb runner", () => {
     await expect(
       duckdbRunner.run({ dbpath: path.join(outside, "x.duckdb") }, "SELECT 1", ctx),
     ).rejects.toThrow();
-    mkdirSync(path.join(dir, "meta"), { recursive: true });
-    const everything = { dbpath: ":memory:", files_folder: "." };
+    mkdirSync(path.join(dir, "above", "meta"), { recursive: true });
     await expect(
-      duckdbRunner.run(everything, "SELECT 1", {
+      duckdbRunner.run({ dbpath: ":memory:", files_folder: "above" }, "SELECT 1", {
         ...ctx,
-        forbiddenPaths: [path.join(dir, "meta")],
+        forbiddenPaths: [path.join(dir, "above", "meta")],
       }),
     ).rejects.toThrow("Files folder contains Sightline's own data");
+    const everything = { dbpath: ":memory:", files_folder: "." };
     await expect(
       duckdbRunner.run(everything, "SELECT 1", { ...ctx, fileDataDir: null }),
     ).rejects.toThrow("File-based data sources are disabled");

@@ -7,7 +7,7 @@ import {
 import { rowBound } from "@sightline/core";
 import { BatchChannel } from "./batchChannel";
 import { chunkRows, columnConverter, duckdbColumnType, type Converter } from "./duckdbCells";
-import { MEMORY, openDuckdb, type Opened } from "./duckdbConnections";
+import { duckdbOwnFiles, MEMORY, openDuckdb, type Opened } from "./duckdbConnections";
 import { JsonChunkReader, jsonRowsQuery } from "./duckdbJson";
 import { watchQuery, type QueryWatch } from "./queryWatch";
 import {
@@ -368,6 +368,8 @@ export const duckdbRunner: Runner = {
     order: ["dbpath", "files_folder", "read_only"],
     required: ["dbpath"],
   },
+
+  ownFiles: duckdbOwnFiles,
 
   run: (options, query, ctx) => streamQuery(options, query, ctx, "json-when-big"),
 

@@ -1,6 +1,6 @@
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { resolveDataFile, resolveDataFolder } from "./dataFiles";
-import type { DataSourceOptions, RunContext } from "./types";
+import type { DataSourceOptions, OwnFiles, RunContext } from "./types";
 
 /**
  * Opening DuckDB databases for a run: the sandbox (allowed folder, locked configuration), warm
@@ -112,9 +112,24 @@ function opened(
   };
 }
 
+/** The database file (none in memory) and files folder of a data source, resolved and checked. */
+export function duckdbOwnFiles(options: DataSourceOptions, ctx: RunContext): OwnFiles {
+  const dbpath = databasePath(options);
+  const folder = resolveDataFolder(options.files_folder, ctx);
+  return {
+    files: dbpath === MEMORY ? [] : [resolveDataFile(dbpath, ctx)],
+    folders: folder ? [folder] : [],
+  };
+}
+
+function databasePath(options: DataSourceOptions): string {
+  return typeof options.dbpath === "string" && options.dbpath.trim()
+    ? options.dbpath.trim()
+    : MEMORY;
+}
+
 export async function openDuckdb(options: DataSourceOptions, ctx: RunContext): Promise<Opened> {
-  const dbpath =
-    typeof options.dbpath === "string" && options.dbpath.trim() ? options.dbpath.trim() : MEMORY;
+  const dbpath = databasePath(options);
   const accessMode = options.read_only === true ? "READ_ONLY" : "READ_WRITE";
   // A warm instance passed the folder checks below with these same inputs, and holding it keeps
   // the file it checked open: it is reused without the file-system lookups.

@@ -1,6 +1,9 @@
+import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgRunner } from "./pg";
+import { METADATA_DATABASE_REFUSED, READ_ONLY_NEEDS_PLAIN_ACCOUNT } from "./pgSafety";
 import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
 
 const url = new URL(process.env.SIGHTLINE_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test");
@@ -13,6 +16,8 @@ const options = {
   sslmode: "disable",
 };
 const schema = `sl_runner_${Math.random().toString(36).slice(2, 10)}`;
+/** An account that is not a superuser, as read-only data sources need. */
+const reader = `${schema}_reader`;
 const ctx = testContext();
 let admin: pg.Client;
 
@@ -24,11 +29,16 @@ beforeAll(async () => {
     CREATE TABLE ${schema}.items (id serial PRIMARY KEY, name text, price numeric(10,2), added date);
     INSERT INTO ${schema}.items (name, price, added) VALUES ('pen', 1.50, '2024-01-02');
     CREATE VIEW ${schema}.cheap AS SELECT name FROM ${schema}.items;
+    CREATE ROLE ${reader} LOGIN PASSWORD 'reader';
+    GRANT USAGE ON SCHEMA ${schema} TO ${reader};
+    GRANT SELECT, INSERT, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${reader};
   `);
 });
 
 afterAll(async () => {
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.query(`DROP OWNED BY ${reader}`);
+  await admin.query(`DROP ROLE IF EXISTS ${reader}`);
   await admin.end();
 });
 
@@ -173,7 +183,7 @@ describe("pg runner", () => {
   });
 
   it("read_only refuses writes, also through tricks", async () => {
-    const ro = { ...options, read_only: true };
+    const ro = { ...options, user: reader, password: "reader", read_only: true };
     await expect(
       pgRunner.run(ro, `INSERT INTO ${schema}.items (name) VALUES ('x') RETURNING id`, ctx),
     ).rejects.toThrow("cannot execute INSERT in a read-only transaction");
@@ -187,6 +197,65 @@ describe("pg runner", () => {
       pgRunner.run(ro, `SELECT count(*)::int FROM ${schema}.items`, ctx),
     );
     expect(rows).toEqual([[1]]);
+  });
+
+  it("read_only refuses an account that can write server files, and writes no file", async () => {
+    const file = `/tmp/${schema}.csv`;
+    const copy = `COPY (SELECT 1) TO '${file}'`;
+    for (const run of [
+      () => pgRunner.run({ ...options, read_only: true }, copy, ctx),
+      () => pgRunner.run({ ...options, read_only: true }, "SELECT 1", ctx),
+      () => pgRunner.test({ ...options, read_only: true }, ctx),
+    ]) {
+      await expect(run()).rejects.toThrow(READ_ONLY_NEEDS_PLAIN_ACCOUNT);
+    }
+    // A plain account is stopped by PostgreSQL itself, also inside a DO block.
+    const plain = { ...options, user: reader, password: "reader", read_only: true };
+    await expect(pgRunner.run(plain, `${copy}`, ctx)).rejects.toThrow(/pg_write_server_files/);
+    await expect(
+      pgRunner.run(plain, `DO $$ BEGIN EXECUTE $q$${copy}$q$; END $$`, ctx),
+    ).rejects.toThrow(/pg_write_server_files|read-only/);
+    expect(existsSync(file)).toBe(false);
+    await expect(pgRunner.test(plain, ctx)).resolves.toBeUndefined();
+  });
+
+  it("refuses the metadata database however it is spelled, before and after connecting", async () => {
+    const metadata = testContext({
+      metadataDatabaseUrl: `postgres://${url.username}@LocalHost:5432/${options.dbname}?sslmode=disable`,
+    });
+    // Without connecting: other spellings of this machine, the default port, the name's case.
+    for (const spelling of [
+      { host: "127.0.0.1", port: 5432, dbname: options.dbname },
+      { host: "::1", dbname: options.dbname.toUpperCase() },
+      { host: "[::1]", port: 5432, dbname: options.dbname },
+      { host: "/var/run/postgresql", dbname: options.dbname },
+      { host: hostname(), dbname: options.dbname },
+      { dbname: options.dbname },
+    ]) {
+      await expect(pgRunner.checkOptions!(spelling, metadata)).rejects.toThrow(
+        METADATA_DATABASE_REFUSED,
+      );
+    }
+    await expect(pgRunner.checkOptions!(options, ctx)).resolves.toBeUndefined();
+    await expect(
+      pgRunner.checkOptions!({ ...options, dbname: "postgres" }, metadata),
+    ).resolves.toBeUndefined();
+    await expect(pgRunner.checkOptions!({ ...options, port: 5433 }, metadata)).resolves.toEqual({
+      files: [],
+      folders: [],
+    });
+    // Once connected, the server names the database: every way in is refused.
+    await expect(pgRunner.run(options, "SELECT 1", metadata)).rejects.toThrow(
+      METADATA_DATABASE_REFUSED,
+    );
+    await expect(pgRunner.test(options, metadata)).rejects.toThrow(METADATA_DATABASE_REFUSED);
+    await expect(pgRunner.getSchema(options, metadata)).rejects.toThrow(METADATA_DATABASE_REFUSED);
+    await expect(pgRunner.listDatabases!(options, metadata)).rejects.toThrow(
+      METADATA_DATABASE_REFUSED,
+    );
+    // Another database of the same server is fine.
+    const other = { ...options, dbname: "postgres" };
+    expect((await runAll(pgRunner.run(other, "SELECT 1 AS one", metadata))).rows).toEqual([[1]]);
   });
 
   it("says when a statement returns no data", async () => {

@@ -2,6 +2,7 @@ import { connect as netConnect } from "node:net";
 import pg from "pg";
 import Cursor from "pg-cursor";
 import { BatchChannel } from "./batchChannel";
+import { assertNotMetadataAddress, assertSafeSession } from "./pgSafety";
 import { watchQuery } from "./queryWatch";
 import type {
   Cell,
@@ -164,6 +165,7 @@ async function runQuery(
 
   try {
     await client.connect();
+    await assertSafeSession(client, { metadataDatabaseUrl: ctx.metadataDatabaseUrl, readOnly });
     if (watch.signal.aborted) throw watch.signal.reason;
     if (readOnly) {
       // The first query takes the snapshot, after which the transaction can no longer be
@@ -250,6 +252,10 @@ async function catalogRows(
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   try {
     await client.connect();
+    await assertSafeSession(client, {
+      metadataDatabaseUrl: ctx.metadataDatabaseUrl,
+      readOnly: options.read_only === true,
+    });
     const result = await client.query<Cell[]>({
       text: sql,
       values: params,
@@ -300,12 +306,20 @@ export const pgRunner: Runner = {
       sslrootcertFile: { type: "string", title: "SSL Root Certificate" },
       sslcertFile: { type: "string", title: "SSL Client Certificate" },
       sslkeyFile: { type: "string", title: "SSL Client Key" },
-      read_only: { type: "boolean", title: "Read only (enforced by the database)", default: false },
+      read_only: {
+        type: "boolean",
+        title: "Read only (enforced by the database; needs an account that is not a superuser)",
+        default: false,
+      },
     },
     order: ["host", "port", "user", "password", "dbname", "read_only"],
     required: ["dbname"],
     secret: ["password", "sslrootcertFile", "sslcertFile", "sslkeyFile"],
     extra_options: ["sslmode", "sslrootcertFile", "sslcertFile", "sslkeyFile"],
+  },
+
+  async checkOptions(options, ctx) {
+    await assertNotMetadataAddress(clientConfig(options, null), ctx.metadataDatabaseUrl);
   },
 
   run: runQuery,

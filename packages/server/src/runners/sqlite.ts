@@ -177,6 +177,8 @@ export const sqliteRunner: Runner = {
     required: ["dbpath"],
   },
 
+  ownFiles: (options, ctx) => ({ files: [resolveDataFile(options.dbpath, ctx)], folders: [] }),
+
   async run(options, query, ctx) {
     const target = openOptions(options, ctx);
     assertNoFileStatements(query);

@@ -8,6 +8,7 @@ export function testContext(overrides: Partial<RunContext> = {}): RunContext {
     timeoutMs: null,
     fileDataDir: null,
     forbiddenPaths: [],
+    metadataDatabaseUrl: null,
     outbound: createOutboundClient(),
     ...overrides,
   };

@@ -76,6 +76,8 @@ export interface RunContext {
   fileDataDir: string | null;
   /** Sightline's own files (metadata database, data folder): never openable. */
   forbiddenPaths: string[];
+  /** Sightline's own PostgreSQL metadata database (null on SQLite metadata): never reachable. */
+  metadataDatabaseUrl: string | null;
   /** The guarded HTTP client (JSON runner). */
   outbound: OutboundClient;
   /** The stored results the run's principal may read (the Query Results runner's input). */
@@ -158,6 +160,16 @@ export interface Runner {
   syntax: "sql" | "json" | "yaml";
   supportsAutoLimit: boolean;
   configurationSchema: ConfigurationSchema;
+  /**
+   * Checks what can be checked without connecting (create, save, test): throws an Error saying
+   * why the options reach something no data source may reach.
+   */
+  checkOptions?(options: DataSourceOptions, ctx: RunContext): Promise<void>;
+  /**
+   * File-based types: the files and folders the data source opens, resolved and checked against
+   * the allowed folder (throws an Error naming it when they are not inside it or not there).
+   */
+  ownFiles?(options: DataSourceOptions, ctx: RunContext): OwnFiles;
   run(options: DataSourceOptions, query: string, ctx: RunContext): Promise<QueryRun>;
   /** Throws an Error carrying the database's message when the connection does not work. */
   test(options: DataSourceOptions, ctx: RunContext): Promise<void>;
@@ -178,6 +190,20 @@ export interface Runner {
     table: string,
     ctx: RunContext,
   ): Promise<SchemaColumn[]>;
+}
+
+/** A file-based data source's own files: its database file and its files folder, resolved. */
+export interface OwnFiles {
+  files: string[];
+  folders: string[];
+}
+
+/** The options point at something no data source may reach (the metadata database...). */
+export class DataSourceRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DataSourceRefusedError";
+  }
 }
 
 /** The user (or a job cancel) stopped the query. */

@@ -24,6 +24,11 @@ export function forbiddenPaths(ctx: AppContext): string[] {
   return paths;
 }
 
+/** Sightline's own PostgreSQL metadata database, which no data source may reach; null on SQLite. */
+export function metadataDatabaseUrl(ctx: AppContext): string | null {
+  return isPostgresUrl(ctx.config.databaseUrl) ? ctx.config.databaseUrl : null;
+}
+
 /** The context a runner gets for the short synchronous calls of the data source routes (test, schema). */
 export function adminRunContext(
   ctx: AppContext,
@@ -35,6 +40,7 @@ export function adminRunContext(
     timeoutMs,
     fileDataDir: ctx.config.fileDataDir,
     forbiddenPaths: forbiddenPaths(ctx),
+    metadataDatabaseUrl: metadataDatabaseUrl(ctx),
     outbound: createOutboundClient({
       allowedRanges: ctx.config.outboundAllowedRanges,
       timeoutMs,

@@ -51,6 +51,21 @@ export async function listDataSources(db: Kysely<DB>, orgId: number): Promise<Da
   return rows.map(fromRow);
 }
 
+/** Data sources of the given types in every organisation (they share one file system). */
+export async function listDataSourcesOfTypes(
+  db: Kysely<DB>,
+  types: string[],
+): Promise<DataSource[]> {
+  if (types.length === 0) return [];
+  const rows = await db
+    .selectFrom("data_sources")
+    .selectAll()
+    .where("type", "in", types)
+    .orderBy("id")
+    .execute();
+  return rows.map(fromRow);
+}
+
 export async function findDataSourceByName(
   db: Kysely<DB>,
   orgId: number,

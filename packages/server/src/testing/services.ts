@@ -39,3 +39,24 @@ export function randomName(prefix: string): string {
 export async function metadataDatabases(): Promise<("sqlite" | "postgres")[]> {
   return (await postgresAvailable()) ? ["sqlite", "postgres"] : ["sqlite"];
 }
+
+/**
+ * A database beside the test database for PostgreSQL data sources of servers whose metadata is in
+ * the test database (no data source may read the metadata database). Created on first use.
+ */
+export async function pgSourceDatabaseUrl(): Promise<string> {
+  const url = new URL(TEST_PG_URL);
+  const name = `${url.pathname.slice(1)}_sources`;
+  const client = new pg.Client({ connectionString: TEST_PG_URL });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    // Created already, maybe by another test file at the same moment.
+    if (!["42P04", "23505"].includes((error as { code?: string }).code ?? "")) throw error;
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}

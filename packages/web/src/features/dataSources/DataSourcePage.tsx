@@ -22,7 +22,7 @@ import { fieldsFromSchema } from "../../components/dynamicForm/schemaFields";
 import { usePageTitle } from "../../components/usePageTitle";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { saveErrorMessage } from "../users/messages";
-import { testNotice } from "./connectionTest";
+import { refusedTest, testNotice } from "./connectionTest";
 import { setupLink } from "./setupLinks";
 import { TypeLogo } from "./typeLogos";
 import styles from "./dataSources.module.css";
@@ -93,8 +93,8 @@ function EditForm({ id, source, type }: { id: number; source: DataSource; type: 
 
   async function test() {
     setTesting(true);
-    // A failed call (no answer) has its own message.
-    const result: ConnectionTestResult | null = await testDataSource(id).catch(() => null);
+    // A refusal shows the server's reason; another failed call (no answer) has its own message.
+    const result: ConnectionTestResult | null = await testDataSource(id).catch(refusedTest);
     setTesting(false);
     const notice = testNotice(result);
     notification[notice.kind]({

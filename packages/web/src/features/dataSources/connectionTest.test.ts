@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { testNotice, TEST_FAILED, TEST_SUCCESS, TEST_UNKNOWN_ERROR } from "./connectionTest";
+import { ApiError } from "../../api/errors";
+import {
+  refusedTest,
+  testNotice,
+  TEST_FAILED,
+  TEST_SUCCESS,
+  TEST_UNKNOWN_ERROR,
+} from "./connectionTest";
 
 describe("testNotice", () => {
   it("says Success for an ok answer", () => {
@@ -20,5 +27,15 @@ describe("testNotice", () => {
 
   it("has its own text when the call itself failed", () => {
     expect(testNotice(null)).toEqual({ kind: "error", title: TEST_UNKNOWN_ERROR });
+  });
+
+  it("shows why the server refused to test a data source", () => {
+    const refusal = new ApiError(400, "This data source points at Sightline's own metadata", {});
+    expect(refusedTest(refusal)).toEqual({
+      ok: false,
+      message: "This data source points at Sightline's own metadata",
+    });
+    expect(refusedTest(new ApiError(500, undefined, null))).toBeNull();
+    expect(refusedTest(new Error("offline"))).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { ConnectionTestResult } from "../../api/dataSources";
+import { isApiError } from "../../api/errors";
 
 export const TEST_SUCCESS = "Success";
 export const TEST_FAILED = "Connection Test Failed:";
@@ -24,4 +25,15 @@ export function testNotice(result: ConnectionTestResult | null): TestNotice {
     description: result.message,
     duration: TEST_FAILURE_SECONDS,
   };
+}
+
+/**
+ * A failed test call as a test answer: the server refuses options no data source may use (the
+ * metadata database, another source's files) with a 400 and says why; other failures are `null`.
+ */
+export function refusedTest(error: unknown): ConnectionTestResult | null {
+  if (isApiError(error) && error.status === 400 && error.serverMessage) {
+    return { ok: false, message: error.serverMessage };
+  }
+  return null;
 }

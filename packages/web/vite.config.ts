@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { precompress } from "./precompress";
 
 /** Paths the Sightline server answers itself; the dev server passes them on to it. */
 const SERVER_PATHS = [
@@ -16,7 +17,7 @@ const SERVER_PATHS = [
 const SERVER = "http://127.0.0.1:5000";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   base: "/",
   build: {
     outDir: "dist",

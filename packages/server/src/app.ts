@@ -9,7 +9,7 @@ import Fastify, {
 } from "fastify";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
-import fastifyStatic from "@fastify/static";
+import compress from "@fastify/compress";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { AppContext } from "./context";
@@ -22,8 +22,13 @@ import { GENERIC_MESSAGES, HttpError, LOGIN_REQUIRED_MESSAGE } from "./http/erro
 import * as S from "./http/schemas";
 import { sessionRoutes } from "./http/session";
 import { apiRoutes } from "./http/routes";
+import { registerWebAppFiles } from "./http/webAppFiles";
+import { responseCompression } from "./http/compression";
 
-const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+const DEFAULT_WEB_DIST = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../web/dist",
+);
 
 const DEFAULT_CSP =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-eval'; font-src 'self' data:; " +
@@ -56,7 +61,10 @@ export function stripOrgPrefix(url: string): string {
 export async function buildApp(
   ctx: AppContext,
   logger: FastifyInstance["log"],
+  /** webDist: the built web app (packages/web/dist unless given, e.g. by tests). */
+  options: { webDist?: string } = {},
 ): Promise<FastifyInstance> {
+  const webDist = options.webDist ?? DEFAULT_WEB_DIST;
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 10 * 1024 * 1024,
@@ -78,6 +86,8 @@ export async function buildApp(
   const otherMethods = trackRouteMethods(app);
 
   await app.register(cookie);
+  // Before the routes: the plugin adds its hook to each route registered after it.
+  await app.register(compress, responseCompression);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new HttpError(429, GENERIC_MESSAGES[429]!),
@@ -141,15 +151,8 @@ export async function buildApp(
   await app.register(async (scope) => sessionRoutes(scope, ctx));
   await app.register(async (scope) => apiRoutes(scope, ctx));
 
-  const hasWebApp = fs.existsSync(path.join(WEB_DIST, "index.html"));
-  if (hasWebApp) {
-    await app.register(fastifyStatic, {
-      root: WEB_DIST,
-      prefix: "/static-app/",
-      index: false,
-      wildcard: false,
-    });
-  }
+  const hasWebApp = fs.existsSync(path.join(webDist, "index.html"));
+  if (hasWebApp) await registerWebAppFiles(app, webDist);
 
   /** The web app's page: for signed-in users, and on embeddable pages for their API key too. */
   async function serveWebApp(request: FastifyRequest, reply: FastifyReply) {
@@ -218,17 +221,6 @@ export async function buildApp(
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return reply.code(404).send({ message: GENERIC_MESSAGES[404] });
-    }
-    const asset = request.url.split("?")[0]!;
-    if (hasWebApp && /^\/(assets\/|favicon|docs\/|sandbox\/|static\/)/.test(asset)) {
-      const file = path.join(WEB_DIST, path.normalize(asset).replace(/^(\.\.[/\\])+/, ""));
-      if (file.startsWith(WEB_DIST) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-        const cache = asset.startsWith("/assets/")
-          ? "public, max-age=31536000, immutable"
-          : "no-cache";
-        return reply.header("Cache-Control", cache).sendFile(path.relative(WEB_DIST, file));
-      }
-      return reply.code(404).type("text/plain").send("Not found");
     }
     return serveWebApp(request, reply);
   });

@@ -27,6 +27,8 @@ export async function createServer(
     logDestination?: DestinationStream;
     /** Run the query worker and scheduler in this process (default: embedded mode). */
     background?: boolean;
+    /** The built web app's folder (default: packages/web/dist). */
+    webDist?: string;
   } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, options.logDestination);
@@ -54,7 +56,7 @@ export async function createServer(
     execution: execution.service,
     resultLimits,
   };
-  const app = await buildApp(ctx, logger);
+  const app = await buildApp(ctx, logger, { webDist: options.webDist });
   return {
     app,
     ctx,

@@ -2,6 +2,7 @@
 export * from "./parameters";
 export * from "./queryText";
 export * from "./schedules";
+export * from "./visualizations";
 export * from "./columns";
 export * from "./permissions";
 export * from "./safeNext";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  scheduleProblem,
   isDue,
   isOutdated,
   isScheduleActive,
@@ -177,5 +178,42 @@ describe("schedule helpers", () => {
     expect(isValidSchedule(sched({ interval: 0 }))).toBe(false);
     expect(isValidSchedule(sched({ interval: "abc" }))).toBe(false);
     expect(isValidSchedule(sched({ interval: 60, until: "tomorrow" }))).toBe(false);
+  });
+
+  it("accepts what Redash clients send", () => {
+    for (const schedule of [
+      null,
+      undefined,
+      { interval: 3600, time: null, day_of_week: null, until: null },
+      { interval: "3600" },
+      { interval: 86400, time: "23:59", day_of_week: null, until: "2030-12-31" },
+      { interval: 604800, time: "00:00", day_of_week: "Sunday", until: null },
+      { interval: null, time: null, day_of_week: null, until: null },
+      { interval: 60, time: "", until: "" },
+      { interval: 60, disabled: true },
+    ]) {
+      expect(scheduleProblem(schedule), JSON.stringify(schedule)).toBeNull();
+    }
+  });
+
+  it.each([
+    [{ interval: "abc" }, "schedule.interval"],
+    [{ interval: -5 }, "schedule.interval"],
+    [{ interval: 0 }, "schedule.interval"],
+    [{ interval: 1e20 }, "schedule.interval"],
+    [{ interval: 1.5 }, "schedule.interval"],
+    [{ interval: true }, "schedule.interval"],
+    [{ interval: 60, time: "25:99" }, "schedule.time"],
+    [{ interval: 60, time: "12:60" }, "schedule.time"],
+    [{ interval: 60, time: 1200 }, "schedule.time"],
+    [{ interval: 60, day_of_week: "Funday" }, "schedule.day_of_week"],
+    [{ interval: 60, day_of_week: 1 }, "schedule.day_of_week"],
+    [{ interval: 60, until: "notadate" }, "schedule.until"],
+    [{ interval: 60, until: "2024-02-30" }, "schedule.until"],
+    [{ interval: 60, disabled: "yes" }, "schedule.disabled"],
+    ["3600", "schedule must be an object"],
+    [[3600], "schedule must be an object"],
+  ])("refuses %j naming %s", (schedule, field) => {
+    expect(scheduleProblem(schedule)).toContain(field);
   });
 });

@@ -89,6 +89,46 @@ export function isValidSchedule(schedule: Schedule): boolean {
   return true;
 }
 
+/** The longest refresh interval a client may set: a year (Redash offers up to 30 days). */
+export const MAX_INTERVAL_SECONDS = 365 * 86_400;
+
+/** True when `until` is a real calendar date ("2024-02-30" is not). */
+function isCalendarDate(until: string): boolean {
+  const date = untilTime({ until });
+  return date !== null && date.toISOString().slice(0, 10) === until;
+}
+
+/**
+ * Why a schedule sent by a client cannot be stored, or null when it can. Redash clients send
+ * `null` or `{interval, time, day_of_week, until}`, any of them null; the interval may be a
+ * number or a numeric string, and an empty string counts as null (as normalizeSchedule reads it).
+ */
+export function scheduleProblem(raw: unknown): string | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw !== "object" || Array.isArray(raw)) return "schedule must be an object.";
+  const r = raw as Record<string, unknown>;
+  const given = (v: unknown) => v !== null && v !== undefined && v !== "";
+  if (given(r.interval)) {
+    const n = typeof r.interval === "string" ? Number(r.interval.trim()) : r.interval;
+    if (typeof n !== "number" || !Number.isInteger(n) || n <= 0 || n > MAX_INTERVAL_SECONDS) {
+      return `schedule.interval must be a whole number of seconds from 1 to ${MAX_INTERVAL_SECONDS} (a year).`;
+    }
+  }
+  if (given(r.time) && (typeof r.time !== "string" || parseTime(r.time) === null)) {
+    return 'schedule.time must be a time of day "HH:MM" (UTC), from 00:00 to 23:59.';
+  }
+  if (given(r.day_of_week) && !(WEEKDAYS as readonly unknown[]).includes(r.day_of_week)) {
+    return `schedule.day_of_week must be one of ${WEEKDAYS.join(", ")}.`;
+  }
+  if (given(r.until) && (typeof r.until !== "string" || !isCalendarDate(r.until))) {
+    return 'schedule.until must be a date "YYYY-MM-DD".';
+  }
+  if (r.disabled !== undefined && typeof r.disabled !== "boolean") {
+    return "schedule.disabled must be true or false.";
+  }
+  return null;
+}
+
 /** Monday = 0 … Sunday = 6, as Python's weekday(). */
 const weekdayOf = (ms: number) => (new Date(ms).getUTCDay() + 6) % 7;
 

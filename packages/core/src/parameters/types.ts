@@ -16,6 +16,25 @@ export const PARAMETER_TYPES = [
 
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
+/**
+ * Why the parameter definitions a client sends (`options.parameters`) cannot be stored, or null:
+ * a list of objects, each with a name, and a type (when given) that is one of PARAMETER_TYPES.
+ */
+export function parameterDefinitionsProblem(list: unknown): string | null {
+  if (list === undefined || list === null) return null;
+  if (!Array.isArray(list)) return "options.parameters must be a list.";
+  for (const [i, p] of list.entries()) {
+    const at = `options.parameters[${i}]`;
+    if (typeof p !== "object" || p === null || Array.isArray(p)) return `${at} must be an object.`;
+    const { name, type } = p as Record<string, unknown>;
+    if (typeof name !== "string" || name === "") return `${at}.name must be a non-empty string.`;
+    if (type !== undefined && !(PARAMETER_TYPES as readonly unknown[]).includes(type)) {
+      return `${at}.type must be one of ${PARAMETER_TYPES.join(", ")}.`;
+    }
+  }
+  return null;
+}
+
 export type DateParameterType = "date" | "datetime-local" | "datetime-with-seconds";
 export type DateRangeParameterType =
   "date-range" | "datetime-range" | "datetime-range-with-seconds";

@@ -1,5 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { DetachedDropdownQueryError, queryHashSource } from "@sightline/core";
+import {
+  DetachedDropdownQueryError,
+  parameterDefinitionsProblem,
+  queryHashSource,
+  scheduleProblem,
+} from "@sightline/core";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import {
@@ -270,9 +275,8 @@ function readOptions(value: unknown): QueryOptions {
   if (typeof value !== "object" || Array.isArray(value))
     throw badRequest("options must be an object.");
   const options = value as QueryOptions;
-  if (options.parameters !== undefined && !Array.isArray(options.parameters)) {
-    throw badRequest("options.parameters must be a list.");
-  }
+  const parametersProblem = parameterDefinitionsProblem(options.parameters);
+  if (parametersProblem) throw badRequest(parametersProblem);
   if (options.apply_auto_limit !== undefined && typeof options.apply_auto_limit !== "boolean") {
     throw badRequest("options.apply_auto_limit must be true or false.");
   }
@@ -281,8 +285,8 @@ function readOptions(value: unknown): QueryOptions {
 
 function readSchedule(value: unknown): Record<string, unknown> | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== "object" || Array.isArray(value))
-    throw badRequest("schedule must be an object.");
+  const problem = scheduleProblem(value);
+  if (problem) throw badRequest(problem);
   return value as Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { VISUALIZATION_TYPES, isVisualizationType } from "@sightline/core";
 import type { AppContext } from "../context";
 import { canModify, requirePermission } from "../policies";
 import { presentVisualization } from "../presenters/visualizations";
@@ -62,6 +63,9 @@ function readFields(
     if (typeof body[key] !== "string" || body[key] === "")
       throw badRequest(`${key} must be a non-empty string.`);
     out[key] = body[key];
+  }
+  if (out.type !== undefined && !isVisualizationType(out.type)) {
+    throw badRequest(`type must be one of ${VISUALIZATION_TYPES.join(", ")}.`);
   }
   if (body.description !== undefined) {
     if (body.description !== null && typeof body.description !== "string") {

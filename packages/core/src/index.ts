@@ -10,3 +10,4 @@ export * from "./settings";
 export * from "./format";
 export * from "./entities";
 export * from "./queryHash";
+export * from "./alerts";

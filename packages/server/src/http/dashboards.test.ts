@@ -105,7 +105,7 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
 
   const newQuery = async (dataSourceId: number, text: string) => {
     const res = await admin.post("/api/queries", {
-      name: text,
+      name: `Query of ${text.length} characters`,
       query: text,
       data_source_id: dataSourceId,
     });
@@ -739,8 +739,82 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
         `archive dashboard ${id}`,
       ]),
     );
-    const search = events.find((e) => e.action === "search");
+    const search = events.find((e) => e.action === "search" && e.object_id === "evented");
     expect(JSON.parse(search!.additional_properties)).toMatchObject({ term: "evented" });
+  });
+
+  it("shares a dashboard through one share key, read publicly without query text", async () => {
+    const board = await newDashboard(member, "Shared publicly");
+    await addWidget(member, {
+      dashboard_id: board.id,
+      visualization_id: shopQuery.vizId,
+      options: { position: { col: 0, row: 0, sizeX: 3, sizeY: 8 } },
+    });
+    await addWidget(member, {
+      dashboard_id: board.id,
+      visualization_id: null,
+      text: "Public note",
+    });
+    refused(await colleague.post(`/api/dashboards/${board.id}/share`), 403);
+    refused(await member.post("/api/dashboards/999999/share"), 404);
+    expect(await count("dashboards")).toBeGreaterThan(0);
+
+    const shared = await member.post(`/api/dashboards/${board.id}/share`);
+    expect(shared.status).toBe(200);
+    expect(shared.body.api_key).toMatch(/^[A-Za-z0-9]{40}$/);
+    expect(shared.body.public_url).toBe(
+      `${server.url}/public/dashboards/${shared.body.api_key}?org_slug=default`,
+    );
+    // Sharing again (or by an admin) gives the same link.
+    expect((await member.post(`/api/dashboards/${board.id}/share`)).body).toEqual(shared.body);
+    expect((await admin.post(`/api/dashboards/${board.id}/share`)).body).toEqual(shared.body);
+    expect((await colleague.get(`/api/dashboards/${board.id}`)).body).toMatchObject(shared.body);
+
+    const anonymous = new TestClient(server.url);
+    const page = await anonymous.get(`/api/dashboards/public/${shared.body.api_key}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("x-frame-options")).toBeNull();
+    expect(Object.keys(page.body).sort()).toEqual([
+      "created_at",
+      "dashboard_filters_enabled",
+      "layout",
+      "name",
+      "options",
+      "updated_at",
+      "widgets",
+    ]);
+    const [viz, text] = page.body.widgets;
+    expect(viz.visualization).toMatchObject({ type: "TABLE", query: { id: shopQuery.id } });
+    expect(viz.visualization).not.toHaveProperty("id");
+    expect(Object.keys(viz.visualization.query).sort()).toEqual([
+      "description",
+      "id",
+      "name",
+      "options",
+    ]);
+    expect(text.text).toBe("Public note");
+    expect(page.text).not.toContain(shopQuery.query);
+    // A signed-in user reads it with the key too.
+    expect((await outsider.get(`/api/dashboards/public/${shared.body.api_key}`)).status).toBe(200);
+
+    refused(await anonymous.get("/api/dashboards/public/not-a-key"), 404);
+    refused(await member.get("/api/dashboards/public/not-a-key"), 404);
+    expect(
+      (await admin.post("/api/settings/organization", { disable_public_urls: true })).status,
+    ).toBe(200);
+    const disabled = await anonymous.get(`/api/dashboards/public/${shared.body.api_key}`);
+    expect(disabled.status).toBe(400);
+    expect(disabled.body).toEqual({ message: "Public URLs are disabled." });
+    await admin.post("/api/settings/organization", { disable_public_urls: false });
+
+    refused(await colleague.delete(`/api/dashboards/${board.id}/share`), 403);
+    expect((await member.delete(`/api/dashboards/${board.id}/share`)).body).toBeNull();
+    expect((await member.delete(`/api/dashboards/${board.id}/share`)).status).toBe(200);
+    refused(await anonymous.get(`/api/dashboards/public/${shared.body.api_key}`), 404);
+    expect((await member.get(`/api/dashboards/${board.id}`)).body).not.toHaveProperty("public_url");
+    // Sharing again makes a new key.
+    const again = (await member.post(`/api/dashboards/${board.id}/share`)).body;
+    expect(again.api_key).not.toBe(shared.body.api_key);
   });
 
   it("keeps a Redash-exported dashboard exactly as given", async () => {

@@ -1,10 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
-import { canModify, hasPermission, requirePermission, requireUser } from "../policies";
-import { presentDashboard } from "../presenters/dashboards";
-import { presentWidget } from "../presenters/widgets";
-import { activeKeyOf } from "../store/apiKeys";
+import {
+  canModify,
+  hasPermission,
+  requireAdminOrOwner,
+  requireLogin,
+  requirePermission,
+  requireUser,
+} from "../policies";
+import { presentDashboard, presentPublicDashboard } from "../presenters/dashboards";
+import { presentPublicWidget, presentWidget } from "../presenters/widgets";
+import { activateKey, activeKeyOf, deactivateKeys } from "../store/apiKeys";
 import {
   findDashboard,
   findDashboardBySlug,
@@ -23,6 +30,7 @@ import { usersByIds } from "../store/users";
 import { widgetsOf } from "../store/widgets";
 import { recordEvent, recordEventSoon } from "../services/events";
 import { readWidgetSources } from "../services/widgetSources";
+import { orgSetting } from "../services/orgSettings";
 import { badRequest, conflict, forbidden, notFound } from "./errors";
 import { bodyObject, flag, parseId, queryArgs, readTags } from "./input";
 import { hasAllTags, paginate, readListArgs, sortByOrder, type ListArgs } from "./queryListing";
@@ -120,6 +128,22 @@ const docs = {
   },
   archive: oneDashboard("Archive a dashboard"),
   fork: oneDashboard("Fork a dashboard, with its widgets"),
+  share: {
+    tags,
+    summary: "Share a dashboard: its public link (admin or owner)",
+    params: S.idParams,
+    response: {
+      200: S.object({ public_url: S.str, api_key: S.str }, ["public_url", "api_key"], "The link"),
+      ...S.errors(403, 404),
+    },
+  },
+  unshare: answersNull("Stop sharing a dashboard (admin or owner)"),
+  public: {
+    tags,
+    summary: "A shared dashboard, read with its share key",
+    params: S.params({ token: { ...S.str, description: "The share key" } }),
+    response: { 200: S.publicDashboard, ...S.errors(400, 404) },
+  },
   addFavorite: answersNull("Add a dashboard to the caller's favorites"),
   removeFavorite: answersNull("Remove a dashboard from the caller's favorites"),
 };
@@ -239,6 +263,10 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   const userIdOf = (identity: Identity) => (identity.kind === "user" ? identity.user.id : null);
 
+  /** The public page of a share key (single-organisation mode names the org in the query). */
+  const publicUrl = (org: Organization, key: string) =>
+    `${ctx.config.baseUrl}/public/dashboards/${key}?org_slug=${encodeURIComponent(org.slug)}`;
+
   /**
    * A dashboard with its widgets, as the caller may see them, in a fixed number of statements
    * whatever its widget count. `detail` adds GET's `can_edit` and share link.
@@ -262,12 +290,7 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       widgets: widgets.map((w) => presentWidget(w, sources)),
       isFavorite: favorite?.has(dashboard.id),
       canEdit,
-      share: shareKey
-        ? {
-            publicUrl: `${ctx.config.baseUrl}/public/dashboards/${shareKey}?org_slug=${encodeURIComponent(org.slug)}`,
-            apiKey: shareKey,
-          }
-        : undefined,
+      share: shareKey ? { publicUrl: publicUrl(org, shareKey), apiKey: shareKey } : undefined,
     });
   }
 
@@ -469,6 +492,57 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       const fork = await forkDashboard(db, source, identity.user.id);
       await event(request, identity, org.id, "fork", source.id);
       return presentWithWidgets(identity, org, fork);
+    },
+  );
+
+  // -------------------------------------------------------------------------------------------
+  // Sharing: one active share key per dashboard; the key is the public page's only credential.
+
+  app.post<{ Params: Params }>(
+    "/api/dashboards/:id/share",
+    { schema: docs.share },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const dashboard = await loadDashboard(request, org.id);
+      requireAdminOrOwner(identity, dashboard.user_id);
+      const key = await activateKey(db, org.id, "dashboards", dashboard.id, userIdOf(identity));
+      await event(request, identity, org.id, "activate_api_key", dashboard.id);
+      return { public_url: publicUrl(org, key), api_key: key };
+    },
+  );
+
+  app.delete<{ Params: Params }>(
+    "/api/dashboards/:id/share",
+    { schema: docs.unshare },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const dashboard = await loadDashboard(request, org.id);
+      requireAdminOrOwner(identity, dashboard.user_id);
+      await deactivateKeys(db, org.id, "dashboards", dashboard.id);
+      await event(request, identity, org.id, "deactivate_api_key", dashboard.id);
+      return null;
+    },
+  );
+
+  // The token is read as the request's API key (auth/requestAuth.ts): only an active share key
+  // of a dashboard opens this, whoever is signed in.
+  app.get<{ Params: { token: string } }>(
+    "/api/dashboards/public/:token",
+    { schema: docs.public },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      if (identity.kind !== "api_key" || identity.object.type !== "dashboards") throw notFound();
+      if (orgSetting(org, "disable_public_urls")) throw badRequest("Public URLs are disabled.");
+      const dashboard = await findDashboard(db, org.id, identity.object.id);
+      if (!dashboard) throw notFound();
+      const widgets = (await widgetsOf(db, [dashboard.id])).get(dashboard.id) ?? [];
+      const sources = await readWidgetSources(db, identity, org.id, widgets);
+      const referer = request.headers.referer ?? null;
+      await event(request, identity, org.id, "view", dashboard.id, { public: true, referer }, true);
+      return presentPublicDashboard(
+        dashboard,
+        widgets.map((w) => presentPublicWidget(w, sources)),
+      );
     },
   );
 

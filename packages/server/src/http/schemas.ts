@@ -518,6 +518,42 @@ export const dashboard = object(
   "A dashboard",
 );
 
+/** A shared dashboard's public form (§6.6): no ids of visualizations, no query text. */
+export const publicDashboard = object(
+  {
+    name: str,
+    layout: anyValue,
+    dashboard_filters_enabled: bool,
+    updated_at: timestamp,
+    created_at: timestamp,
+    options: anyObject,
+    widgets: array(
+      object(
+        {
+          id: int,
+          width: int,
+          options: anyObject,
+          text: orNull(str),
+          updated_at: timestamp,
+          created_at: timestamp,
+          visualization: object({
+            type: str,
+            name: str,
+            description: orNull(str),
+            options: anyObject,
+            updated_at: timestamp,
+            created_at: timestamp,
+            query: object({ id: int, name: str, description: orNull(str), options: anyObject }),
+          }),
+        },
+        ["id", "width", "options", "text", "updated_at", "created_at"],
+      ),
+    ),
+  },
+  ["name", "layout", "dashboard_filters_enabled", "updated_at", "created_at", "options", "widgets"],
+  "A shared dashboard",
+);
+
 const destinationFields = { id: int, name: str, type: str, icon: str } as const;
 export const destination = object(
   destinationFields,

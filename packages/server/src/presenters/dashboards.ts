@@ -2,7 +2,7 @@ import type { Dashboard } from "../store/dashboards";
 import { slugify } from "../store/dashboards";
 import type { User } from "../store/users";
 import { profileImageUrl } from "./users";
-import type { presentWidget } from "./widgets";
+import type { presentPublicWidget, presentWidget } from "./widgets";
 
 export interface DashboardExtras {
   owner: User | undefined;
@@ -48,5 +48,21 @@ export function presentDashboard(d: Dashboard, extras: DashboardExtras) {
     ...(extras.starredAt ? { starred_at: extras.starredAt } : {}),
     ...(extras.canEdit !== undefined ? { can_edit: extras.canEdit } : {}),
     ...(extras.share ? { public_url: extras.share.publicUrl, api_key: extras.share.apiKey } : {}),
+  };
+}
+
+/** A shared dashboard as its public page reads it (api-platform.md §6.6). */
+export function presentPublicDashboard(
+  d: Dashboard,
+  widgets: ReturnType<typeof presentPublicWidget>[],
+) {
+  return {
+    name: d.name,
+    layout: d.layout,
+    dashboard_filters_enabled: d.dashboard_filters_enabled,
+    updated_at: d.updated_at,
+    created_at: d.created_at,
+    options: d.options,
+    widgets,
   };
 }

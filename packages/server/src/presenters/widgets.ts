@@ -52,3 +52,39 @@ export function presentWidget(w: Widget, sources: WidgetSources) {
       : {}),
   };
 }
+
+/**
+ * A widget on a public (shared) dashboard (api-platform.md §6.6): no visualization id, no query
+ * text, no restriction flag.
+ */
+export function presentPublicWidget(w: Widget, sources: WidgetSources) {
+  const visualization =
+    w.visualization_id === null ? undefined : sources.visualizations.get(w.visualization_id);
+  const query = visualization ? sources.queries.get(visualization.query_id) : undefined;
+  return {
+    id: w.id,
+    width: w.width,
+    options: w.options,
+    text: w.text,
+    updated_at: w.updated_at,
+    created_at: w.created_at,
+    ...(visualization && query
+      ? {
+          visualization: {
+            type: visualization.type,
+            name: visualization.name,
+            description: visualization.description,
+            options: visualization.options,
+            updated_at: visualization.updated_at,
+            created_at: visualization.created_at,
+            query: {
+              id: query.id,
+              name: query.name,
+              description: query.description,
+              options: query.options,
+            },
+          },
+        }
+      : {}),
+  };
+}

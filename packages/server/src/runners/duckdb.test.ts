@@ -4,11 +4,16 @@ import {
   DuckDBInstance,
   DuckDBTimestampTZValue,
 } from "@duckdb/node-api";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { duckdbRunner, runDuckdbCells } from "./duckdb";
+import {
+  DUCKDB_READ_ONLY_REFUSED,
+  duckdbRunner,
+  runDuckdbCells,
+  withoutLeadingComments,
+} from "./duckdb";
 import { SHARED_FILE_CONFLICT } from "./duckdbConnections";
 import {
   abortAfter,
@@ -264,6 +269,83 @@ describe("duckdb runner", () => {
     );
     const after = await runAll(duckdbRunner.run(ro, "SELECT count(*) AS n FROM t", ctx));
     expect(after.rows).toEqual([[1]]);
+  });
+
+  it("read_only refuses every write, files in its own folder included", async () => {
+    mkdirSync(path.join(dir, "ro-files"), { recursive: true });
+    writeFileSync(path.join(dir, "ro-files", "kept.csv"), "id\n1\n");
+    const roFile = path.join(dir, "ro-files", "ro2.duckdb");
+    const instance = await DuckDBInstance.create(roFile);
+    await (await instance.connect()).run("CREATE TABLE t AS SELECT 1 AS x");
+    instance.closeSync();
+    const target = (name: string) => path.join(dir, "ro-files", name);
+    for (const source of [
+      { dbpath: ":memory:", files_folder: "ro-files", read_only: true },
+      { dbpath: roFile, files_folder: "ro-files", read_only: true },
+    ]) {
+      for (const query of [
+        `COPY (SELECT 1 AS x) TO '${target("x.csv")}'`,
+        `COPY (SELECT 2 AS id) TO '${target("kept.csv")}'`,
+        `SELECT 1; COPY (SELECT 1 AS x) TO '${target("y.csv")}'`,
+        `/* note */ EXPORT DATABASE '${target("dump")}'`,
+        `EXPLAIN ANALYZE COPY (SELECT 1 AS x) TO '${target("z.csv")}'`,
+        `ATTACH '${target("other.duckdb")}' AS other`,
+        "CREATE TABLE made AS SELECT 1 AS x",
+        "CREATE TEMP TABLE scratch AS SELECT 1 AS x",
+      ]) {
+        await expect(runAll(duckdbRunner.run(source, query, ctx)), query).rejects.toThrow(
+          DUCKDB_READ_ONLY_REFUSED,
+        );
+      }
+      // Reading stays possible, several statements of reads too.
+      const { rows } = await runAll(
+        duckdbRunner.run(
+          source,
+          `SELECT 0; SELECT count(*) AS n FROM '${target("kept.csv")}'`,
+          ctx,
+        ),
+      );
+      expect(rows).toEqual([[1]]);
+      await expect(duckdbRunner.run(source, "selec 1", ctx)).rejects.toThrow(/syntax error/);
+      for (const read of [
+        "SHOW TABLES",
+        "DESCRIBE SELECT 1 AS x",
+        "FROM range(3)",
+        "SELECT 'it''s' AS s",
+      ]) {
+        await expect(runAll(duckdbRunner.run(source, read, ctx)), read).resolves.toBeTruthy();
+      }
+    }
+    // A verdict is remembered per text without its leading comments, nested as DuckDB nests them.
+    const ro = { dbpath: ":memory:", files_folder: "ro-files", read_only: true };
+    const hidden = `/* a /* b */ COPY (SELECT 1 AS x) TO '${target("n.csv")}' */ SELECT 1 AS x`;
+    expect((await runAll(duckdbRunner.run(ro, hidden, ctx))).rows).toEqual([[1]]);
+    for (const query of [
+      `/* job 2 */ COPY (SELECT 1 AS x) TO '${target("n.csv")}' */ SELECT 1 AS x`,
+      `/* job 3 */ COPY (SELECT 1 AS x) TO '${target("n.csv")}'`,
+    ]) {
+      await expect(runAll(duckdbRunner.run(ro, query, ctx)), query).rejects.toThrow();
+    }
+    for (const name of ["x.csv", "y.csv", "z.csv", "n.csv", "dump", "other.duckdb"]) {
+      expect(existsSync(target(name)), name).toBe(false);
+    }
+    expect(readFileSync(target("kept.csv"), "utf8")).toBe("id\n1\n");
+    // A source that is not read-only still writes in its folder.
+    await runAll(
+      duckdbRunner.run(
+        { dbpath: ":memory:", files_folder: "ro-files" },
+        `COPY (SELECT 1 AS x) TO '${target("w.csv")}'; SELECT 1 AS done`,
+        ctx,
+      ),
+    );
+    expect(existsSync(target("w.csv"))).toBe(true);
+  });
+
+  it("finds the text after leading comments as DuckDB reads them", () => {
+    expect(withoutLeadingComments("  /* a */ /* b /* c */ d */\n SELECT 1")).toBe("SELECT 1");
+    expect(withoutLeadingComments("/**/SELECT 1 /* x */")).toBe("SELECT 1 /* x */");
+    expect(withoutLeadingComments("/* a /* b */ SELECT 1")).toBe("/* a /* b */ SELECT 1");
+    expect(withoutLeadingComments("-- x\nSELECT 1")).toBe("-- x\nSELECT 1");
   });
 
   it("keeps a reused file instance sandboxed", async () => {

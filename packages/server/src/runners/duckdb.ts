@@ -1,4 +1,5 @@
 import {
+  StatementType,
   type DuckDBConnection,
   type DuckDBDataChunk,
   type DuckDBPreparedStatement,
@@ -24,6 +25,73 @@ import {
 import { buildColumns } from "./values";
 
 const BATCH_SIZE = 5000;
+
+export const DUCKDB_READ_ONLY_REFUSED =
+  "This data source is read-only: only statements that read (SELECT, SHOW, DESCRIBE, …) run here. Writing files (COPY … TO, EXPORT), ATTACH and changes to tables are refused.";
+
+/**
+ * A read-only data source runs statements that read, and nothing else (SECURITY.md rule 4). Its
+ * database file is opened READ_ONLY, but no DuckDB setting makes its files folder read-only
+ * (allowed_directories grants reading and writing alike), and an in-memory database cannot be
+ * opened read-only at all. So DuckDB's own parser decides, before anything runs:
+ * json_serialize_sql parses the text (without binding it, which for EXPORT would already create
+ * its folder) and serializes only SELECT statements, which SHOW, DESCRIBE, SUMMARIZE, VALUES and
+ * FROM-first queries are; COPY, EXPORT, ATTACH, CREATE, SET, PRAGMA and EXPLAIN (whose ANALYZE
+ * runs its statement) are not. The engine's parse tree decides, not keywords in the text.
+ */
+async function assertReadsOnly(connection: DuckDBConnection, query: string): Promise<void> {
+  // Comments are whitespace to the parser: texts that differ only in a leading comment (the run
+  // annotation names the job) get one verdict, so a repeated query pays for the parse once.
+  const key = withoutLeadingComments(query);
+  if (knownReads.has(key)) return;
+  const result = await connection.runAndReadAll(
+    `SELECT j->>'error_type' FROM (SELECT json_serialize_sql('${query.replace(/'/g, "''")}') AS j)
+     WHERE (j->>'error')::BOOLEAN`,
+  );
+  const failed = result.getRowsJson()[0];
+  if (!failed) {
+    rememberReads(key);
+    return;
+  }
+  if (failed[0] === "parser") {
+    // A syntax error: DuckDB's parser says so in its own words (parsing runs nothing).
+    await connection.extractStatements(query);
+  }
+  throw new Error(DUCKDB_READ_ONLY_REFUSED);
+}
+
+/** Texts (leading comments removed) DuckDB parsed as reads only, the most recent last. */
+const knownReads = new Set<string>();
+const KNOWN_READS_KEPT = 1000;
+
+function rememberReads(key: string): void {
+  knownReads.delete(key);
+  knownReads.add(key);
+  if (knownReads.size > KNOWN_READS_KEPT) knownReads.delete(knownReads.values().next().value!);
+}
+
+/** The text after its leading whitespace and block comments, nested as DuckDB nests them. */
+export function withoutLeadingComments(text: string): string {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i]!)) i += 1;
+    if (!text.startsWith("/*", i)) return text.slice(i);
+    let depth = 0;
+    do {
+      if (text.startsWith("/*", i)) {
+        depth += 1;
+        i += 2;
+      } else if (text.startsWith("*/", i)) {
+        depth -= 1;
+        i += 2;
+      } else {
+        i += 1;
+      }
+    } while (depth > 0 && i < text.length);
+    // An unterminated comment: kept whole, for the parser to report.
+    if (depth > 0) return text;
+  }
+}
 
 /** Turns a result's chunks into batch items; `finish` gives what is left after the last chunk. */
 interface ChunkReader<Item> {
@@ -301,6 +369,7 @@ async function streamQuery(
     let running = connection;
     watch.signal.addEventListener("abort", () => running.interrupt(), { once: true });
     if (watch.signal.aborted) throw watch.signal.reason;
+    if (options.read_only === true) await assertReadsOnly(connection, query);
     const plan = mode === "json-when-big" ? smallRun(query) : null;
     const small = plan && (await runSmall(connection, plan, watch));
     if (small) {

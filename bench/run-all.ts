@@ -2,8 +2,10 @@
 import os from "node:os";
 import { bigResultBenchmark } from "./bigResult";
 import { concurrencyBenchmark } from "./concurrency";
+import { dashboardBenchmark } from "./dashboard";
 import { latencyBenchmark } from "./latency";
 import { queryListBenchmark } from "./queryList";
+import { transferBenchmark } from "./transfer";
 import { markdownTable, type Figure } from "./support";
 
 const figures: Figure[] = [];
@@ -11,6 +13,8 @@ figures.push(...(await latencyBenchmark()));
 figures.push(...(await bigResultBenchmark()));
 figures.push(...(await concurrencyBenchmark()));
 figures.push(...(await queryListBenchmark()));
+figures.push(...(await transferBenchmark()));
+figures.push(...(await dashboardBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

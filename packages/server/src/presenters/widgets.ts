@@ -15,6 +15,20 @@ export interface WidgetSources {
   canView(query: Query): boolean;
 }
 
+/** Widgets of one query share its JSON (presenting a query reads its text for parameters). */
+const presentedQueries = new WeakMap<WidgetSources, Map<number, unknown>>();
+
+function presentedQuery(query: Query, sources: WidgetSources) {
+  let cache = presentedQueries.get(sources);
+  if (!cache) presentedQueries.set(sources, (cache = new Map()));
+  let presented = cache.get(query.id) as ReturnType<typeof presentQueryDetail> | undefined;
+  if (!presented) {
+    presented = presentQueryDetail(query, { users: sources.users });
+    cache.set(query.id, presented);
+  }
+  return presented;
+}
+
 /**
  * Widget JSON (api-platform.md §6.5). A widget whose query the caller may not view is
  * `restricted`: neither its text, visualization nor query leave the server.
@@ -46,7 +60,7 @@ export function presentWidget(w: Widget, sources: WidgetSources) {
       ? {
           visualization: {
             ...presentVisualization(visualization),
-            query: presentQueryDetail(query, { users: sources.users }),
+            query: presentedQuery(query, sources),
           },
         }
       : {}),

@@ -1,5 +1,4 @@
 import {
-  StatementType,
   type DuckDBConnection,
   type DuckDBDataChunk,
   type DuckDBPreparedStatement,

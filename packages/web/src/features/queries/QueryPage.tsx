@@ -1,58 +1,28 @@
 // The query page: the editor (/queries/new, /queries/{id}/source) and the read-only view (/queries/{id}).
-import {
-  CodeOutlined,
-  EllipsisOutlined,
-  FormatPainterOutlined,
-  FullscreenOutlined,
-  PlayCircleOutlined,
-  PlusOutlined,
-  SaveOutlined,
-  StopOutlined,
-  TableOutlined,
-} from "@ant-design/icons";
+// This module holds the page's state and actions; the parts it shows live beside it (QueryHeader,
+// QuerySidePanel, EditorToolbar, ParametersPanel, ResultsPanel, QueryDialogs), and running and
+// parameter values come from hooks the dashboard widgets share (useSavedQueryExecution,
+// useParameterValues).
+import { FullscreenOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { App, Button, Skeleton, Tooltip, Typography } from "antd";
+import { useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import {
-  Alert,
-  App,
-  Button,
-  Checkbox,
-  Dropdown,
-  Grid,
-  Input,
-  Select,
-  Skeleton,
-  Space,
-  Switch,
-  Tag,
-  Tooltip,
-  Typography,
-} from "antd";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import {
-  emptyParameterNames,
   executionValues,
   isQuerySafe,
-  missingValuesMessage,
   parameterNamesInText,
   parametersForText,
   type DataSource,
   type ParameterDefinition,
   type Query,
-  type Schedule,
-  type Visualization,
 } from "@sightline/core";
 import { listDataSources } from "../../api/dataSources";
-import { hasLazySchema, loadSchema } from "./loadSchema";
 import { isApiError } from "../../api/errors";
 import {
-  archiveQuery,
   createQuery,
   executeAdhoc,
-  executeSaved,
-  forkQuery,
   getQuery,
-  getQueryResult,
   saveQuery,
   type QuerySaveBody,
 } from "../../api/queries";
@@ -61,34 +31,34 @@ import { notify } from "../../app/notifications";
 import { hasPermission, isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { usePageTitle } from "../../components/usePageTitle";
-import headerStyles from "../../components/PageHeader.module.css";
+import { canExecuteQuery } from "./canExecuteQuery";
+import { desktopNotify, requestNotificationPermission } from "./desktopNotifications";
 import { scheduleFullText } from "./display";
+import { EditorToolbar } from "./EditorToolbar";
 import { ExecutionBanner } from "./ExecutionBanner";
-import { FavoriteStar } from "./FavoriteStar";
 import { canFormat, formatQueryText } from "./formatText";
 import { readPreference, writePreference } from "./localPreferences";
-import { ParameterDialog } from "./ParameterDialog";
+import { NoDataSources } from "./NoDataSources";
 import { ParametersPanel } from "./ParametersPanel";
-import { PermissionsDialog } from "./PermissionsDialog";
 import {
-  changedNames,
   initialValues,
+  missingValuesRefusal,
   withParameterUrl,
   type ParameterValues,
 } from "./parameterValues";
+import { QueryDialogs, openedDialog, type Dialog } from "./QueryDialogs";
 import { QueryEditor, type QueryEditorHandle } from "./QueryEditor";
-import { DownloadMenu, ResultsPanel } from "./ResultsPanel";
-import { SchemaBrowser } from "./SchemaBrowser";
-import { ScheduleDialog } from "./ScheduleDialog";
-import { useExecution } from "./useExecution";
-import { useLazySchema } from "./useLazySchema";
-import { ApiKeyDialog, EmbedDialog } from "./ShareDialogs";
-import { VisualizationDialog } from "./VisualizationDialog";
+import { QueryHeader } from "./QueryHeader";
+import { QuerySidePanel } from "./QuerySidePanel";
+import { ResultsPanel } from "./ResultsPanel";
+import { useLeaveWarning } from "./useLeaveWarning";
+import { useParameterValues } from "./useParameterValues";
+import { useQuerySchema } from "./useQuerySchema";
+import { useSavedQueryExecution } from "./useSavedQueryExecution";
 import styles from "./QueryPage.module.css";
-import { canExecuteQuery } from "./canExecuteQuery";
 
+export { LEAVE_WARNING } from "./useLeaveWarning";
 export const DEFAULT_QUERY_NAME = "New Query";
-export const LEAVE_WARNING = "You will lose your changes if you leave";
 const LIVE_AUTOCOMPLETE_MAX_COLUMNS = 5000;
 
 type Mode = "new" | "source" | "view";
@@ -147,24 +117,14 @@ export default function QueryPage() {
   );
 }
 
-type Dialog =
-  | { kind: "parameter"; parameter?: ParameterDefinition }
-  | { kind: "schedule" | "apiKey" | "embed" | "permissions" }
-  | { kind: "visualization"; visualization?: Visualization };
-
-/** The dialog a navigation asked to open (only a new visualization's editor is passed so). */
-function openedDialog(state: unknown): Dialog | null {
-  const dialog = (state as { dialog?: Dialog } | null)?.dialog;
-  return dialog?.kind === "visualization" && !dialog.visualization ? dialog : null;
-}
-
 interface WorkspaceProps {
   mode: Mode;
   initial: Query;
   dataSources: DataSource[];
 }
 
-function pickDataSource(query: Query, sources: DataSource[]): number | null {
+/** The data source of a query (spec 2 §2): its own, else the last one used here, else the first. */
+export function pickDataSource(query: Query, sources: DataSource[]): number | null {
   if (query.data_source_id) return query.data_source_id;
   const usable = sources.filter((s) => !s.view_only);
   const last = readPreference<number | null>("lastSelectedDataSourceId", null);
@@ -233,7 +193,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const editing = mode !== "view";
   const dataSource = dataSources.find((s) => s.id === query.data_source_id) ?? null;
   const syntax = dataSource?.syntax ?? "sql";
-  const parameters = useMemo(() => query.options.parameters ?? [], [query.options.parameters]);
+  const parameters = query.options.parameters ?? [];
   // Whether this user may run it at all; an empty text is refused when run, with its own message.
   const canExecute = canExecuteQuery(session.user, { isNew, isSafe: !!query.is_safe }, dataSource);
   const canSchedule = canEdit && hasPermission(session.user, "schedule_query");
@@ -255,67 +215,43 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   };
 
   // Parameter values: applied ones drive execution and the address; pending ones wait for Apply.
-  const [applied, setApplied] = useState<ParameterValues>(() => initialValues(parameters, search));
-  const [pending, setPending] = useState<ParameterValues>({});
+  const values = useParameterValues(() => initialValues(parameters, search));
 
-  const initialLoadDone = useRef(false);
-  const execution = useExecution((state) => {
-    if (state.status === "done" && state.result) {
-      setQuery((q) => ({ ...q, latest_query_data_id: state.result!.id }));
-    }
-    if (initialLoadDone.current) desktopNotify(query.name, state.status === "done");
+  // A desktop notification ends the runs the user started, not the load of the latest result.
+  const notifyWhenFinished = useRef(false);
+  const execution = useSavedQueryExecution({
+    onFinished: (state) => {
+      if (state.status === "done" && state.result) {
+        setQuery((q) => ({ ...q, latest_query_data_id: state.result!.id }));
+      }
+      if (notifyWhenFinished.current) desktopNotify(query.name, state.status === "done");
+    },
   });
 
-  // Sources with several databases/schemas load theirs lazily; the others all at once.
-  const lazy = hasLazySchema(dataSource?.type);
-  const fullSchema = useQuery({
-    queryKey: ["schema", query.data_source_id],
-    queryFn: () => loadSchema(query.data_source_id!),
-    enabled: editing && !!query.data_source_id && !lazy,
-    staleTime: 60_000,
-  });
-  const lazySchema = useLazySchema(lazy ? query.data_source_id : null, editing);
-  const schema = lazy
-    ? { data: lazySchema.tables, loading: lazySchema.loading, error: lazySchema.error }
-    : {
-        data: fullSchema.data,
-        loading: fullSchema.isPending && !!query.data_source_id,
-        error: fullSchema.isError ? fullSchema.error.message : null,
-      };
-  const [refreshingSchema, setRefreshingSchema] = useState(false);
-  const refreshSchema = () => {
-    if (!query.data_source_id) return;
-    setRefreshingSchema(true);
-    const refreshed = lazy
-      ? lazySchema.refresh()
-      : loadSchema(query.data_source_id, true).then((fresh) =>
-          queryClient.setQueryData(["schema", query.data_source_id], fresh),
-        );
-    refreshed
-      .catch(() => notify.error("Schema refresh failed. Please try again later."))
-      .finally(() => setRefreshingSchema(false));
-  };
+  const schema = useQuerySchema(dataSource, editing);
   const snippets = useQuery({
     queryKey: ["query_snippets"],
     queryFn: listQuerySnippets,
     enabled: editing,
   });
-  const columnCount = (schema.data ?? []).reduce((n, t) => n + t.columns.length, 0);
+  const columnCount = (schema.tables ?? []).reduce((n, t) => n + t.columns.length, 0);
   const autocompleteAvailable = columnCount <= LIVE_AUTOCOMPLETE_MAX_COLUMNS;
 
   // -- execution --------------------------------------------------------------------------
-  const execute = (values: ParameterValues = applied, maxAge = 0) => {
+  const execute = (applied: ParameterValues = values.applied, maxAge = 0) => {
     // The results panel says why; a run would only come back refused.
     if (!canExecute) return;
     const query = currentQuery();
     const parameters = query.options.parameters ?? [];
-    const selected = editing ? (editor.current?.getSelection() ?? "") : "";
-    const text = selected || query.query;
-    if (!text.trim()) return execution.refuse("Can't execute empty query.");
-    const missing = emptyParameterNames(parameters, values);
-    if (missing.length > 0) return execution.refuse(missingValuesMessage(missing));
-    const params = executionValues(parameters, values, new Date());
-    if (editing || isNew) {
+    const applyAutoLimit = !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit;
+    if (!editing && !isNew) {
+      execution.runSaved({ id: query.id, parameters }, applied, { maxAge, applyAutoLimit });
+    } else {
+      const selected = editor.current?.getSelection() ?? "";
+      const text = selected || query.query;
+      if (!text.trim()) return execution.refuse("Can't execute empty query.");
+      const refusal = missingValuesRefusal(parameters, applied);
+      if (refusal) return execution.refuse(refusal);
       if (!query.data_source_id)
         return execution.refuse("Please select data source to run this query.");
       writePreference("lastSelectedDataSourceId", query.data_source_id);
@@ -323,18 +259,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         executeAdhoc({
           query: text,
           data_source_id: query.data_source_id!,
-          parameters: params,
-          apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
+          parameters: executionValues(parameters, applied, new Date()),
+          apply_auto_limit: applyAutoLimit,
           max_age: maxAge,
           query_id: isNew ? undefined : query.id,
-        }),
-      );
-    } else {
-      execution.run(() =>
-        executeSaved(query.id, {
-          parameters: params,
-          apply_auto_limit: !!query.options.apply_auto_limit && !!dataSource?.supports_auto_limit,
-          max_age: maxAge,
         }),
       );
     }
@@ -346,17 +274,15 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     if (isNew) return;
     const maxAge = Number(search.get("maxAge") ?? -1);
     if (parameters.length > 0) {
-      if (emptyParameterNames(parameters, applied).length === 0) execute(applied, maxAge);
+      if (!missingValuesRefusal(parameters, values.applied)) execute(values.applied, maxAge);
     } else if (initial.latest_query_data_id) {
-      getQueryResult(initial.latest_query_data_id).then(execution.setResult, () => undefined);
+      execution.load(initial.latest_query_data_id);
     }
-    initialLoadDone.current = true;
+    notifyWhenFinished.current = true;
   }, []);
 
   const applyParameters = () => {
-    const next = { ...applied, ...pending };
-    setApplied(next);
-    setPending({});
+    const next = values.apply();
     const defs = currentQuery().options.parameters ?? [];
     setSearch(withParameterUrl(search, defs, next), { replace: true });
     execute(next);
@@ -365,7 +291,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   // Execute runs what the parameter boxes show: values typed but not applied yet are applied.
   const executeAsShown = () => {
     const defs = currentQuery().options.parameters ?? [];
-    if (changedNames(defs, applied, pending).length > 0) applyParameters();
+    if (values.changed(defs).length > 0) applyParameters();
     else execute();
   };
 
@@ -494,35 +420,12 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     setDialog({ kind: "parameter" });
   };
 
-  /** Whether leaving would lose something: unsaved changes, or text not yet sent to the page. */
-  const hasUnsavedChanges = () =>
-    dirtyRef.current || (editor.current?.getText() ?? savedText.current) !== savedText.current;
-
   // -- leaving with unsaved changes ------------------------------------------------------------
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      editing && currentLocation.pathname !== nextLocation.pathname && hasUnsavedChanges(),
+  useLeaveWarning(
+    editing,
+    () =>
+      dirtyRef.current || (editor.current?.getText() ?? savedText.current) !== savedText.current,
   );
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    modal.confirm({
-      title: LEAVE_WARNING,
-      okText: "Leave",
-      onOk: () => blocker.proceed(),
-      onCancel: () => blocker.reset(),
-    });
-  }, [blocker, modal]);
-  useEffect(() => {
-    if (!editing) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      if (!hasUnsavedChanges()) return;
-      e.preventDefault();
-      e.returnValue = LEAVE_WARNING;
-      return LEAVE_WARNING;
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  });
 
   // -- page-wide shortcuts ---------------------------------------------------------------------
   useEffect(() => {
@@ -534,7 +437,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
       if (e.altKey && (e.code === "KeyD" || key === "d")) {
         e.preventDefault();
         setPanelHidden((h) => !h);
-      } else if (e.altKey && !mod && (e.code === "KeyF" || key === "f") && !editing) {
+      } else if (e.altKey && !mod && (e.code === "KeyF" || key === "f")) {
         e.preventDefault();
         setFullscreen((f) => !f);
       } else if (mod && key === "s" && editing) {
@@ -552,7 +455,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     return () => window.removeEventListener("keydown", onKey);
   });
 
-  // -- header ---------------------------------------------------------------------------------
+  // -- visualization tabs ----------------------------------------------------------------------
   const selectedTab = location.hash.replace(/^#/, "") || "table";
   const selectTab = (key: string) =>
     navigate({ hash: key, search: location.search }, { replace: true });
@@ -560,150 +463,36 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     (query.visualizations ?? []).find((v) => String(v.id) === selectedTab) ??
     query.visualizations?.[0];
 
-  const archive = () =>
-    modal.confirm({
-      title: "Archive Query",
-      content: (
-        <>
-          <p>Are you sure you want to archive this query?</p>
-          <p>All alerts and dashboard widgets created with its visualizations will be deleted.</p>
-        </>
-      ),
-      okText: "Archive",
-      okButtonProps: { danger: true },
-      onOk: () =>
-        archiveQuery(query.id).then(
-          () => {
-            setQuery((q) => ({ ...q, is_archived: true, schedule: null }));
-            queryClient.invalidateQueries({ queryKey: ["queries"] });
-          },
-          () => notify.error("Query could not be archived."),
-        ),
-    });
+  async function addVisualization() {
+    // A new query is saved first, so the visualization has a query to belong to; the editor
+    // then opens in the saved query's workspace.
+    if (isNew) {
+      await save({}, { quiet: true, thenOpen: { kind: "visualization" } });
+      return;
+    }
+    if (dirty && !(await save({}, { quiet: true }))) return;
+    setDialog({ kind: "visualization" });
+  }
 
-  const fork = () => {
-    // The tab opens within the click: browsers block a window opened later, after a slow answer.
-    const tab = window.open("", "_blank");
-    forkQuery(query.id).then(
-      (forked) => {
-        const url = `/queries/${forked.id}/source`;
-        if (tab) tab.location.href = url;
-        else window.open(url, "_blank");
-      },
-      (error: Error) => {
-        tab?.close();
-        notify.error(error.message);
-      },
-    );
-  };
-
-  const menuItems = [
-    !isNew && hasPermission(session.user, "edit_query") && !dataSource?.view_only
-      ? { key: "fork", label: "Fork", onClick: fork }
-      : null,
-    !isNew && canEdit && !query.is_archived
-      ? { key: "archive", label: "Archive", onClick: archive }
-      : null,
-    !isNew && canEdit && !query.is_draft
-      ? {
-          key: "unpublish",
-          label: "Unpublish",
-          onClick: () => void save({ is_draft: true }, { quiet: true }),
-        }
-      : null,
-    !isNew && canEdit && config.showPermissionsControl
-      ? {
-          key: "permissions",
-          label: "Manage Permissions",
-          onClick: () => setDialog({ kind: "permissions" }),
-        }
-      : null,
-    !isNew && !config.disablePublicUrls
-      ? { key: "apiKey", label: "Show API Key", onClick: () => setDialog({ kind: "apiKey" }) }
-      : null,
-    !isNew && !config.disablePublicUrls
-      ? { key: "embed", label: "Embed", onClick: () => setDialog({ kind: "embed" }) }
-      : null,
-  ].filter((i) => i !== null);
-
-  const [nameEditing, setNameEditing] = useState(false);
-  // On a phone (narrower than antd's md breakpoint) the actions keep to one line, beside the title
-  // when they fit and else below it: the secondary buttons show only their icons.
-  const phone = Grid.useBreakpoint().md === false;
+  // -- the parts -------------------------------------------------------------------------------
   const header = (
-    <div className={headerStyles.header}>
-      <div className={headerStyles.titleRow}>
-        {!isNew && <FavoriteStar queryId={query.id} value={!!query.is_favorite} />}
-        <Typography.Title
-          level={3}
-          className={headerStyles.title}
-          data-testid="query-name"
-          editable={
-            canEdit
-              ? {
-                  editing: nameEditing,
-                  onStart: () => setNameEditing(true),
-                  triggerType: ["text", "icon"],
-                  onChange: (value) => {
-                    setNameEditing(false);
-                    const name = value.trim();
-                    if (!name || name === query.name) return;
-                    setQuery((q) => ({ ...q, name }));
-                    if (isNew) setDirty(true);
-                    else void save({ name });
-                  },
-                  onCancel: () => setNameEditing(false),
-                }
-              : false
-          }
-        >
-          {query.name}
-        </Typography.Title>
-        {query.is_draft && !isNew && <Tag>Unpublished</Tag>}
-        {query.is_archived && <Tag color="warning">Archived</Tag>}
-      </div>
-      <div className={styles.headerActions}>
-        {!isNew && query.is_draft && canEdit && (
-          <Button onClick={() => void save({ is_draft: false }, { quiet: true })}>Publish</Button>
-        )}
-        {!editing && execution.result && (
-          <DownloadMenu queryId={query.id} resultId={execution.result.id} compact={phone} />
-        )}
-        {!isNew && editing && (
-          <Button
-            icon={<TableOutlined />}
-            aria-label={phone ? "Show Data Only" : undefined}
-            title={phone ? "Show Data Only" : undefined}
-            onClick={() => navigate(`/queries/${query.id}`)}
-          >
-            {phone ? null : "Show Data Only"}
-          </Button>
-        )}
-        {!editing && hasPermission(session.user, "view_source") && (
-          <Button
-            type="primary"
-            icon={<CodeOutlined />}
-            onClick={() =>
-              navigate(`/queries/${query.id}/source${location.search}${location.hash}`)
-            }
-          >
-            Edit Source
-          </Button>
-        )}
-        {menuItems.length > 0 && (
-          <Dropdown trigger={["click"]} menu={{ items: menuItems }}>
-            <Button
-              icon={<EllipsisOutlined />}
-              aria-label="More actions"
-              data-testid="query-actions"
-            />
-          </Dropdown>
-        )}
-      </div>
-    </div>
+    <QueryHeader
+      query={query}
+      editing={editing}
+      canEdit={canEdit}
+      dataSource={dataSource}
+      result={execution.result}
+      onRename={(name) => {
+        setQuery((q) => ({ ...q, name }));
+        if (isNew) setDirty(true);
+        else void save({ name });
+      }}
+      onSave={(changes) => void save(changes, { quiet: true })}
+      onArchived={() => setQuery((q) => ({ ...q, is_archived: true, schedule: null }))}
+      onOpenDialog={(kind) => setDialog({ kind })}
+    />
   );
 
-  // -- data source choices ---------------------------------------------------------------------
   const choices = dataSources.filter((s) => !s.view_only || s.id === initial.data_source_id);
   // Without create_query a new query has nowhere to go either (spec 2 §2, query editor).
   const noSources =
@@ -712,9 +501,9 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const parametersPanel = (
     <ParametersPanel
       parameters={parameters}
-      applied={applied}
-      pending={pending}
-      onPendingChange={setPending}
+      applied={values.applied}
+      pending={values.pending}
+      onPendingChange={values.setPending}
       onApply={applyParameters}
       onEdit={
         editing && canEdit ? (def) => setDialog({ kind: "parameter", parameter: def }) : undefined
@@ -747,88 +536,44 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     </>
   );
 
-  async function addVisualization() {
-    // A new query is saved first, so the visualization has a query to belong to; the editor
-    // then opens in the saved query's workspace.
-    if (isNew) {
-      await save({}, { quiet: true, thenOpen: { kind: "visualization" } });
-      return;
-    }
-    if (dirty && !(await save({}, { quiet: true }))) return;
-    setDialog({ kind: "visualization" });
-  }
-
   const dialogs = (
-    <>
-      {dialog?.kind === "parameter" && (
-        <ParameterDialog
-          parameter={dialog.parameter}
-          existingNames={parameters.map((p) => p.name)}
-          onClose={() => setDialog(null)}
-          onSave={(def) => saveParameter(def, dialog.parameter?.name)}
-        />
-      )}
-      {dialog?.kind === "schedule" && (
-        <ScheduleDialog
-          schedule={query.schedule}
-          intervals={config.queryRefreshIntervals ?? []}
-          onClose={() => setDialog(null)}
-          onSave={(schedule: Schedule | null) => {
-            setDialog(null);
-            setQuery((q) => ({ ...q, schedule }));
-            if (!isNew) void save({ schedule }, { quiet: true });
-          }}
-        />
-      )}
-      {dialog?.kind === "apiKey" && (
-        <ApiKeyDialog
-          query={query}
-          canEdit={canEdit}
-          onClose={() => setDialog(null)}
-          onKeyChange={(api_key) => setQuery((q) => ({ ...q, api_key }))}
-        />
-      )}
-      {dialog?.kind === "permissions" && (
-        <PermissionsDialog queryId={query.id} onClose={() => setDialog(null)} />
-      )}
-      {dialog?.kind === "embed" && (
-        <EmbedDialog
-          query={query}
-          visualizationId={currentVisualization?.id}
-          parameters={parameters}
-          values={applied}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "visualization" && (
-        <VisualizationDialog
-          queryId={query.id}
-          visualization={dialog.visualization}
-          data={execution.result?.data ?? { columns: [], rows: [] }}
-          onClose={() => setDialog(null)}
-          onDeleted={(id) => {
-            setDialog(null);
-            setQuery((q) => ({
-              ...q,
-              visualizations: (q.visualizations ?? []).filter((x) => x.id !== id),
-            }));
-            selectTab("");
-          }}
-          onSaved={(v) => {
-            setDialog(null);
-            setQuery((q) => {
-              const list = q.visualizations ?? [];
-              const exists = list.some((x) => x.id === v.id);
-              return {
-                ...q,
-                visualizations: exists ? list.map((x) => (x.id === v.id ? v : x)) : [...list, v],
-              };
-            });
-            selectTab(String(v.id));
-          }}
-        />
-      )}
-    </>
+    <QueryDialogs
+      dialog={dialog}
+      query={query}
+      canEdit={canEdit}
+      refreshIntervals={config.queryRefreshIntervals ?? []}
+      values={values.applied}
+      currentVisualizationId={currentVisualization?.id}
+      data={execution.result?.data ?? { columns: [], rows: [] }}
+      onClose={() => setDialog(null)}
+      onSaveParameter={saveParameter}
+      onSaveSchedule={(schedule) => {
+        setDialog(null);
+        setQuery((q) => ({ ...q, schedule }));
+        if (!isNew) void save({ schedule }, { quiet: true });
+      }}
+      onApiKeyChange={(api_key) => setQuery((q) => ({ ...q, api_key }))}
+      onVisualizationDeleted={(id) => {
+        setDialog(null);
+        setQuery((q) => ({
+          ...q,
+          visualizations: (q.visualizations ?? []).filter((x) => x.id !== id),
+        }));
+        selectTab("");
+      }}
+      onVisualizationSaved={(v) => {
+        setDialog(null);
+        setQuery((q) => {
+          const list = q.visualizations ?? [];
+          const exists = list.some((x) => x.id === v.id);
+          return {
+            ...q,
+            visualizations: exists ? list.map((x) => (x.id === v.id ? v : x)) : [...list, v],
+          };
+        });
+        selectTab(String(v.id));
+      }}
+    />
   );
 
   const scheduleBlock = (
@@ -887,89 +632,25 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     );
   }
 
+  // Fullscreen (Alt+F) gives the whole window to the editor and the results: no header, no panel.
   return (
-    <div className={styles.page}>
-      {header}
+    <div
+      className={fullscreen ? `${styles.page} ${styles.fullscreen}` : styles.page}
+      data-testid={fullscreen ? "query-fullscreen" : undefined}
+    >
+      {!fullscreen && header}
       <div className={styles.workspace}>
-        {!panelHidden && (
-          <aside className={styles.panel}>
-            <Select
-              aria-label="Data Source"
-              data-testid="data-source-picker"
-              value={query.data_source_id ?? undefined}
-              placeholder="Choose data source..."
-              disabled={!canEdit}
-              onChange={changeDataSource}
-              options={choices.map((s) => ({ value: s.id, label: s.name }))}
-            />
-            <SchemaBrowser
-              key={query.data_source_id ?? 0}
-              schema={schema.data}
-              databases={
-                lazy
-                  ? {
-                      list: lazySchema.databases,
-                      value: lazySchema.database,
-                      onChange: lazySchema.selectDatabase,
-                    }
-                  : undefined
-              }
-              onOpenTable={lazy ? lazySchema.openTable : undefined}
-              loading={schema.loading}
-              error={schema.error}
-              refreshing={refreshingSchema}
-              onRefresh={refreshSchema}
-              onInsert={(text) => editor.current?.insert(text)}
-            />
-            {/* Read-only viewers get the description and tags as text (disabled fields are pale). */}
-            {canEdit ? (
-              <div className={styles.meta}>
-                <Typography.Text type="secondary">Description</Typography.Text>
-                <Input.TextArea
-                  aria-label="Description"
-                  autoSize={{ minRows: 2, maxRows: 6 }}
-                  placeholder="Add description"
-                  value={query.description ?? ""}
-                  onChange={(e) => update({ description: e.target.value })}
-                />
-              </div>
-            ) : (
-              query.description && (
-                <div className={styles.meta} data-testid="query-description">
-                  <Typography.Text type="secondary">Description</Typography.Text>
-                  <Typography.Paragraph className={styles.readOnlyDescription}>
-                    {query.description}
-                  </Typography.Paragraph>
-                </div>
-              )
-            )}
-            {scheduleBlock}
-            {canEdit ? (
-              <div className={styles.meta}>
-                <Typography.Text type="secondary">Tags</Typography.Text>
-                <Select
-                  mode="tags"
-                  aria-label="Tags"
-                  placeholder="Add tags"
-                  value={query.tags ?? []}
-                  onChange={(tags: string[]) => update({ tags })}
-                />
-              </div>
-            ) : (
-              (query.tags ?? []).length > 0 && (
-                <div className={styles.meta} data-testid="query-tags">
-                  <Typography.Text type="secondary">Tags</Typography.Text>
-                  <div>
-                    {(query.tags ?? []).map((tag) => (
-                      <Tag key={tag} color="blue">
-                        {tag}
-                      </Tag>
-                    ))}
-                  </div>
-                </div>
-              )
-            )}
-          </aside>
+        {!panelHidden && !fullscreen && (
+          <QuerySidePanel
+            query={query}
+            choices={choices}
+            canEdit={canEdit}
+            schema={schema}
+            scheduleBlock={scheduleBlock}
+            onChangeDataSource={changeDataSource}
+            onInsert={(text) => editor.current?.insert(text)}
+            onChange={update}
+          />
         )}
         <section className={styles.main}>
           <div className={styles.editorBox}>
@@ -982,7 +663,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
                   setDirty(true);
                 }}
                 onSelectionChange={setSelection}
-                schema={schema.data ?? []}
+                schema={schema.tables ?? []}
                 snippets={snippets.data ?? []}
                 liveAutocomplete={liveAutocomplete && autocompleteAvailable}
                 syntax={syntax}
@@ -993,85 +674,37 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
                 onAddParameter={addParameter}
               />
             </div>
-            <div className={styles.toolbar}>
-              <Space wrap size={8}>
-                {canEdit && (
-                  <Tooltip title="Add New Parameter (Ctrl/Cmd+P)">
-                    <Button
-                      icon={<PlusOutlined />}
-                      onClick={addParameter}
-                      aria-label="Add New Parameter"
-                    >
-                      {"{{ }}"}
-                    </Button>
-                  </Tooltip>
-                )}
-                <Tooltip title="Format Query (Ctrl/Cmd+Shift+F)">
-                  <Button
-                    icon={<FormatPainterOutlined />}
-                    onClick={formatText}
-                    disabled={!canFormat(syntax) || !canEdit}
-                    aria-label="Format Query"
-                  />
-                </Tooltip>
-                <Tooltip
-                  title={
-                    autocompleteAvailable ? "Live Autocomplete" : "Live Autocomplete Not Available"
-                  }
-                >
-                  <Switch
-                    size="small"
-                    aria-label="Live Autocomplete"
-                    checked={liveAutocomplete && autocompleteAvailable}
-                    disabled={!autocompleteAvailable}
-                    onChange={(on) => {
-                      setLiveAutocomplete(on);
-                      writePreference("liveAutocomplete", on);
-                    }}
-                  />
-                </Tooltip>
-                {dataSource?.supports_auto_limit && (
-                  <Checkbox
-                    checked={!!query.options.apply_auto_limit}
-                    onChange={(e) => {
-                      writePreference("applyAutoLimit", e.target.checked);
-                      update({ options: { ...query.options, apply_auto_limit: e.target.checked } });
-                    }}
-                  >
-                    LIMIT 1000
-                  </Checkbox>
-                )}
-              </Space>
-              <span className={styles.spacer} />
-              <Space size={8}>
-                {canEdit && (
-                  <Button
-                    icon={<SaveOutlined />}
-                    onClick={() => void save()}
-                    loading={saving}
-                    data-testid="save-query"
-                  >
-                    Save{dirty ? "*" : ""}
-                  </Button>
-                )}
-                {execution.running && (
-                  <Button icon={<StopOutlined />} onClick={execution.cancel}>
-                    Cancel
-                  </Button>
-                )}
-                <Button
-                  type="primary"
-                  icon={<PlayCircleOutlined />}
-                  onClick={executeAsShown}
-                  // Execution needs text and the right to run (spec 2 §6); the keyboard shortcut
-                  // on an empty editor still explains why nothing runs.
-                  disabled={execution.running || !canExecute || !(selection || query.query).trim()}
-                  data-testid="execute-query"
-                >
-                  {selection ? "Execute Selected" : "Execute"}
-                </Button>
-              </Space>
-            </div>
+            <EditorToolbar
+              canEdit={canEdit}
+              canFormat={canFormat(syntax)}
+              autocompleteAvailable={autocompleteAvailable}
+              liveAutocomplete={liveAutocomplete}
+              onLiveAutocompleteChange={(on) => {
+                setLiveAutocomplete(on);
+                writePreference("liveAutocomplete", on);
+              }}
+              autoLimit={
+                dataSource?.supports_auto_limit
+                  ? {
+                      checked: !!query.options.apply_auto_limit,
+                      onChange: (on) => {
+                        writePreference("applyAutoLimit", on);
+                        update({ options: { ...query.options, apply_auto_limit: on } });
+                      },
+                    }
+                  : null
+              }
+              saving={saving}
+              dirty={dirty}
+              running={execution.running}
+              canRun={canExecute && !!(selection || query.query).trim()}
+              hasSelection={!!selection}
+              onAddParameter={addParameter}
+              onFormat={formatText}
+              onSave={() => void save()}
+              onCancel={execution.cancel}
+              onExecute={executeAsShown}
+            />
           </div>
           {parametersPanel}
           <div className={styles.editorResults}>{results}</div>
@@ -1080,51 +713,4 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
       {dialogs}
     </div>
   );
-}
-
-function NoDataSources({ admin, hasAny }: { admin: boolean; hasAny: boolean }) {
-  const navigate = useNavigate();
-  if (hasAny) {
-    return (
-      <Alert
-        type="warning"
-        showIcon
-        title="You don't have permission to create new queries on any of the data sources available to you."
-      />
-    );
-  }
-  return (
-    <Alert
-      type="info"
-      showIcon
-      title={
-        admin
-          ? "Looks like no data sources were created yet or none of them available to the group(s) you're member of."
-          : "Looks like no data sources were created yet or none of them available to the group(s) you're member of. Please ask your Sightline admin to create one."
-      }
-      action={
-        admin && (
-          <Space direction="vertical">
-            <Button type="primary" onClick={() => navigate("/data_sources/new")}>
-              Create Data Source
-            </Button>
-            <Button onClick={() => navigate("/groups")}>Manage Group Permissions</Button>
-          </Space>
-        )
-      }
-    />
-  );
-}
-
-function requestNotificationPermission() {
-  if (typeof Notification !== "undefined" && Notification.permission === "default") {
-    void Notification.requestPermission();
-  }
-}
-
-/** A desktop notification when a run ends while the page is in the background. */
-function desktopNotify(name: string, ok: boolean) {
-  if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
-  if (document.visibilityState === "visible") return;
-  new Notification(name, { body: ok ? "Query results are ready." : "Query execution failed." });
 }

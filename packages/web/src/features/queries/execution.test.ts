@@ -82,6 +82,21 @@ describe("execution", () => {
     expect(last()).toMatchObject({ status: "done", result });
   });
 
+  it("loads a stored result by id, retrying as for a job's result", async () => {
+    let failures = 1;
+    const getResult = vi.fn(async () => {
+      if (failures-- > 0) throw new ApiError(0, undefined, undefined, "Failed to fetch");
+      return result;
+    });
+    const { states, last } = setup({ start: async () => ({ query_result_id: 7 }), getResult });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(getResult).toHaveBeenCalledWith(7);
+    expect(last().status).toBe("loading-result");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(last()).toMatchObject({ status: "done", result });
+    expect(states.map((s) => s.status)).not.toContain("processing");
+  });
+
   it("keeps the job's error when it fails", async () => {
     const { last } = setup({ getJob: async () => job(4, { error: "no such table: x" }) });
     await vi.advanceTimersByTimeAsync(500);

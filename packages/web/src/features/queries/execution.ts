@@ -15,8 +15,18 @@ export interface ExecutionState {
   since: number;
 }
 
+/**
+ * How an execution starts: the result itself, a job to poll, or the id of a result already stored
+ * (a cached result), which is then loaded with the same retries as a job's result.
+ */
+export interface StartAnswer {
+  job?: Job;
+  query_result?: QueryResult;
+  query_result_id?: number;
+}
+
 export interface ExecutionCalls {
-  start(): Promise<{ job?: Job; query_result?: QueryResult }>;
+  start(): Promise<StartAnswer>;
   getJob(jobId: string): Promise<Job>;
   getResult(resultId: number): Promise<QueryResult>;
   cancelJob(jobId: string): Promise<unknown>;
@@ -168,6 +178,8 @@ export function runExecution(
         disposed = true;
       } else if (answer.job) {
         handleJob(answer.job);
+      } else if (answer.query_result_id) {
+        void loadResult(answer.query_result_id);
       } else {
         fail(UNKNOWN_EXECUTION_ERROR);
       }

@@ -1,6 +1,8 @@
 // Parameter values on the query page: saved defaults, the address (p_ keys) and pending edits.
 import {
+  emptyParameterNames,
   encodeParameterValue,
+  missingValuesMessage,
   normalizeParameterValue,
   parameterUrlKey,
   parametersFromUrlParams,
@@ -59,4 +61,13 @@ function isBlank(value: unknown): boolean {
     value === "" ||
     (Array.isArray(value) && value.length === 0)
   );
+}
+
+/** Why a run with these values is refused (spec 1 §5: missing values), or null when it may run. */
+export function missingValuesRefusal(
+  defs: readonly ParameterDefinition[],
+  values: ParameterValues,
+): string | null {
+  const missing = emptyParameterNames(defs, values);
+  return missing.length > 0 ? missingValuesMessage(missing) : null;
 }

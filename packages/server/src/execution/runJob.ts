@@ -22,7 +22,7 @@ export interface RunJobDeps {
   keys: Keys;
   limits: ResultLimits;
   /** Called after each stored result (alerts plug in here). */
-  onResult?: (result: ResultMeta, job: JobData) => Promise<void>;
+  onResult?: (result: ResultMeta, job: JobData, jobId: string) => Promise<void>;
 }
 
 /** Sightline's own files, never openable by file-based data sources (SECURITY.md rule 3). */
@@ -112,7 +112,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
           await linkLatestResult(tx, stored, data.queryId);
         },
       });
-      await deps.onResult?.(result, data).catch(() => undefined);
+      await deps.onResult?.(result, data, jobId).catch(() => undefined);
       return result.id;
     } catch (error) {
       if (data.scheduled && data.queryId !== null) {

@@ -2,6 +2,7 @@ import { Alert, Button } from "antd";
 import { useEffect, useState } from "react";
 import { formatElapsed } from "@sightline/core";
 import { STATUS_TEXT, type ExecutionState } from "./execution";
+import styles from "./ExecutionBanner.module.css";
 
 interface ExecutionBannerProps {
   state: ExecutionState | null;
@@ -25,7 +26,12 @@ export function ExecutionBanner({ state, onCancel }: ExecutionBannerProps) {
         type="error"
         showIcon
         data-testid="execution-error"
-        title={`Error running query: ${state.error ?? ""}`}
+        className={styles.failed}
+        title={
+          <>
+            Error running query: <span className={styles.errorText}>{state.error ?? ""}</span>
+          </>
+        }
       />
     );
   }

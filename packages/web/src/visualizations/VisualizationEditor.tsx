@@ -49,8 +49,9 @@ export function VisualizationEditor({
   const changeType = (type: string) => {
     const next = findDefinition(type);
     if (!next) return;
-    const renamed =
-      !visualization.name || DEFINITIONS.some((d) => d.defaultName === visualization.name);
+    // A default name ("Chart", or numbered: "Chart 2") follows the type; a chosen one stays.
+    const base = visualization.name.replace(/ \d+$/, "");
+    const renamed = !visualization.name || DEFINITIONS.some((d) => d.defaultName === base);
     onChange({
       ...visualization,
       type,

@@ -35,3 +35,4 @@ export const visualizationTypes: {
   defaultName: d.defaultName,
   size: d.size,
 }));
+export { numberedName, optionsForData } from "./newVisualization";

@@ -1,13 +1,21 @@
 // Full-screen dialog to create or edit a visualization of the query.
+import { useQuery } from "@tanstack/react-query";
 import { App, Button, Modal, Skeleton } from "antd";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { Visualization } from "@sightline/core";
-import { createVisualization, deleteVisualization, saveVisualization } from "../../api/queries";
+import {
+  createVisualization,
+  deleteVisualization,
+  getQuery,
+  saveVisualization,
+} from "../../api/queries";
 import { notify } from "../../app/notifications";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import {
   DEFAULT_FORMATS,
   VisualizationEditor,
+  numberedName,
+  optionsForData,
   optionsForSave,
   visualizationTypes,
   type QueryResultData,
@@ -33,13 +41,15 @@ const STORED_FORMATS = ["dateFormat", "dateTimeFormat"] as const;
 
 /**
  * A new visualization's options: its type's defaults, in which the organisation's date and
- * date/time formats take the place of the built-in ones. The chart's defaults carry a
- * dateTimeFormat that is stored with it, and a stored format wins over the organisation's for
- * good. (Other built-in values stay: e.g. the map's default tile URL stands for "the server's".)
+ * date/time formats take the place of the built-in ones, and the result's columns are picked
+ * (optionsForData). The chart's defaults carry a dateTimeFormat that is stored with it, and a
+ * stored format wins over the organisation's for good. (Other built-in values stay: e.g. the
+ * map's default tile URL stands for "the server's".)
  */
 export function newVisualizationOptions(
   type: string,
   formats: Partial<VisualizationFormats>,
+  data: QueryResultData = { columns: [], rows: [] },
 ): Record<string, unknown> {
   const definition = visualizationTypes.find((t) => t.type === type);
   const options = { ...definition?.defaultOptions() };
@@ -47,16 +57,34 @@ export function newVisualizationOptions(
     const own = formats[key];
     if (options[key] === DEFAULT_FORMATS[key] && own) options[key] = own;
   }
-  return options;
+  return optionsForData(type, options, data);
 }
 
-function newSpec(formats: Partial<VisualizationFormats>): VisualizationSpec {
+function newSpec(formats: Partial<VisualizationFormats>, data: QueryResultData): VisualizationSpec {
   const type = visualizationTypes.find((t) => t.type === "CHART") ?? visualizationTypes[0];
   return {
     type: type.type,
     name: type.defaultName,
-    options: newVisualizationOptions(type.type, formats),
+    options: newVisualizationOptions(type.type, formats, data),
   };
+}
+
+/** A type's own default name, which a new visualization gets numbered when it is taken. */
+const isDefaultName = (name: string) => visualizationTypes.some((t) => name === t.defaultName);
+
+/**
+ * The names of the query's visualizations, read fresh from the server (the page's copy may
+ * predate ones added since), so a new one is numbered: "Chart 2" beside "Chart".
+ */
+function useTakenNames(queryId: number, enabled: boolean): string[] | undefined {
+  const query = useQuery({
+    queryKey: ["query", queryId, "visualization-names"],
+    queryFn: () => getQuery(queryId),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  return useMemo(() => query.data?.visualizations?.map((v) => v.name), [query.data]);
 }
 
 export function VisualizationDialog(props: VisualizationDialogProps) {
@@ -73,14 +101,26 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
           options: props.visualization.options,
         }
       : formats
-        ? newSpec(formats)
+        ? newSpec(formats, props.data)
         : null,
   );
   // Should the formats still be on their way, a new visualization is built once they are in;
   // until then the editor shows a skeleton and Save waits.
   useEffect(() => {
-    if (!spec && formats) setSpec(newSpec(formats));
+    if (!spec && formats) setSpec(newSpec(formats, props.data));
   }, [spec, formats]);
+  const taken = useTakenNames(props.queryId, !props.visualization);
+  const numbered = (name: string) =>
+    taken && isDefaultName(name) ? numberedName(name, taken) : name;
+  // The names arrive after the dialog opens: a default name still as given is numbered then.
+  useEffect(() => {
+    if (!taken) return;
+    setSpec((s) => {
+      if (!s || s.id !== undefined) return s;
+      const name = numbered(s.name);
+      return name === s.name ? s : { ...s, name };
+    });
+  }, [taken]);
   const [changed, setChanged] = useState(false);
   const [saving, setSaving] = useState(false);
 
@@ -170,7 +210,13 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
             // the organisation's formats too, as the first type did.
             const retyped = next.id === undefined && next.type !== spec.type;
             setSpec(
-              retyped ? { ...next, options: newVisualizationOptions(next.type, formats) } : next,
+              retyped
+                ? {
+                    ...next,
+                    name: numbered(next.name),
+                    options: newVisualizationOptions(next.type, formats, props.data),
+                  }
+                : next,
             );
             setChanged(true);
           }}

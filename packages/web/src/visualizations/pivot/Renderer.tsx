@@ -15,7 +15,7 @@ import {
   aggregatorArity,
   getPivotOptions,
   pivot,
-  pivotRecords,
+  pivotInput,
   pivotToTsv,
   type PivotOptions,
   type PivotResult,
@@ -26,7 +26,7 @@ type Zone = "unused" | "rows" | "cols";
 export function PivotRenderer({ options: stored, data, formats, onOptionsChange }: RendererProps) {
   const [state, setState] = useState<PivotOptions>(() => getPivotOptions(stored));
   useEffect(() => setState(getPivotOptions(stored)), [stored]);
-  const records = useMemo(() => pivotRecords(data, formats), [data, formats]);
+  const { records, order } = useMemo(() => pivotInput(data, formats), [data, formats]);
   const attributes = useMemo(
     () => data.columns.map((c) => c.name).filter((n) => !state.hiddenAttributes.includes(n)),
     [data.columns, state.hiddenAttributes],
@@ -40,7 +40,7 @@ export function PivotRenderer({ options: stored, data, formats, onOptionsChange 
     const keep = (list: string[]) => list.filter((a) => !missing.includes(a));
     return { ...state, rows: keep(state.rows), cols: keep(state.cols), vals: keep(state.vals) };
   }, [state, missing]);
-  const result = useMemo(() => pivot(records, shown), [records, shown]);
+  const result = useMemo(() => pivot(records, shown, order), [records, shown, order]);
   useEffect(() => markRendered("PIVOT"), [result]);
 
   const change = (changes: Partial<PivotOptions>) => {
@@ -72,6 +72,7 @@ export function PivotRenderer({ options: stored, data, formats, onOptionsChange 
       <ValueFilter
         attr={attr}
         records={records}
+        order={order[attr]}
         excluded={state.valueFilter[attr] ?? {}}
         limit={state.menuLimit}
         onChange={(ex) => change({ valueFilter: { ...state.valueFilter, [attr]: ex } })}
@@ -172,20 +173,23 @@ export function PivotRenderer({ options: stored, data, formats, onOptionsChange 
 function ValueFilter({
   attr,
   records,
+  order,
   excluded,
   limit,
   onChange,
 }: {
   attr: string;
   records: Record<string, string>[];
+  /** Dates list by time. */
+  order?: (a: string, b: string) => number;
   excluded: Record<string, boolean>;
   limit: number;
   onChange: (ex: Record<string, boolean>) => void;
 }) {
   const [search, setSearch] = useState("");
   const values = useMemo(
-    () => [...new Set(records.map((r) => r[attr] ?? ""))].sort(),
-    [records, attr],
+    () => [...new Set(records.map((r) => r[attr] ?? ""))].sort(order),
+    [records, attr, order],
   );
   const shown = values
     .filter((v) => v.toLowerCase().includes(search.toLowerCase()))

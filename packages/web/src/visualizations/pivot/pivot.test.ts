@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getPivotOptions, pivot, pivotRecords, pivotToTsv } from "./pivot";
+import { getPivotOptions, pivot, pivotInput, pivotRecords, pivotToTsv } from "./pivot";
 
 const records = [
   { region: "EU", year: "2023", sales: "10", cost: "5" },
@@ -84,5 +84,63 @@ describe("pivot", () => {
     );
     expect(recs[0]).toEqual({ d: "03/02/2024", b: "true", n: "null" });
     expect(pivotToTsv(pivot(records, base), base).split("\n")[1]).toBe("EU\t1\t1");
+  });
+});
+
+describe("pivot of dates and whole numbers", () => {
+  const data = {
+    columns: [
+      { name: "day", type: "date" },
+      { name: "region", type: "string" },
+      { name: "units", type: "integer" },
+      { name: "amount", type: "float" },
+    ],
+    rows: [
+      { day: "2024-01-02", region: "EU", units: 3, amount: 1.25 },
+      { day: "2023-12-31", region: "EU", units: 4, amount: 2 },
+      { day: "2024-02-01", region: "US", units: 5, amount: 3 },
+      { day: null, region: "US", units: 1, amount: 1 },
+    ],
+  };
+  const formats = { dateFormat: "DD/MM/YYYY", dateTimeFormat: "DD/MM/YYYY HH:mm" };
+  const options = {
+    rows: ["day"],
+    cols: ["region"],
+    vals: ["units"],
+    aggregatorName: "Sum",
+    valueFilter: {},
+    rowOrder: "key_a_to_z",
+    colOrder: "key_a_to_z",
+  };
+
+  it("orders rows and columns of dates by date, not by the shown text", () => {
+    const { records, order } = pivotInput(data, formats);
+    expect(pivot(records, options, order).rowKeys).toEqual([
+      ["31/12/2023"],
+      ["02/01/2024"],
+      ["01/02/2024"],
+      ["null"],
+    ]);
+    const byColumn = pivot(records, { ...options, rows: ["region"], cols: ["day"] }, order);
+    expect(byColumn.colKeys.map((k) => k[0])).toEqual([
+      "31/12/2023",
+      "02/01/2024",
+      "01/02/2024",
+      "null",
+    ]);
+  });
+
+  it("shows sums of whole numbers without decimals, and of fractions with them", () => {
+    const { records, order } = pivotInput(data, formats);
+    const units = pivot(records, options, order);
+    expect(units.format(units.grandTotal())).toBe("13");
+    const amounts = pivot(records, { ...options, vals: ["amount"] }, order);
+    expect(amounts.format(amounts.grandTotal())).toBe("7.25");
+    expect(amounts.format(amounts.rowTotal(["31/12/2023"]))).toBe("2.00");
+    const big = pivot(
+      [{ day: "x", region: "EU", units: "12000" }],
+      { ...options, rows: ["region"], cols: [] },
+    );
+    expect(big.format(big.grandTotal())).toBe("12,000");
   });
 });

@@ -1,5 +1,5 @@
 // PIVOT: options and the aggregation itself (rows × columns of a chosen aggregator).
-import { formatDate } from "../lib/dateFormat";
+import { formatDate, parseDate } from "../lib/dateFormat";
 import { asNumber, asObject, mergeOptions } from "../lib/merge";
 import { formatNumber, toNumber } from "../lib/numberFormat";
 import type { Options, QueryResultData, VisualizationFormats } from "../types";
@@ -118,19 +118,50 @@ export function pivotRecords(
   data: QueryResultData,
   formats: Pick<VisualizationFormats, "dateFormat" | "dateTimeFormat">,
 ): Record<string, string>[] {
+  return pivotInput(data, formats).records;
+}
+
+/** How one attribute's shown values compare, where text order would be wrong (dates). */
+export type AttributeOrder = Record<string, (a: string, b: string) => number>;
+
+/**
+ * The records, and the order of the date attributes' shown values by their time: "02/01/2024"
+ * comes after "31/12/2023" whatever the date format. Each distinct value is parsed once.
+ */
+export function pivotInput(
+  data: QueryResultData,
+  formats: Pick<VisualizationFormats, "dateFormat" | "dateTimeFormat">,
+): { records: Record<string, string>[]; order: AttributeOrder } {
   const types = new Map(data.columns.map((c) => [c.name, c.type]));
-  return data.rows.map((row) => {
+  const times = new Map<string, Map<string, number | null>>();
+  const records = data.rows.map((row) => {
     const out: Record<string, string> = {};
     for (const c of data.columns) {
       const v = row[c.name];
       const t = types.get(c.name);
       if (v === null || v === undefined) out[c.name] = "null";
-      else if (v instanceof Date || t === "date" || t === "datetime")
-        out[c.name] = formatDate(v, t === "date" ? formats.dateFormat : formats.dateTimeFormat);
-      else out[c.name] = String(v);
+      else if (v instanceof Date || t === "date" || t === "datetime") {
+        const text = formatDate(v, t === "date" ? formats.dateFormat : formats.dateTimeFormat);
+        out[c.name] = text;
+        const seen = times.get(c.name) ?? times.set(c.name, new Map()).get(c.name)!;
+        if (!seen.has(text)) seen.set(text, parseDate(v)?.valueOf() ?? null);
+      } else out[c.name] = String(v);
     }
     return out;
   });
+  const order: AttributeOrder = {};
+  for (const [name, seen] of times) {
+    // Values with a time first, by time; the rest ("null", unparsable text) after, as text.
+    order[name] = (a, b) => {
+      const ta = seen.get(a) ?? null;
+      const tb = seen.get(b) ?? null;
+      if (ta !== null && tb !== null) return ta - tb;
+      if (ta !== null) return -1;
+      if (tb !== null) return 1;
+      return collator.compare(a, b);
+    };
+  }
+  return { records, order };
 }
 
 interface Accumulator {
@@ -254,13 +285,22 @@ export interface PivotResult {
 const SEP = "\u0000";
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 
-export function compareKeys(a: string[], b: string[]): number {
+export function compareKeys(
+  a: string[],
+  b: string[],
+  attributes: readonly string[] = [],
+  order: AttributeOrder = {},
+): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const c = collator.compare(a[i] ?? "", b[i] ?? "");
+    const compare = order[attributes[i]] ?? collator.compare;
+    const c = compare(a[i] ?? "", b[i] ?? "");
     if (c !== 0) return c;
   }
   return 0;
 }
+
+/** Aggregators whose value is one of the inputs or their sum: whole inputs, whole values. */
+const KEEPS_WHOLE = new Set(["Sum", "Minimum", "Maximum", "First", "Last"]);
 
 export function pivot(
   records: readonly Record<string, string>[],
@@ -268,6 +308,7 @@ export function pivot(
     PivotOptions,
     "rows" | "cols" | "vals" | "aggregatorName" | "valueFilter" | "rowOrder" | "colOrder"
   >,
+  order: AttributeOrder = {},
 ): PivotResult {
   const name = AGGREGATORS.includes(options.aggregatorName as (typeof AGGREGATORS)[number])
     ? options.aggregatorName
@@ -313,18 +354,24 @@ export function pivot(
   };
   const sortKeys = (
     keys: string[][],
-    order: string,
+    attributes: string[],
+    sort: string,
     total: (k: string[]) => number | string | null,
   ) => {
-    if (order === "value_a_to_z" || order === "value_z_to_a") {
-      const dir = order === "value_a_to_z" ? 1 : -1;
+    const byKey = (a: string[], b: string[]) => compareKeys(a, b, attributes, order);
+    if (sort === "value_a_to_z" || sort === "value_z_to_a") {
+      const dir = sort === "value_a_to_z" ? 1 : -1;
       return keys.sort(
-        (a, b) =>
-          dir * ((toNumber(total(a)) ?? 0) - (toNumber(total(b)) ?? 0)) || compareKeys(a, b),
+        (a, b) => dir * ((toNumber(total(a)) ?? 0) - (toNumber(total(b)) ?? 0)) || byKey(a, b),
       );
     }
-    return keys.sort(compareKeys);
+    return keys.sort(byKey);
   };
+  // Sums of whole numbers (counts, quantities) read without ".00".
+  const wholeInputs =
+    KEEPS_WHOLE.has(name) &&
+    options.vals[0] !== undefined &&
+    records.every((r) => Number.isInteger(toNumber(r[options.vals[0]]) ?? 0));
   const result: PivotResult = {
     rowKeys: [],
     colKeys: [],
@@ -339,11 +386,12 @@ export function pivot(
       if (fraction) return formatNumber(v * 100, "0.0%");
       if (name === "Count" || name === "Count Unique Values" || name === "Integer Sum")
         return formatNumber(v, "0,0");
+      if (wholeInputs && Number.isInteger(v)) return formatNumber(v, "0,0");
       return formatNumber(v, "0,0.00");
     },
   };
-  result.rowKeys = sortKeys([...rowKeys.values()], options.rowOrder, result.rowTotal);
-  result.colKeys = sortKeys([...colKeys.values()], options.colOrder, result.colTotal);
+  result.rowKeys = sortKeys([...rowKeys.values()], options.rows, options.rowOrder, result.rowTotal);
+  result.colKeys = sortKeys([...colKeys.values()], options.cols, options.colOrder, result.colTotal);
   // Fix the fraction of rows/columns totals: a row's share of itself is 1.
   if (fraction && name.endsWith("Rows"))
     result.rowTotal = (rk) => (raw(rowTotals, rk.join(SEP)) === null ? null : 1);

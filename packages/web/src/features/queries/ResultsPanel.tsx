@@ -6,6 +6,7 @@ import { resultDownloadUrl, type DownloadFormat } from "../../api/queries";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { VisualizationRenderer } from "../../visualizations";
 import styles from "./QueryPage.module.css";
+import panelStyles from "./ResultsPanel.module.css";
 import { useNow } from "../admin/TimeAgo";
 import { rowCountText, truncationMessage } from "./display";
 
@@ -120,8 +121,9 @@ export function ResultsPanel(props: ResultsPanelProps) {
                   type="text"
                   icon={<EditOutlined />}
                   onClick={() => props.onEditVisualization?.(selectedVisualization)}
+                  title="Edit Visualization"
                 >
-                  Edit Visualization
+                  <span className={panelStyles.actionLabel}>Edit Visualization</span>
                 </Button>
               )}
               <Button
@@ -129,8 +131,9 @@ export function ResultsPanel(props: ResultsPanelProps) {
                 type="text"
                 icon={<PlusOutlined />}
                 onClick={props.onAddVisualization}
+                title="Add Visualization"
               >
-                Add Visualization
+                <span className={panelStyles.actionLabel}>Add Visualization</span>
               </Button>
             </>
           )

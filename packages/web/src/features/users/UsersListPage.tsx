@@ -155,7 +155,7 @@ export default function UsersListPage() {
           {
             key: "actions",
             title: "",
-            width: 100,
+            className: styles.actionsCell,
             render: (_: unknown, u: ListedUser) => actionsFor(u),
           },
         ]
@@ -208,7 +208,6 @@ export default function UsersListPage() {
                 loading={users.isPending}
                 columns={columns}
                 dataSource={users.data?.results ?? []}
-                scroll={{ x: "max-content" }}
                 locale={{
                   emptyText: (
                     <Empty

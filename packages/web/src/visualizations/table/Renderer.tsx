@@ -8,6 +8,8 @@ import type { RendererProps } from "../types";
 import { nextSort, pageOf, searchRows, sortRows, type CellContext, type SortKey } from "./cells";
 import { CellContent, ColumnHeader } from "./Cell";
 import { getTableOptions, visibleColumns } from "./columns";
+import { gridLayout } from "./gridLayout";
+import { useElementSize } from "../components/useElementSize";
 import { markRendered } from "../lib/renderMark";
 
 const ROW_HEIGHT = 36;
@@ -47,6 +49,8 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
   );
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Less a pixel or two of border: the width the rows may take without a sideways scroll.
+  const boxWidth = Math.max(0, useElementSize(scrollRef).width - 2);
   const virtualizer = useVirtualizer({
     count: pageRows.length,
     getScrollElement: () => scrollRef.current,
@@ -63,14 +67,10 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
   }, [current, rows]);
 
   if (data.rows.length === 0) return null;
-  const template = columns
-    .map((c) =>
-      c.displayAs === "json" || c.displayAs === "image"
-        ? "minmax(160px, 2fr)"
-        : "minmax(110px, 1fr)",
-    )
-    .join(" ");
-  const minWidth = columns.length * 120;
+  const { template, minWidth } = gridLayout(
+    columns.map((c) => c.displayAs === "json" || c.displayAs === "image"),
+    boxWidth,
+  );
   // The scroll box needs a bounded height, or the virtualizer draws every row of a long page.
   // Widgets give it theirs (flex); the query page (whose results area is at most 520 px high)
   // and the embed page, whose heights follow their content, cap it so the pager stays in view.
@@ -109,6 +109,7 @@ export function TableRenderer({ options: stored, data, formats, context }: Rende
       ) : null}
       <div
         ref={scrollRef}
+        data-testid="table-scroll"
         style={{
           overflow: "auto",
           // As high as the page's rows, up to the room there is; the pager follows right below.

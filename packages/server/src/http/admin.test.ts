@@ -116,6 +116,7 @@ describe.runIf(await redisAvailable())("admin queue pages on the BullMQ backend"
 
       const status = await admin.get("/status.json");
       expect(status.status).toBe(200);
+      expect(status.body.queue_backend).toBe("redis");
       expect(status.body.redis_used_memory).toBeGreaterThan(0);
       expect(status.body.redis_used_memory_human).toMatch(/\d/);
       expect(status.body.manager.queues).toMatchObject({

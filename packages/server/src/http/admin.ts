@@ -25,8 +25,16 @@ const statusJson = S.object(
   {
     version: S.str,
     workers: S.array(S.anyValue),
-    redis_used_memory: S.int,
-    redis_used_memory_human: S.str,
+    queue_backend: {
+      ...S.str,
+      description: "Sightline: redis, in-process (the embedded mode) or unavailable",
+    },
+    redis_used_memory: { ...S.int, description: "With Redis only" },
+    redis_used_memory_human: { ...S.str, description: "With Redis only" },
+    queued_jobs: { ...S.int, description: "In-process queue: jobs waiting" },
+    started_jobs: { ...S.int, description: "In-process queue: jobs running" },
+    successful_jobs: { ...S.int, description: "In-process queue: jobs done since start" },
+    failed_jobs: { ...S.int, description: "In-process queue: jobs failed since start" },
     queries_count: S.int,
     dashboards_count: S.int,
     widgets_count: S.int,
@@ -192,6 +200,30 @@ async function databaseSize(ctx: AppContext): Promise<number> {
   return Number(pages.rows[0]?.page_count ?? 0) * Number(size.rows[0]?.page_size ?? 0);
 }
 
+/**
+ * What status.json says about the queue. With Redis, its memory, as Redash reports it; the
+ * embedded mode has no Redis, so instead of a made-up "0 bytes" the in-process queue's own
+ * counts: jobs waiting and running now, and jobs done and failed since the server started.
+ */
+function queueFacts(status: QueueStatus | null): Record<string, string | number> {
+  if (status?.redisUsedMemory !== undefined) {
+    return {
+      queue_backend: "redis",
+      redis_used_memory: status.redisUsedMemory,
+      redis_used_memory_human: formatBytes(status.redisUsedMemory),
+    };
+  }
+  if (!status) return { queue_backend: "unavailable" };
+  const worker = status.workers[0];
+  return {
+    queue_backend: "in-process",
+    queued_jobs: status.queues.reduce((sum, q) => sum + q.queued, 0),
+    started_jobs: status.queues.reduce((sum, q) => sum + q.started.length, 0),
+    successful_jobs: worker?.successfulJobs ?? 0,
+    failed_jobs: worker?.failedJobs ?? 0,
+  };
+}
+
 /** /status.json and the admin queue pages (api-platform §7.11). */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
@@ -210,12 +242,10 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       .selectFrom("query_results")
       .select((eb) => eb.fn.sum<number>("byte_size").as("n"))
       .executeTakeFirst();
-    const redisMemory = status?.redisUsedMemory ?? 0;
     return {
       version: SERVER_VERSION,
       workers: [],
-      redis_used_memory: redisMemory,
-      redis_used_memory_human: formatBytes(redisMemory),
+      ...queueFacts(status),
       queries_count: await count(ctx, "queries"),
       dashboards_count: await count(ctx, "dashboards"),
       widgets_count: await count(ctx, "widgets"),

@@ -399,6 +399,16 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
       workers: [],
       manager: { queues: { queries: { size: 0 } } },
     });
+    // The embedded mode has no Redis: the in-process queue's own counts, not "0 bytes" of Redis.
+    expect(status.body).toMatchObject({
+      queue_backend: "in-process",
+      queued_jobs: 0,
+      started_jobs: 0,
+      successful_jobs: expect.any(Number),
+      failed_jobs: expect.any(Number),
+    });
+    expect(status.body.successful_jobs).toBeGreaterThan(0);
+    expect(status.body).not.toHaveProperty("redis_used_memory");
     expect(status.body.query_results_count).toBeGreaterThan(0);
     const anonymous = await new TestClient(server.url).get("/status.json?x=1");
     expect(anonymous.status).toBe(302);

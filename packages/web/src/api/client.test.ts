@@ -137,7 +137,8 @@ describe("api client", () => {
     });
     await expect(client.get("api/x")).rejects.toMatchObject({
       status: 0,
-      message: "Failed to fetch",
+      message:
+        "failed communicating with server. Please check your Internet connection and try again.",
     });
     const html = createApiClient({
       fetch: async () => new Response("<html>", { status: 502, statusText: "Bad Gateway" }),

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError, CONNECTION_FAILED_MESSAGE } from "./errors";
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -99,9 +99,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         body: hasBody ? JSON.stringify(body) : undefined,
         credentials: "same-origin",
       });
-    } catch (cause) {
-      const message = cause instanceof Error ? cause.message : String(cause);
-      throw new ApiError(0, undefined, undefined, message);
+    } catch {
+      // The browser's own words ("Failed to fetch", "NetworkError when…") mean nothing to users.
+      throw new ApiError(0, undefined, undefined, CONNECTION_FAILED_MESSAGE);
     }
   }
 

@@ -1,3 +1,7 @@
+/** A call that never reached the server: the network is down or the server is gone (spec 1 §8). */
+export const CONNECTION_FAILED_MESSAGE =
+  "failed communicating with server. Please check your Internet connection and try again.";
+
 /** A failed call: the HTTP status (0 when the server could not be reached) and the message. */
 export class ApiError extends Error {
   readonly status: number;

@@ -82,15 +82,36 @@ describe("query workspace in the browser", () => {
     "shows the list empty states, then lists, searches and filters by tag",
     { timeout: 60_000 },
     async () => {
-      const { page, context } = await signedIn();
-      await page.goto("/queries/favorites");
-      await poll(() => page.textContent("body")).toContain(
+      // The admin who set up has the Demo queries (as favorites too): a second user, in the
+      // default group with Demo, has none yet.
+      const db = server.ctx.database.db;
+      const org = (await findOrgBySlug(db, DEFAULT_ORG_SLUG))!;
+      const newcomer = { email: "newcomer@example.com", password: "newcomer-password" };
+      await insertUser(db, {
+        orgId: org.id,
+        name: "Nina Newcomer",
+        email: newcomer.email,
+        passwordHash: await hashPassword(newcomer.password),
+        groupIds: (await api.get("/api/groups")).body
+          .filter((g: { name: string }) => g.name === "default")
+          .map((g: { id: number }) => g.id),
+        invitationPending: false,
+      });
+      const first = await signedIn(DESKTOP, newcomer);
+      await first.page.goto("/queries/favorites");
+      await poll(() => first.page.textContent("body")).toContain(
         "Mark queries as Favorite to list them here.",
       );
-      await page.goto("/queries/archive");
-      await poll(() => page.textContent("body")).toContain("Archived queries will be listed here.");
-      await page.goto("/queries/my");
-      await poll(() => page.textContent("body")).toContain("Create your first query!");
+      await first.page.goto("/queries/archive");
+      await poll(() => first.page.textContent("body")).toContain(
+        "Archived queries will be listed here.",
+      );
+      await first.page.goto("/queries/my");
+      await poll(() => first.page.textContent("body")).toContain("You have no queries yet.");
+      await poll(() => first.page.textContent("body")).toContain("Create your first query!");
+      await first.context.close();
+
+      const { page, context } = await signedIn();
 
       for (const [name, tags] of [
         ["Orders by month", ["sales"]],

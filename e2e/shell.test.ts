@@ -131,7 +131,7 @@ describe("the app shell", () => {
     const empty = page.getByTestId("empty-state");
     await expect
       .poll(() => empty.textContent())
-      .toContain("Getting the data from your datasources.");
+      .toContain("You have no queries yet.");
     await page.waitForLoadState("networkidle");
     expect(await page.getByText("Create your first query!").count()).toBe(0);
     await context.close();

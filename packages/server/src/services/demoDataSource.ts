@@ -6,6 +6,7 @@ import { createDemoDatabase } from "../runners/demoData";
 import { insertDataSource, updateDataSource, type DataSource } from "../store/dataSources";
 import { defaultGroupId } from "./organizationSetup";
 import { writeDataSourceOptions } from "./dataSourceOptions";
+import { createDemoQueries, runDemoQueries } from "./demoQueries";
 
 export const DEMO_NAME = "Demo";
 export const DEMO_FILE = "demo.duckdb";
@@ -60,11 +61,25 @@ export async function createDemoDataSource(
   return { dataSource, ready };
 }
 
-/** The afterSetup hook: the demo data source, waited for only a few seconds. */
+/**
+ * The afterSetup hook: the demo data source and its ready-made queries, owned by the org's first
+ * user (the admin who set it up). The data and the queries' first results are waited for only a
+ * few seconds, so setup stays fast; beyond that they finish in the background.
+ */
 export async function demoAfterSetup(ctx: AppContext, orgId: number): Promise<void> {
   try {
-    const { ready } = await createDemoDataSource(ctx, orgId);
-    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, WAIT_MS).unref())]);
+    const { dataSource, ready } = await createDemoDataSource(ctx, orgId);
+    const owner = await ctx.database.db
+      .selectFrom("users")
+      .select("id")
+      .where("org_id", "=", orgId)
+      .orderBy("id")
+      .executeTakeFirst();
+    const queries = owner ? await createDemoQueries(ctx, dataSource, owner.id) : [];
+    const results = ready
+      .then(() => runDemoQueries(ctx, queries, owner!.id))
+      .catch((err: unknown) => ctx.log.warn({ err }, "could not run the demo queries"));
+    await Promise.race([results, new Promise((resolve) => setTimeout(resolve, WAIT_MS).unref())]);
   } catch (err) {
     ctx.log.warn({ err }, "no demo data source");
   }

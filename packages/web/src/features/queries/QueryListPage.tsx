@@ -280,8 +280,9 @@ function emptyState(kind: QueryListKind, q: string, tags: string[], canCreate: b
   } else if (kind === "archive") {
     text = "Archived queries will be listed here.";
   } else {
-    text = "Getting the data from your datasources.";
-    if (kind === "my" && canCreate) {
+    // Spec 2: "Create your first query!" where creation is permitted, else a generic text.
+    text = kind === "my" ? "You have no queries yet." : "There are no queries yet.";
+    if (canCreate) {
       action = (
         <Link to="/queries/new">
           <Button type="primary" icon={<PlusOutlined />}>

@@ -1,0 +1,324 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { demoDataSourceId } from "./demoVisualizations";
+import { DEFAULT_ORG_SLUG, findOrgBySlug } from "../packages/server/src/store/organizations";
+import { insertUser } from "../packages/server/src/store/users";
+import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+
+/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
+  expect.poll(fn, { timeout, interval: 200 });
+
+/** The ECharts option of the page's only chart, or null while none is drawn. */
+async function chartOption(page: Page): Promise<{
+  series: { data?: unknown[] }[];
+  toolbox: { show?: boolean; feature?: Record<string, unknown> }[];
+} | null> {
+  return page.evaluate(() => {
+    const host = (
+      window as unknown as {
+        sightlineECharts?: {
+          getInstanceByDom(el: Element): { getOption(): Record<string, unknown> } | undefined;
+        };
+      }
+    ).sightlineECharts;
+    const el = document.querySelector("[_echarts_instance_]");
+    const option = el && host ? host.getInstanceByDom(el)?.getOption() : undefined;
+    if (!option) return null;
+    return {
+      series: (option.series ?? []) as { data?: unknown[] }[],
+      toolbox: (option.toolbox ?? []) as { show?: boolean; feature?: Record<string, unknown> }[],
+    };
+  });
+}
+
+/**
+ * A first use of the query workspace on the Demo data: what a result, an error and a new
+ * visualization show, at desktop and phone sizes. The display cap is lowered so a Demo table
+ * exceeds it quickly.
+ */
+describe("results and visualizations on first use", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: TestClient;
+  let demoId: number;
+  let webApp: string;
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite", { SIGHTLINE_RESULT_DISPLAY_ROWS: "1000" });
+    api = await setUpAndLogin(server.url);
+    browser = await launchBrowser();
+    webApp = await snapshotWebApp();
+    demoId = await demoDataSourceId(api);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
+  });
+
+  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
+    await useWebAppSnapshot(context, webApp);
+    await page.goto("/login");
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname === "/");
+    return { page, context };
+  }
+
+  /** A saved query on the Demo data, run to the end through the API. */
+  async function savedQuery(name: string, sql: string): Promise<number> {
+    const saved = await api.post<{ id: number }>("/api/queries", {
+      name,
+      query: sql,
+      data_source_id: demoId,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const id = saved.body.id;
+    const run = await api.post<{ job?: { id: string; status: number } }>(
+      `/api/queries/${id}/results`,
+      {},
+    );
+    let job = run.body.job;
+    while (job && job.status < 3) {
+      await new Promise((r) => setTimeout(r, 200));
+      job = (await api.get<{ job: { id: string; status: number } }>(`/api/jobs/${job.id}`)).body
+        .job;
+    }
+    if (job) expect(job.status).toBe(3);
+    return id;
+  }
+
+  it("shows the Demo queries on the home page, with their charts drawn at once", async () => {
+    const { page, context } = await signedIn();
+    await poll(() => page.getByTestId("home-page").textContent()).toContain(
+      "Demo: Revenue by country",
+    );
+    await screenshot(page, "first-use-home-desktop");
+    await page.getByText("Demo: Revenue by country").click();
+    // Its chart comes first, drawn from the result stored at setup.
+    await poll(
+      async () => (await chartOption(page))?.series[0]?.data?.length ?? 0,
+      60_000,
+    ).toBeGreaterThan(10);
+    await screenshot(page, "first-use-demo-query-desktop");
+    await context.close();
+  });
+
+  it("says truthfully that the display cap shortened the result", async () => {
+    const id = await savedQuery("Every order", "SELECT id, status FROM orders");
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${id}/source`);
+    await poll(() => page.textContent("[data-testid=result-truncated]"), 60_000).toBe(
+      "This result has 400,000 rows; the first 1,000 are shown here. Downloads contain all 400,000 rows.",
+    );
+    expect(await page.textContent("[data-testid=result-rows]")).toContain("1,000 Rows");
+    await context.close();
+  });
+
+  it("shows a database error with its lines, without the annotation or 'no result'", async () => {
+    const id = (
+      await api.post<{ id: number }>("/api/queries", {
+        name: "Typo",
+        query: "selec 1",
+        data_source_id: demoId,
+      })
+    ).body.id;
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${id}/source`);
+    await page.click("[data-testid=execute-query]");
+    const error = page.getByTestId("execution-error");
+    await poll(() => error.textContent()).toContain("LINE 1: selec 1");
+    const text = (await error.innerText()).trim();
+    expect(text).not.toMatch(/Username|Query Hash|\*\//);
+    expect(text.split("\n")).toEqual(
+      expect.arrayContaining(["LINE 1: selec 1", expect.stringMatching(/^ +\^$/)]),
+    );
+    expect(await page.getByTestId("no-result").isVisible()).toBe(false);
+    await screenshot(page, "query-error-desktop");
+    await context.close();
+  });
+
+  it("starts a new chart and counter on the result's columns, and numbers their names", async () => {
+    const id = await savedQuery(
+      "Orders by status",
+      "SELECT status, count(*) AS orders FROM orders GROUP BY status ORDER BY status",
+    );
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${id}/source`);
+    await poll(() => page.textContent("[data-testid=result-rows]"), 30_000).toContain("5 Rows");
+
+    // A new chart draws at once: status along X, orders up Y.
+    await page.click("button:has-text('Add Visualization')");
+    await page.waitForSelector("[data-testid=save-visualization]");
+    await animationsSettled(page);
+    await poll(async () => (await chartOption(page))?.series[0]?.data?.length ?? 0).toBe(5);
+    await screenshot(page, "new-chart-desktop");
+    expect(await page.locator(".ant-modal").textContent()).not.toContain("could not be drawn");
+    await page.click("[data-testid=save-visualization]");
+    await poll(() => page.locator(".ant-tabs-tab").allTextContents()).toEqual(["Table", "Chart"]);
+
+    // A second chart is "Chart 2"; as a counter it counts the first numeric column.
+    await page.click("button:has-text('Add Visualization')");
+    await page.waitForSelector("[data-testid=save-visualization]");
+    await animationsSettled(page);
+    await poll(() => page.getByTestId("visualization-name").inputValue()).toBe("Chart 2");
+    await page.click("[data-testid=visualization-type]");
+    await page.locator(".ant-select-item-option", { hasText: /^Counter$/ }).click();
+    await poll(() => page.getByTestId("visualization-name").inputValue()).toBe("Counter");
+    await poll(() => page.locator(".ant-modal [data-testid=counter-value]").textContent()).toMatch(
+      /^\d[\d,]*$/,
+    );
+    expect(await page.locator(".ant-modal").textContent()).not.toContain("could not be drawn");
+    await screenshot(page, "new-counter-desktop");
+    await page.click("[data-testid=save-visualization]");
+    await poll(() => page.locator(".ant-tabs-tab").allTextContents()).toEqual([
+      "Table",
+      "Chart",
+      "Counter",
+    ]);
+    await context.close();
+  });
+
+  it("hides the charts' toolbox with the 'Hide Plotly mode bar' setting", async () => {
+    const id = await savedQuery(
+      "Orders by status chart",
+      "SELECT status, count(*) AS orders FROM orders GROUP BY status ORDER BY status",
+    );
+    await api.post("/api/visualizations", {
+      query_id: id,
+      type: "CHART",
+      name: "Chart",
+      options: { globalSeriesType: "column", columnMapping: { status: "x", orders: "y" } },
+    });
+    const { page, context } = await signedIn();
+    const toolboxShown = async () => {
+      const option = await chartOption(page);
+      if (!option) return null;
+      return option.toolbox.some((t) => t.show !== false && Object.keys(t.feature ?? {}).length);
+    };
+    await page.goto(`/queries/${id}`);
+    await page.getByText("Chart", { exact: true }).click();
+    await poll(toolboxShown, 30_000).toBe(true);
+    const saved = await api.post("/api/settings/organization", { hide_plotly_mode_bar: true });
+    expect(saved.status).toBe(200);
+    await page.reload();
+    await page.getByText("Chart", { exact: true }).click();
+    await poll(toolboxShown, 30_000).toBe(false);
+    await api.post("/api/settings/organization", { hide_plotly_mode_bar: false });
+    await context.close();
+  });
+
+  it("fits numbers, buttons and tabs on a phone", async () => {
+    const id = await savedQuery(
+      "Phone numbers",
+      "SELECT 'north' AS region, 155 AS orders, 12345.5 AS revenue, 7 AS returns FROM range(60)",
+    );
+    const chart = await api.post<{ id: number }>("/api/visualizations", {
+      query_id: id,
+      type: "CHART",
+      name: "Chart",
+      options: { globalSeriesType: "column", columnMapping: { region: "x", orders: "y" } },
+    });
+    const { page, context } = await signedIn(PHONE);
+    await page.goto(`/queries/${id}/source`);
+    await poll(() => page.textContent("[data-testid=result-rows]"), 30_000).toContain("60 Rows");
+    // Every cell shows its whole text: nothing cut at the right edge.
+    const clipped = async () =>
+      page
+        .locator("[data-testid=results] [role=cell]")
+        .evaluateAll((cells) =>
+          cells
+            .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+            .map((cell) => cell.textContent),
+        );
+    await poll(clipped).toEqual([]);
+    const cells = await page.locator("[data-testid=results] [role=cell]").allTextContents();
+    expect(cells).toContain("155");
+    // Four columns share the phone's width: no sideways scroll hides the end of a number.
+    const box = page.locator("[data-testid=results] [data-testid=table-scroll]");
+    await poll(() => box.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    // The Table tab's name shows whole, inside the screen.
+    const tab = await page
+      .locator(".ant-tabs-tab")
+      .first()
+      .evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const label = el.querySelector(".ant-tabs-tab-btn") ?? el;
+        return {
+          left: box.left,
+          right: box.right,
+          text: label.textContent,
+          whole: label.scrollWidth <= label.clientWidth + 1,
+          width: document.documentElement.clientWidth,
+        };
+      });
+    expect(tab).toMatchObject({ text: "Table", whole: true });
+    expect(tab.left).toBeGreaterThanOrEqual(0);
+    expect(tab.right).toBeLessThanOrEqual(tab.width);
+    await screenshot(page, "query-results-phone");
+    // With the chart's tab selected, both tabs still show whole.
+    await page.goto(`/queries/${id}/source#${chart.body.id}`);
+    await poll(() => page.locator(".ant-tabs-tab-active").textContent(), 30_000).toBe("Chart");
+    const shown = await page.locator(".ant-tabs-tab").evaluateAll((tabs) =>
+      tabs.map((el) => {
+        const box = el.getBoundingClientRect();
+        const nav = el.closest(".ant-tabs-nav-wrap")!.getBoundingClientRect();
+        return box.left >= nav.left - 1 && box.right <= nav.right + 1;
+      }),
+    );
+    expect(shown).toEqual([true, true]);
+    await screenshot(page, "query-chart-tab-phone");
+
+    // The Users list's Disable button shows its whole name.
+    const org = (await findOrgBySlug(server.ctx.database.db, DEFAULT_ORG_SLUG))!;
+    await insertUser(server.ctx.database.db, {
+      orgId: org.id,
+      name: "Paula Plain",
+      email: "paula.plain.with-a-long-address@example.com",
+      passwordHash: null,
+      groupIds: [],
+      invitationPending: false,
+    });
+    await page.goto("/users");
+    const button = page.locator("button", { hasText: "Disable" }).first();
+    await poll(() => button.count()).toBe(1);
+    const fits = await button.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return {
+        whole: el.scrollWidth <= el.clientWidth + 1,
+        inside: box.right <= document.documentElement.clientWidth,
+        text: (el as HTMLElement).innerText.trim(),
+      };
+    });
+    expect(fits).toEqual({ whole: true, inside: true, text: "Disable" });
+    await screenshot(page, "users-phone");
+    await context.close();
+  });
+
+  it("says the connection failed in words, and shows the in-process queue's facts", async () => {
+    const { page, context } = await signedIn();
+    await page.goto("/admin/status");
+    const general = page.getByTestId("status-General");
+    await poll(() => general.textContent()).toContain("queue backend");
+    expect(await general.textContent()).toContain("in-process");
+    expect(await general.textContent()).not.toContain("redis");
+    await screenshot(page, "system-status-desktop");
+
+    // The server cannot be reached while the list loads: the browser says "Failed to fetch".
+    await page.route("**/api/queries?**", (route) => route.abort("internetdisconnected"));
+    await page.goto("/queries");
+    await poll(() => page.textContent("body"), 60_000).toContain(
+      "failed communicating with server. Please check your Internet connection and try again.",
+    );
+    expect(await page.textContent("body")).not.toContain("Failed to fetch");
+    await screenshot(page, "queries-unreachable-desktop");
+    await context.close();
+  });
+});

@@ -41,8 +41,16 @@ const sessionRoutes: RouteObject[] = [
     path: "dashboards/my",
     lazy: () => import("../features/dashboards/DashboardListPage").then(asComponent),
   },
-  area("dashboards/:dashboardId", "Dashboard", undefined, "Dashboards.ViewOrEdit"),
-  area("dashboard/:dashboardSlug", "Dashboard", undefined, "Dashboards.LegacyViewOrEdit"),
+  {
+    id: "Dashboards.ViewOrEdit",
+    path: "dashboards/:dashboardId",
+    lazy: () => import("../features/dashboards/DashboardPage").then(asComponent),
+  },
+  {
+    id: "Dashboards.LegacyViewOrEdit",
+    path: "dashboard/:dashboardSlug",
+    lazy: () => import("../features/dashboards/DashboardPage").then(asComponent),
+  },
 
   {
     id: "Queries.List",

@@ -1,0 +1,222 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+
+/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
+  expect.poll(fn, { timeout, interval: 200 });
+
+interface Position {
+  col: number;
+  row: number;
+  sizeX: number;
+  sizeY: number;
+}
+interface SavedDashboard {
+  id: number;
+  is_draft: boolean;
+  widgets: {
+    id: number;
+    text: string;
+    visualization?: { id: number };
+    options: { position: Position };
+  }[];
+}
+
+/** Browser flows of the dashboards area against a real server. */
+describe("dashboards in the browser", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: TestClient;
+  let webApp: string;
+  let queryId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    api = await setUpAndLogin(server.url);
+    browser = await launchBrowser();
+    webApp = await snapshotWebApp();
+    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
+    const demo = sources.find((s) => s.name === "Demo");
+    if (!demo) throw new Error(`no Demo data source: ${JSON.stringify(sources)}`);
+    const saved = await api.post<{ id: number }>("/api/queries", {
+      name: "Orders by month",
+      query:
+        "SELECT * FROM (VALUES ('Jan', 120), ('Feb', 145), ('Mar', 98), ('Apr', 171)) AS t(month, orders)",
+      data_source_id: demo.id,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    queryId = saved.body.id;
+    await api.post(`/api/queries/${queryId}`, { is_draft: false });
+    const chart = await api.post("/api/visualizations", {
+      query_id: queryId,
+      type: "CHART",
+      name: "Chart",
+      options: { globalSeriesType: "column", columnMapping: { month: "x", orders: "y" } },
+    });
+    expect(chart.status, chart.text).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
+  });
+
+  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
+    await useWebAppSnapshot(context, webApp);
+    await page.goto("/login");
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname === "/");
+    return { page, context };
+  }
+
+  const getDashboard = async (id: number) =>
+    (await api.get<SavedDashboard>(`/api/dashboards/${id}`)).body;
+
+  it(
+    "creates a dashboard from the Create menu, adds a query widget and a text box, moves and resizes them, publishes it and shows it after a reload",
+    { timeout: 180_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.getByTestId("create-menu").click();
+      await page.getByRole("menuitem", { name: "Dashboard", exact: true }).click();
+      await page.getByTestId("new-dashboard-name").fill("Sales overview");
+      await page.keyboard.press("Enter");
+      await page.waitForURL(/\/dashboards\/\d+-sales-overview\?edit/);
+      const id = Number(/\/dashboards\/(\d+)/.exec(page.url())![1]);
+      await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+      await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Unpublished");
+
+      // A text box, with its preview.
+      await page.getByRole("button", { name: "Add Textbox" }).click();
+      await animationsSettled(page);
+      await page.getByTestId("textbox-text").fill("## Welcome\n\nThe **sales** board.");
+      await poll(() => page.getByTestId("textbox-preview").innerHTML()).toContain(
+        "<h2>Welcome</h2>",
+      );
+      await page.getByTestId("textbox-save").click();
+      await poll(() => page.locator("[data-widget-type=textbox] h2").textContent()).toBe("Welcome");
+
+      // A query's chart: search the query, its first visualization is preselected.
+      await page.getByRole("button", { name: "Add Widget" }).click();
+      await animationsSettled(page);
+      expect(await page.getByTestId("add-widget-save").isDisabled()).toBe(true);
+      await page.getByPlaceholder("Search a query by name").fill("Orders by");
+      await page.getByTestId("add-widget-query").filter({ hasText: "Orders by month" }).click();
+      await poll(() => page.getByTestId("add-widget-visualization").textContent()).toContain(
+        "Table",
+      );
+      await page.getByTestId("add-widget-visualization").click();
+      await page.locator(".ant-select-item-option", { hasText: "Chart (CHART)" }).click();
+      await page.getByTestId("add-widget-save").click();
+      const chartWidget = page.locator("[data-widget-type=visualization]");
+      await poll(() => chartWidget.locator("canvas").count(), 30_000).toBeGreaterThan(0);
+      expect(await chartWidget.textContent()).toContain("Orders by month");
+
+      // New widgets sit side by side at the default size (3×3).
+      let saved = await getDashboard(id);
+      const text = saved.widgets.find((w) => !w.visualization)!;
+      const chart = saved.widgets.find((w) => w.visualization)!;
+      expect(text.options.position).toMatchObject({ col: 0, row: 0, sizeX: 3, sizeY: 3 });
+      expect(chart.options.position).toMatchObject({ col: 3, row: 0, sizeX: 3, sizeY: 3 });
+
+      // Resize the chart two rows taller, then move the text box under it.
+      const handle = page.locator(`[data-widget-id="${chart.id}"] .react-resizable-handle`);
+      const box = (await handle.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 10, box.y + 60, { steps: 8 });
+      await page.mouse.move(box.x + 10, box.y + 124, { steps: 8 });
+      await page.mouse.up();
+      await poll(
+        async () =>
+          (await getDashboard(id)).widgets.find((w) => w.id === chart.id)!.options.position.sizeY,
+      ).toBeGreaterThan(3);
+      await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+
+      const textCard = page.locator(`[data-widget-id="${text.id}"]`);
+      const from = (await textCard.boundingBox())!;
+      await page.mouse.move(from.x + from.width / 2, from.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width, from.y + 150, { steps: 10 });
+      await page.mouse.move(from.x + from.width * 1.5, from.y + 350, { steps: 10 });
+      await page.mouse.up();
+      await poll(
+        async () =>
+          (await getDashboard(id)).widgets.find((w) => w.id === text.id)!.options.position.row,
+      ).toBeGreaterThan(0);
+      await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+      await screenshot(page, "dashboard-editing-desktop");
+
+      // Done Editing, then Publish.
+      await page.getByTestId("done-editing").click();
+      await page.waitForURL((url) => !url.search.includes("edit"));
+      await page.getByRole("button", { name: "Publish" }).click();
+      await poll(async () => (await getDashboard(id)).is_draft).toBe(false);
+      await poll(() => page.getByTestId("dashboard-header").textContent()).not.toContain(
+        "Unpublished",
+      );
+
+      // After a reload the same dashboard shows, widgets where they were left.
+      saved = await getDashboard(id);
+      await page.reload();
+      await poll(
+        () => page.locator("[data-widget-type=visualization] canvas").count(),
+        30_000,
+      ).toBeGreaterThan(0);
+      await poll(() => page.locator("[data-widget-type=textbox] h2").textContent()).toBe("Welcome");
+      const chartBox = (await page.locator(`[data-widget-id="${chart.id}"]`).boundingBox())!;
+      const textBox = (await page.locator(`[data-widget-id="${text.id}"]`).boundingBox())!;
+      expect(textBox.y).toBeGreaterThan(chartBox.y);
+      // View mode shows no resize handles.
+      const visibleHandles = await page
+        .locator(".react-resizable-handle")
+        .evaluateAll((els) => els.filter((el) => (el as HTMLElement).offsetParent !== null).length);
+      expect(visibleHandles).toBe(0);
+      await screenshot(page, "dashboard-view-desktop");
+
+      // The list shows it, published.
+      await page.goto("/dashboards");
+      await poll(() => page.getByTestId("dashboards-table").textContent()).toContain(
+        "Sales overview",
+      );
+      await screenshot(page, "dashboards-list-desktop");
+      await page.goto("/dashboards?q=no-such-dashboard");
+      await poll(() => page.getByTestId("empty-state").textContent()).toContain(
+        "Sorry, we couldn't find anything.",
+      );
+      await context.close();
+
+      // On a phone: one column, in reading order.
+      const phone = await signedIn(PHONE);
+      await phone.page.goto(`/dashboards/${id}`);
+      await poll(
+        () => phone.page.locator("[data-widget-type=visualization] canvas").count(),
+        30_000,
+      ).toBeGreaterThan(0);
+      const cards = await phone.page.locator("[data-widget-id]").evaluateAll((els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { id: Number(el.getAttribute("data-widget-id")), x: r.x, width: r.width, y: r.y };
+        }),
+      );
+      expect(cards.map((c) => c.id)).toEqual([chart.id, text.id]);
+      expect(cards[0]!.x).toBe(cards[1]!.x);
+      expect(cards[0]!.width).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(phone.page, "dashboard-view-phone");
+      await phone.page.goto("/dashboards");
+      await poll(() => phone.page.getByTestId("dashboards-table").textContent()).toContain(
+        "Sales overview",
+      );
+      await screenshot(phone.page, "dashboards-list-phone");
+      await phone.context.close();
+    },
+  );
+});

@@ -1,0 +1,163 @@
+// Add Widget (spec 3 §2, §5): search a query (recent ones before typing), then pick one of its
+// visualizations (the first is preselected); OK stays disabled until a query is chosen.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert, Button, Input, List, Modal, Select, Spin, Tag, Typography } from "antd";
+import { useEffect, useState } from "react";
+import type { Query, Visualization } from "@sightline/core";
+import { getQuery, listQueries } from "../../api/queries";
+import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
+
+interface AddWidgetDialogProps {
+  open: boolean;
+  onAdd: (visualization: Visualization, query: Query) => Promise<unknown>;
+  onClose: () => void;
+}
+
+export function AddWidgetDialog({ open, onAdd, onClose }: AddWidgetDialogProps) {
+  const [search, setSearch] = useState("");
+  const [q, setQ] = useState("");
+  const [queryId, setQueryId] = useState<number | null>(null);
+  const [visualizationId, setVisualizationId] = useState<number | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    const id = setTimeout(() => setQ(search.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(id);
+  }, [search]);
+  useEffect(() => {
+    if (!open) {
+      setSearch("");
+      setQ("");
+      setQueryId(null);
+      setVisualizationId(null);
+    }
+  }, [open]);
+
+  // Before any search: the latest queries, which are the ones most often wanted.
+  const queries = useQuery({
+    queryKey: ["add-widget", "queries", q],
+    queryFn: () => listQueries("all", { page: 1, page_size: 10, q, order: "-created_at" }),
+    enabled: open && queryId === null,
+    placeholderData: keepPreviousData,
+  });
+  const chosen = useQuery({
+    queryKey: ["queries", queryId],
+    queryFn: () => getQuery(queryId!),
+    enabled: queryId !== null,
+  });
+  const visualizations = chosen.data?.visualizations ?? [];
+  useEffect(() => {
+    if (chosen.data && visualizationId === null && visualizations.length > 0)
+      setVisualizationId(visualizations[0].id);
+  }, [chosen.data]);
+
+  const visualization = visualizations.find((v) => v.id === visualizationId);
+  const add = async () => {
+    if (!visualization || !chosen.data) return;
+    setSaving(true);
+    try {
+      await onAdd(visualization, chosen.data);
+      onClose();
+    } catch {
+      // The caller has said what went wrong.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      width={700}
+      title="Add Widget"
+      onCancel={onClose}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onClose} disabled={saving}>
+          Cancel
+        </Button>,
+        <Button
+          key="add"
+          type="primary"
+          onClick={add}
+          loading={saving}
+          disabled={!visualization}
+          data-testid="add-widget-save"
+        >
+          Add to Dashboard
+        </Button>,
+      ]}
+    >
+      {queryId === null ? (
+        <>
+          <Input.Search
+            autoFocus
+            placeholder="Search a query by name"
+            aria-label="Search a query by name"
+            value={search}
+            allowClear
+            onChange={(e) => setSearch(e.target.value)}
+            data-testid="add-widget-search"
+          />
+          {queries.isError ? (
+            <Alert style={{ marginTop: 12 }} type="error" showIcon title={queries.error.message} />
+          ) : (
+            <List
+              style={{ marginTop: 12, maxHeight: 360, overflow: "auto" }}
+              loading={queries.isPending}
+              dataSource={queries.data?.results ?? []}
+              locale={{ emptyText: q ? "Nothing found." : "No queries yet." }}
+              renderItem={(item) => (
+                <List.Item
+                  style={{ cursor: "pointer", paddingInline: 8 }}
+                  onClick={() => setQueryId(item.id)}
+                  data-testid="add-widget-query"
+                >
+                  <Typography.Link>{item.name}</Typography.Link>
+                  {item.is_draft && <Tag>Unpublished</Tag>}
+                </List.Item>
+              )}
+            />
+          )}
+        </>
+      ) : (
+        <>
+          <div style={{ display: "flex", alignItems: "center", gap: 8, marginBottom: 12 }}>
+            <Typography.Text strong style={{ flex: 1 }}>
+              {chosen.data?.name ?? ""}
+            </Typography.Text>
+            <Button
+              size="small"
+              onClick={() => {
+                setQueryId(null);
+                setVisualizationId(null);
+              }}
+            >
+              Choose another query
+            </Button>
+          </div>
+          {chosen.isPending ? (
+            <Spin />
+          ) : chosen.isError ? (
+            <Alert type="error" showIcon title={chosen.error.message} />
+          ) : (
+            <>
+              <Typography.Text type="secondary">Choose Visualization</Typography.Text>
+              <Select
+                style={{ width: "100%", marginTop: 4 }}
+                aria-label="Choose Visualization"
+                value={visualizationId ?? undefined}
+                onChange={setVisualizationId}
+                options={visualizations.map((v) => ({
+                  value: v.id,
+                  label: `${v.name} (${v.type})`,
+                }))}
+                data-testid="add-widget-visualization"
+              />
+            </>
+          )}
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,262 @@
+// One widget card of the grid (UI.md, Dashboards): a visualization of a query's result, a text
+// box, or a locked card for a widget whose data source the viewer cannot see.
+import {
+  DeleteOutlined,
+  EditOutlined,
+  ExpandOutlined,
+  LockOutlined,
+  MoreOutlined,
+  SyncOutlined,
+} from "@ant-design/icons";
+import { Alert, Button, Dropdown, Modal, Spin, Tooltip } from "antd";
+import type { MenuProps } from "antd";
+import { memo, useMemo, useState } from "react";
+import { Link } from "react-router";
+import { relativeTime } from "@sightline/core";
+import type { DashboardWidget as Widget } from "../../api/dashboards";
+import { resultDownloadUrl } from "../../api/queries";
+import { useNow } from "../admin/TimeAgo";
+import { useVisualizationFormats } from "../../app/visualizationFormats";
+import { VisualizationRenderer } from "../../visualizations";
+import { markdownHtml } from "./markdown";
+import { useWidgetResult } from "./useWidgetResult";
+import styles from "./DashboardWidget.module.css";
+
+export const RESTRICTED_TEXT =
+  "This widget requires access to a data source you don't have access to.";
+export const WIDGET_NAME_LENGTH = 20;
+
+/** A widget's name, cut at 20 characters (spec 3 §9). */
+export function widgetName(widget: Widget): string {
+  const name = widget.visualization
+    ? (widget.visualization.query?.name ?? widget.visualization.name)
+    : (widget.text ?? "").replace(/\s+/g, " ").trim();
+  return name.length > WIDGET_NAME_LENGTH ? `${name.slice(0, WIDGET_NAME_LENGTH)}…` : name;
+}
+
+export interface WidgetProps {
+  widget: Widget;
+  editing: boolean;
+  canViewQuery: boolean;
+  /** Parameter values of the widget's query, by name. */
+  values: Record<string, unknown>;
+  refreshToken: number;
+  onRemove: (widget: Widget) => void;
+  onEditText: (widget: Widget) => void;
+}
+
+function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
+  Modal.confirm({
+    title: "Delete Widget",
+    content: `Are you sure you want to remove "${widgetName(widget)}" from the dashboard?`,
+    okText: "Delete",
+    okButtonProps: { danger: true },
+    cancelText: "Cancel",
+    onOk: () => onRemove(widget),
+  });
+}
+
+export const DashboardWidgetCard = memo(function DashboardWidgetCard(props: WidgetProps) {
+  const { widget } = props;
+  if (widget.restricted) return <RestrictedWidget {...props} />;
+  if (widget.visualization) return <VisualizationWidget {...props} />;
+  return <TextboxWidget {...props} />;
+});
+
+function RestrictedWidget(props: WidgetProps) {
+  return (
+    <div className={styles.card} data-testid="widget" data-widget-type="restricted">
+      <div className={styles.restricted}>
+        <LockOutlined style={{ fontSize: 24 }} />
+        <span>{RESTRICTED_TEXT}</span>
+        {props.editing && (
+          <Button size="small" danger onClick={() => confirmRemove(props.widget, props.onRemove)}>
+            Remove from Dashboard
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function TextboxWidget(props: WidgetProps) {
+  const { widget, editing } = props;
+  const html = useMemo(() => markdownHtml(widget.text ?? ""), [widget.text]);
+  const items: MenuProps["items"] = [
+    { key: "edit", icon: <EditOutlined />, label: "Edit", onClick: () => props.onEditText(widget) },
+    {
+      key: "remove",
+      icon: <DeleteOutlined />,
+      danger: true,
+      label: "Remove from Dashboard",
+      onClick: () => confirmRemove(widget, props.onRemove),
+    },
+  ];
+  return (
+    <div
+      className={styles.card}
+      style={{ position: "relative" }}
+      data-testid="widget"
+      data-widget-type="textbox"
+    >
+      <div className={styles.text} dangerouslySetInnerHTML={{ __html: html }} />
+      {editing && (
+        <Dropdown menu={{ items }} trigger={["click"]}>
+          <Button
+            className={`${styles.menu} ${styles.textMenu} no-drag`}
+            type="text"
+            size="small"
+            icon={<MoreOutlined />}
+            aria-label="Widget menu"
+          />
+        </Dropdown>
+      )}
+    </div>
+  );
+}
+
+function VisualizationWidget(props: WidgetProps) {
+  const { widget, editing } = props;
+  const visualization = widget.visualization!;
+  const query = visualization.query;
+  const { state, result, refresh, running } = useWidgetResult(
+    query,
+    props.values,
+    props.refreshToken,
+  );
+  const formats = useVisualizationFormats();
+  const [expanded, setExpanded] = useState(false);
+  const now = useNow();
+
+  const spec = useMemo(
+    () => ({
+      id: visualization.id,
+      type: visualization.type,
+      name: visualization.name,
+      options: visualization.options,
+    }),
+    [visualization],
+  );
+  const failed = state?.status === "failed";
+  const body = failed ? (
+    <div className={styles.center}>
+      <Alert type="error" showIcon title={`Error running query: ${state.error ?? ""}`} />
+    </div>
+  ) : result ? (
+    <VisualizationRenderer
+      visualization={spec}
+      data={result.data}
+      context="widget"
+      formats={formats}
+      hideToolbox
+    />
+  ) : (
+    <div className={styles.center}>
+      <Spin />
+    </div>
+  );
+
+  const items: MenuProps["items"] = [];
+  if (result && query) {
+    for (const [format, label] of [
+      ["csv", "Download as CSV File"],
+      ["tsv", "Download as TSV File"],
+      ["xlsx", "Download as Excel File"],
+    ] as const) {
+      items.push({
+        key: format,
+        label: (
+          <a href={resultDownloadUrl(query.id, result.id, format)} download>
+            {label}
+          </a>
+        ),
+      });
+    }
+  }
+  if (query && props.canViewQuery) {
+    if (items.length > 0) items.push({ type: "divider" });
+    items.push({
+      key: "view",
+      label: <Link to={`/queries/${query.id}#${visualization.id}`}>View Query</Link>,
+    });
+  }
+  if (editing) {
+    items.push({ type: "divider" });
+    items.push({
+      key: "remove",
+      icon: <DeleteOutlined />,
+      danger: true,
+      label: "Remove from Dashboard",
+      onClick: () => confirmRemove(widget, props.onRemove),
+    });
+  }
+
+  const title = (
+    <div className={styles.title}>
+      {query && props.canViewQuery ? (
+        <Link to={`/queries/${query.id}#${visualization.id}`} className="no-drag">
+          {query.name}
+        </Link>
+      ) : (
+        <span>{query?.name ?? visualization.name}</span>
+      )}
+      {visualization.name && visualization.name !== "Table" && (
+        <span className={styles.subtitle}> – {visualization.name}</span>
+      )}
+    </div>
+  );
+
+  return (
+    <div className={styles.card} data-testid="widget" data-widget-type="visualization">
+      <div className={styles.header}>
+        {title}
+        {items.length > 0 && (
+          <Dropdown menu={{ items }} trigger={["click"]}>
+            <Button
+              className={`${styles.menu} no-drag`}
+              type="text"
+              size="small"
+              icon={<MoreOutlined />}
+              aria-label="Widget menu"
+            />
+          </Dropdown>
+        )}
+      </div>
+      <div className={styles.body}>{body}</div>
+      <div className={styles.footer}>
+        <span>{result ? `Updated ${relativeTime(new Date(result.retrieved_at), now)}` : ""}</span>
+        <span className="no-drag">
+          <Tooltip title="Refresh">
+            <Button
+              type="text"
+              size="small"
+              aria-label="Refresh"
+              icon={<SyncOutlined spin={running} />}
+              onClick={refresh}
+              disabled={running}
+            />
+          </Tooltip>
+          <Tooltip title="Expand">
+            <Button
+              type="text"
+              size="small"
+              aria-label="Expand"
+              icon={<ExpandOutlined />}
+              onClick={() => setExpanded(true)}
+            />
+          </Tooltip>
+        </span>
+      </div>
+      <Modal
+        open={expanded}
+        width="95%"
+        title={title}
+        onCancel={() => setExpanded(false)}
+        footer={<Button onClick={() => setExpanded(false)}>Close</Button>}
+        destroyOnHidden
+      >
+        <div style={{ height: "70vh", display: "flex", flexDirection: "column" }}>{body}</div>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+// Which value each of a widget's query parameters takes (spec 3 §3–4, parameter mappings).
+import {
+  normalizeParameterValue,
+  parametersFromUrlParams,
+  type ParameterDefinition,
+} from "@sightline/core";
+import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
+
+/** The mapping of each query parameter; a parameter without one is the widget's own. */
+export function mappingsOf(
+  widget: DashboardWidget,
+  defs: readonly ParameterDefinition[],
+): Record<string, ParameterMapping> {
+  const stored = widget.options.parameterMappings ?? {};
+  const out: Record<string, ParameterMapping> = {};
+  for (const def of defs) {
+    out[def.name] = stored[def.name] ?? {
+      name: def.name,
+      type: "widget-level",
+      mapTo: def.name,
+      value: null,
+      title: "",
+    };
+  }
+  return out;
+}
+
+/**
+ * The value of each parameter: a static value as mapped; a dashboard parameter's value from the
+ * dashboard; the widget's own from the address (p_w{id}_name) or the query's saved default.
+ */
+export function widgetParameterValues(
+  widget: DashboardWidget,
+  defs: readonly ParameterDefinition[],
+  dashboardValues: Readonly<Record<string, unknown>>,
+  search: URLSearchParams,
+): Record<string, unknown> {
+  const mappings = mappingsOf(widget, defs);
+  const fromAddress = parametersFromUrlParams(defs, search, widget.id);
+  const out: Record<string, unknown> = {};
+  for (const def of defs) {
+    const mapping = mappings[def.name];
+    let value: unknown = normalizeParameterValue(def, def.value);
+    if (mapping.type === "static-value") value = normalizeParameterValue(def, mapping.value);
+    else if (mapping.type === "dashboard-level") {
+      if (Object.prototype.hasOwnProperty.call(dashboardValues, mapping.mapTo))
+        value = dashboardValues[mapping.mapTo];
+    } else if (Object.prototype.hasOwnProperty.call(fromAddress, def.name)) {
+      value = fromAddress[def.name];
+    }
+    out[def.name] = value;
+  }
+  return out;
+}

@@ -212,6 +212,10 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     expect((await member.get("/api/dashboards/slug-board_1?legacy")).body.id).toBe(second.id);
     refused(await member.get("/api/dashboards/renamed-board?legacy"), 404);
     refused(await member.get("/api/dashboards/slug-board"), 404);
+    const nul = await member.get("/api/dashboards/slug%00board?legacy");
+    expect([400, 404]).toContain(nul.status);
+    expect(typeof nul.body.message).toBe("string");
+    refused(await member.get("/api/dashboards/%C3%A9t%C3%A9?legacy"), 404);
     refused(await member.get("/api/dashboards/-1"), 404);
     refused(await member.get("/api/dashboards/999999"), 404);
     // No visibility check beyond the organisation, as Redash (widgets may come back restricted).
@@ -355,6 +359,16 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
       expect(res.text).not.toContain("secret note");
       expect(res.body.can_edit).toBe(false);
     }
+    // View access is enough to show a visualization on one's own dashboard.
+    const viewersBoard = await newDashboard(viewer, "Viewer's own");
+    await addWidget(viewer, { dashboard_id: viewersBoard.id, visualization_id: shopQuery.vizId });
+    refused(
+      await outsider.post("/api/widgets", {
+        dashboard_id: (await newDashboard(outsider, "Outsider's own")).id,
+        visualization_id: shopQuery.vizId,
+      }),
+      403,
+    );
     const outside = (await outsider.get(`/api/dashboards/${board.id}`)).body;
     expect(outside.widgets.every((w: { restricted?: boolean }) => w.restricted)).toBe(true);
   });

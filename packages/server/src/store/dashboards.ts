@@ -62,6 +62,8 @@ export async function findDashboardBySlug(
   orgId: number,
   slug: string,
 ): Promise<Dashboard | null> {
+  // Stored slugs hold only these characters; anything else (a NUL, say) cannot match.
+  if (!/^[a-z0-9_-]{1,200}$/.test(slug)) return null;
   const row = await db
     .selectFrom("dashboards")
     .selectAll()

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { verify } from "@node-rs/argon2";
-import { metadataDatabases } from "../testing/services";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { loadConfig } from "../config";
+import { createServer, type RunningServer } from "../server";
+import { dropPgSchema } from "../store/database";
+import { TEST_PG_URL, metadataDatabases, postgresAvailable, randomName } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
@@ -133,5 +141,56 @@ describe.each(DATABASES)("sign-in hardening on %s", (db) => {
       expect(res.text, email).toContain("Wrong email or password.");
       expect(verifications.mock.calls.length - before, email).toBe(1);
     }
+  });
+});
+
+/** Scaled mode: several servers on one PostgreSQL metadata database and one secret key. */
+describe.runIf(await postgresAvailable())("logout across servers", () => {
+  const schema = randomName("t").toLowerCase();
+  const secret = crypto.randomBytes(32).toString("hex");
+  const servers: { running: RunningServer; url: string; dataDir: string }[] = [];
+
+  async function startServer(): Promise<string> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-test-"));
+    const config = loadConfig({
+      SIGHTLINE_DATA_DIR: dataDir,
+      SIGHTLINE_PORT: "0",
+      SIGHTLINE_LOG_LEVEL: "warn",
+      SIGHTLINE_SECRET_KEY: secret,
+      SIGHTLINE_DATABASE_URL: TEST_PG_URL,
+    });
+    const running = await createServer(config, { dbOptions: { pgSchema: schema } });
+    await running.app.listen({ port: 0, host: "127.0.0.1" });
+    const url = `http://127.0.0.1:${(running.app.server.address() as AddressInfo).port}`;
+    config.baseUrl = url;
+    servers.push({ running, url, dataDir });
+    return url;
+  }
+
+  afterAll(async () => {
+    for (const server of servers) {
+      await server.running.close();
+      fs.rmSync(server.dataDir, { recursive: true, force: true });
+    }
+    await dropPgSchema(TEST_PG_URL, schema);
+  });
+
+  it("refuses a session's cookies on every server once it logged out on one", async () => {
+    const first = await startServer();
+    const second = await startServer();
+    const browser = await setUpAndLogin(first);
+    await browser.login(ADMIN.email, ADMIN.password);
+    const copied = {
+      session: browser.cookies.get("session")!,
+      remember_token: browser.cookies.get("remember_token")!,
+    };
+    const onSecond = new TestClient(second);
+    for (const [name, value] of Object.entries(copied)) onSecond.cookies.set(name, value);
+    expect((await onSecond.get("/api/session")).status).toBe(200);
+
+    expect((await browser.get("/logout")).status).toBe(302);
+    const replay = new TestClient(second);
+    for (const [name, value] of Object.entries(copied)) replay.cookies.set(name, value);
+    expect((await replay.get("/api/session")).status).toBe(404);
   });
 });

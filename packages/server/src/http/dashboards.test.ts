@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, TestClient } from "../testing/httpClient";
+import { ownApiKey, setUpAndLogin, TestClient } from "../testing/httpClient";
 import { flushEvents } from "../services/events";
 import {
   linkGroup,
@@ -829,6 +829,37 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     // Sharing again makes a new key.
     const again = (await member.post(`/api/dashboards/${board.id}/share`)).body;
     expect(again.api_key).not.toBe(shared.body.api_key);
+  });
+
+  it("serves a Redash client script: user API key, bodies without a Content-Type", async () => {
+    const apiKey = await ownApiKey(member);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(server.url + path, {
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { authorization: `Key ${apiKey}` },
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const created = await call("POST", "/api/dashboards", { name: "Scripted" });
+    expect(created.status).toBe(200);
+    const id = created.body.id;
+    const widget = await call("POST", "/api/widgets", {
+      dashboard_id: id,
+      visualization_id: shopQuery.vizId,
+      text: "",
+      width: 1,
+      options: { position: { col: 0, row: 0, sizeX: 3, sizeY: 8 } },
+    });
+    expect(widget.status).toBe(200);
+    const published = await call("POST", `/api/dashboards/${id}`, { is_draft: false, version: 1 });
+    expect(published.body).toMatchObject({ is_draft: false, version: 2 });
+    const read = await call("GET", `/api/dashboards/${id}`);
+    expect(read.body.widgets.map((w: { id: number }) => w.id)).toEqual([widget.body.id]);
+    const listed = await call("GET", "/api/dashboards?q=scripted");
+    expect(listed.body.results.map((d: { id: number }) => d.id)).toEqual([id]);
+    expect((await call("DELETE", `/api/widgets/${widget.body.id}`)).body).toBeNull();
+    expect((await call("DELETE", `/api/dashboards/${id}`)).body.is_archived).toBe(true);
   });
 
   it("keeps a Redash-exported dashboard exactly as given", async () => {

@@ -782,7 +782,12 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     // Sharing again (or by an admin) gives the same link.
     expect((await member.post(`/api/dashboards/${board.id}/share`)).body).toEqual(shared.body);
     expect((await admin.post(`/api/dashboards/${board.id}/share`)).body).toEqual(shared.body);
-    expect((await colleague.get(`/api/dashboards/${board.id}`)).body).toMatchObject(shared.body);
+    expect((await member.get(`/api/dashboards/${board.id}`)).body).toMatchObject(shared.body);
+    expect((await admin.get(`/api/dashboards/${board.id}`)).body).toMatchObject(shared.body);
+    // Others are not given the key: it would open widgets restricted to them.
+    const asColleague = (await colleague.get(`/api/dashboards/${board.id}`)).body;
+    expect(asColleague).not.toHaveProperty("public_url");
+    expect(asColleague).not.toHaveProperty("api_key");
 
     const anonymous = new TestClient(server.url);
     const page = await anonymous.get(`/api/dashboards/public/${shared.body.api_key}`);

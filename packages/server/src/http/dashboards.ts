@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import {
+  canEditAsOwner,
   canModify,
   hasPermission,
   requireAdminOrOwner,
@@ -283,7 +284,11 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       readWidgetSources(db, identity, org.id, widgets, [dashboard.user_id]),
       userId === null ? undefined : favoritesAmong(db, "Dashboard", [dashboard.id], userId),
       detail ? canModify(db, identity, "dashboards", dashboard) : undefined,
-      detail ? activeKeyOf(db, org.id, "dashboards", dashboard.id) : null,
+      // The key opens every widget's results, so only those who manage sharing are given it
+      // (Redash gave it to every viewer, even those whose widgets are restricted).
+      detail && canEditAsOwner(identity, dashboard.user_id)
+        ? activeKeyOf(db, org.id, "dashboards", dashboard.id)
+        : null,
     ]);
     return presentDashboard(dashboard, {
       owner: sources.users.get(dashboard.user_id),

@@ -495,8 +495,8 @@ export const dashboard = object(
     is_favorite: bool,
     starred_at: { ...timestamp, description: "Lists, when favorited" },
     can_edit: { ...bool, description: "GET one only" },
-    public_url: { ...str, description: "GET one only, when shared" },
-    api_key: { ...str, description: "GET one only, when shared" },
+    public_url: { ...str, description: "GET one only, when shared, for its owner and admins" },
+    api_key: { ...str, description: "GET one only, when shared, for its owner and admins" },
   },
   [
     "id",

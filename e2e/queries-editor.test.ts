@@ -207,6 +207,46 @@ describe("query editor in the browser", () => {
     await context.close();
   });
 
+  it("completes tables after FROM, columns of the tables used, and goes fullscreen on Alt+F", async () => {
+    const query = await createQuery({ name: "Completions", query: "select 1 as one" });
+    const { page, context } = await signedIn();
+    await page.goto(`/queries/${query.id}/source`);
+    await poll(() => editorText(page)).toContain("select 1");
+    await page.getByTestId("schema-browser").getByText("orders", { exact: true }).waitFor();
+    const options = () =>
+      page
+        .locator(".cm-tooltip-autocomplete li")
+        .evaluateAll((items) => items.map((item) => item.textContent ?? ""));
+
+    // Ctrl+Space right after "FROM " offers the tables.
+    await pasteOver(page, "select * from ");
+    await page.keyboard.press("Control+Space");
+    await poll(async () => (await options()).some((o) => o.startsWith("orders"))).toBe(true);
+    const afterFrom = await options();
+    expect(afterFrom.some((o) => o.startsWith("category"))).toBe(false);
+    await page.keyboard.press("Escape");
+
+    // Columns come from the tables the text names: products' ones, not orders'.
+    await pasteOver(page, "select  from products");
+    await page.keyboard.press("Home");
+    for (let i = 0; i < "select ".length; i += 1) await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Control+Space");
+    await poll(options).toEqual(expect.arrayContaining([expect.stringMatching(/^category/)]));
+    expect((await options()).some((o) => o.startsWith("status"))).toBe(false);
+    await page.keyboard.press("Escape");
+
+    // Alt+F gives the editor and results the whole window, and gives it back.
+    await page.keyboard.press("Alt+f");
+    await page.getByTestId("query-fullscreen").waitFor();
+    expect(await page.locator("[data-testid=query-name]").count()).toBe(0);
+    expect(await page.locator("[data-testid=schema-browser]").count()).toBe(0);
+    await screenshot(page, "query-editor-fullscreen");
+    await page.keyboard.press("Alt+f");
+    await poll(() => page.locator("[data-testid=query-name]").count()).toBe(1);
+    expect(await page.locator("[data-testid=query-fullscreen]").count()).toBe(0);
+    await context.close();
+  });
+
   it("browses a PostgreSQL source lazily: schemas, then tables, then columns", async () => {
     const schemaName = randomName("lazy").toLowerCase();
     const table = randomName("events").toLowerCase();

@@ -59,12 +59,30 @@ export interface QueryEditorProps {
 /** How long the editor waits after a keystroke before it sends the text to the page (spec 2 §9). */
 export const CHANGE_DEBOUNCE_MS = 100;
 
-/** Completions from the schema: tables, then every column (typed after "table."). */
-export function schemaCompletions(schema: SchemaTable[]): Completion[] {
+/** The words of a text, lower-cased: identifiers, dotted ones whole and by their parts. */
+function wordsOf(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const match of text.matchAll(/[\w$]+(?:\.[\w$]+)*/g)) {
+    const word = match[0].toLowerCase();
+    words.add(word);
+    for (const part of word.split(".")) words.add(part);
+  }
+  return words;
+}
+
+/** The tables a query text names ("schema.table" also by its last part), in schema order. */
+export function tablesNamedIn(text: string, schema: SchemaTable[]): SchemaTable[] {
+  const words = wordsOf(text);
+  return schema.filter((table) => {
+    const name = table.name.toLowerCase();
+    return words.has(name) || words.has(name.split(".").pop()!);
+  });
+}
+
+function columnCompletions(tables: SchemaTable[]): Completion[] {
   const out: Completion[] = [];
   const seen = new Set<string>();
-  for (const table of schema) {
-    out.push({ label: table.name, type: "class", detail: "table", boost: 2 });
+  for (const table of tables) {
     for (const column of table.columns) {
       if (seen.has(column.name)) continue;
       seen.add(column.name);
@@ -74,10 +92,41 @@ export function schemaCompletions(schema: SchemaTable[]): Completion[] {
   return out;
 }
 
+/**
+ * Completions from the schema: every table, and the columns of the tables the text names (of
+ * every table while it names none yet), each column name once.
+ */
+export function schemaCompletions(schema: SchemaTable[], text = ""): Completion[] {
+  const named = text ? tablesNamedIn(text, schema) : [];
+  const tables = schema.map<Completion>((table) => ({
+    label: table.name,
+    type: "class",
+    detail: "table",
+    boost: 2,
+  }));
+  return [...tables, ...columnCompletions(named.length > 0 ? named : schema)];
+}
+
+/** The table a qualified name points at: by its full name, else by its last part. */
+function tableByName(schema: SchemaTable[], name: string): SchemaTable | undefined {
+  const wanted = name.toLowerCase();
+  const last = (n: string) => n.split(".").pop()!;
+  return (
+    schema.find((t) => t.name.toLowerCase() === wanted) ??
+    schema.find((t) => last(t.name.toLowerCase()) === last(wanted))
+  );
+}
+
+/** After these words a table name comes: only tables are offered. */
+const BEFORE_TABLE = /\b(?:from|join|into|update|table)\s+$/i;
+/** "name." just before the cursor: that table's columns are offered. */
+const TABLE_DOT = /([\w$]+(?:\.[\w$]+)*)\.$/;
+
 /** Snippets complete by their trigger and insert their text. */
 function snippetSource(snippets: QuerySnippet[]): CompletionSource {
   return (context: CompletionContext) => {
-    const word = context.matchBefore(/[\w-]+/);
+    // Ctrl+Space with nothing typed yet matches the empty word and still offers everything.
+    const word = context.matchBefore(/[\w-]*/);
     if (!word || (word.from === word.to && !context.explicit)) return null;
     return {
       from: word.from,
@@ -93,10 +142,21 @@ function snippetSource(snippets: QuerySnippet[]): CompletionSource {
 }
 
 function schemaSource(schema: SchemaTable[]): CompletionSource {
-  const options = schemaCompletions(schema);
   return (context: CompletionContext) => {
-    const word = context.matchBefore(/[\w$]+/);
-    if (!word || (word.from === word.to && !context.explicit)) return null;
+    const word = context.matchBefore(/[\w$]*/);
+    if (!word) return null;
+    const before = context.state.sliceDoc(Math.max(0, word.from - 200), word.from);
+    const dotted = TABLE_DOT.exec(before);
+    if (dotted) {
+      const table = tableByName(schema, dotted[1]);
+      if (!table) return null;
+      return { from: word.from, options: columnCompletions([table]), validFor: /^[\w$]*$/ };
+    }
+    if (word.from === word.to && !context.explicit) return null;
+    const text = context.state.doc.toString();
+    const options = BEFORE_TABLE.test(before)
+      ? schemaCompletions(schema).filter((o) => o.type === "class")
+      : schemaCompletions(schema, text);
     return { from: word.from, options, validFor: /^[\w$]*$/ };
   };
 }
@@ -264,8 +324,10 @@ const SQL_KEYWORDS = (
 
 /** SQL keywords, upper-cased, after the schema names. */
 const keywordSource: CompletionSource = (context) => {
-  const word = context.matchBefore(/\w+/);
+  const word = context.matchBefore(/\w*/);
   if (!word || (word.from === word.to && !context.explicit)) return null;
+  // After "table." only that table's columns make sense.
+  if (context.state.sliceDoc(word.from - 1, word.from) === ".") return null;
   return {
     from: word.from,
     options: SQL_KEYWORDS.map((k) => ({ label: k, type: "keyword" })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { schemaCompletions } from "./QueryEditor";
+import { schemaCompletions, tablesNamedIn } from "./QueryEditor";
 import { filterSchema } from "./SchemaBrowser";
 import { hasLazySchema, initialDatabase } from "./loadSchema";
 
@@ -19,10 +19,42 @@ describe("schema helpers", () => {
     const labels = schemaCompletions(schema).map((c) => `${c.label}:${c.type}`);
     expect(labels).toEqual([
       "orders:class",
+      "customers:class",
       "id:property",
       "total:property",
-      "customers:class",
       "email:property",
+    ]);
+  });
+});
+
+describe("column completions follow the tables the text names", () => {
+  const labels = (text: string) => schemaCompletions(schema, text).map((c) => c.label);
+
+  it("offers the columns of the named tables only", () => {
+    expect(labels("select  from customers")).toEqual(["orders", "customers", "id", "email"]);
+    expect(labels("select * from ORDERS o join customers c on c.id = o.id")).toEqual([
+      "orders",
+      "customers",
+      "id",
+      "total",
+      "email",
+    ]);
+  });
+
+  it("offers every column while the text names no table", () => {
+    expect(labels("select ")).toEqual(["orders", "customers", "id", "total", "email"]);
+  });
+
+  it("finds tables as whole words, and schema-qualified tables by either name", () => {
+    const qualified = [{ name: "sales.orders", columns: [] }, ...schema];
+    expect(tablesNamedIn("select * from orders_archive", schema)).toEqual([]);
+    expect(tablesNamedIn("select * from sales.orders", qualified).map((t) => t.name)).toEqual([
+      "sales.orders",
+      "orders",
+    ]);
+    expect(tablesNamedIn("select * from orders", qualified).map((t) => t.name)).toEqual([
+      "sales.orders",
+      "orders",
     ]);
   });
 });

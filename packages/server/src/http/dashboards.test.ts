@@ -402,9 +402,18 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     });
     expect(saved.body).not.toHaveProperty("can_edit");
     refused(await member.post(`/api/dashboards/${board.id}`, { name: "stale", version: 1 }), 409);
+    // Two saves of the same version at once: one wins, the other is told.
+    const race = await Promise.all(
+      ["first", "second"].map((name) =>
+        member.post(`/api/dashboards/${board.id}`, { tags: [name], version: 2 }),
+      ),
+    );
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = race.find((r) => r.status === 200)!.body;
     expect(
       (await member.post(`/api/dashboards/${board.id}`, { is_draft: true })).body,
-    ).toMatchObject({ is_draft: true, version: 3 });
+    ).toMatchObject({ is_draft: true, version: 4, tags: winner.tags });
+    await member.post(`/api/dashboards/${board.id}`, { tags: ["a", "b"] });
 
     refused(await colleague.post(`/api/dashboards/${board.id}`, { name: "Not mine" }), 403);
     refused(await viewer.post(`/api/dashboards/${board.id}`, { name: "Not mine" }), 403);
@@ -420,7 +429,7 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     refused(await member.post("/api/dashboards/999999", { name: "x" }), 404);
     refused(await member.post(`/api/dashboards/${other.query.id}x`, { name: "x" }), 404);
     const unchanged = (await member.get(`/api/dashboards/${board.id}`)).body;
-    expect(unchanged).toMatchObject({ name: "Locked v2", version: 3, tags: ["a", "b"] });
+    expect(unchanged).toMatchObject({ name: "Locked v2", version: 5, tags: ["a", "b"] });
 
     expect((await admin.post(`/api/dashboards/${board.id}`, { name: "By admin" })).status).toBe(
       200,

@@ -876,6 +876,41 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     expect((await call("DELETE", `/api/dashboards/${id}`)).body.is_archived).toBe(true);
   });
 
+  it("asks for list_dashboards, create_dashboard and edit_dashboard where Redash does", async () => {
+    const board = await newDashboard(member, "Permissions");
+    const group = await newGroup(server, "query people", ["view_query", "execute_query"]);
+    const { client: queryOnly } = await userClient(server, "queries@example.com", [group.id]);
+    for (const path of [
+      "/api/dashboards",
+      "/api/dashboards/my",
+      "/api/dashboards/recent",
+      "/api/dashboards/tags",
+      `/api/dashboards/${board.id}`,
+    ]) {
+      refused(await queryOnly.get(path), 403);
+    }
+    // Favorites need only a signed-in user.
+    expect((await queryOnly.get("/api/dashboards/favorites")).status).toBe(200);
+    refused(await queryOnly.post("/api/dashboards", { name: "No" }), 403);
+    refused(await queryOnly.post(`/api/dashboards/${board.id}/fork`), 403);
+    // The reader lists dashboards but may not edit, even their own.
+    const readersOwn = await server.ctx.database.db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", "reader@example.com")
+      .executeTakeFirstOrThrow();
+    await member.post(`/api/dashboards/${board.id}/acl`, {
+      access_type: "modify",
+      user_id: readersOwn.id,
+    });
+    refused(
+      await reader.post(`/api/dashboards/${board.id}`, { name: "Granted, no permission" }),
+      403,
+    );
+    refused(await reader.delete(`/api/dashboards/${board.id}`), 403);
+    expect((await member.get(`/api/dashboards/${board.id}`)).body.name).toBe("Permissions");
+  });
+
   it("keeps a Redash-exported dashboard exactly as given", async () => {
     const exported = redashExport(shopQuery.vizId);
     const board = await newDashboard(admin, exported.name);

@@ -4,7 +4,8 @@ import type { MailConfig } from "./config";
 export interface Mail {
   to: string;
   subject: string;
-  text: string;
+  /** At least one of text and html. */
+  text?: string;
   html?: string;
 }
 

@@ -1,4 +1,5 @@
 import type { DestinationType } from "./types";
+import { DeliveryError, option, substitute } from "./delivery";
 
 export const DEFAULT_EMAIL_SUBJECT = "Alert: {alert_name} changed status to {state}";
 
@@ -19,5 +20,24 @@ export const email: DestinationType = {
     },
     required: ["addresses"],
     extra_options: ["subject_template"],
+  },
+  async send(n, options, tools) {
+    const recipients = option(options, "addresses")
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean);
+    if (recipients.length === 0) return;
+    if (!tools.mailer.configured) throw new DeliveryError("The mail server is not configured.");
+    const subject =
+      n.subject ||
+      substitute(option(options, "subject_template") || DEFAULT_EMAIL_SUBJECT, {
+        alert_name: n.alert.name,
+        state: n.newState.toUpperCase(),
+      });
+    await tools.mailer.send({
+      to: recipients.join(", "),
+      subject,
+      html: n.body || n.defaultEmailBody,
+    });
   },
 };

@@ -1,4 +1,11 @@
 import type { DestinationType } from "./types";
+import { alertUrl, postJson, queryUrl, requiredOption } from "./delivery";
+
+const COLORS = { ok: "green", triggered: "red", unknown: "yellow" };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 /**
  * HipChat (the service is shut down; Redash dropped it). Listed as deprecated so existing
@@ -19,5 +26,12 @@ export const hipchat: DestinationType = {
     },
     required: ["url"],
     secret: ["url"],
+  },
+  async send(n, options, tools) {
+    const url = requiredOption(options, "url");
+    const message =
+      `<a href="${escapeHtml(alertUrl(n))}">${escapeHtml(n.alert.name)}</a> changed state to ` +
+      `${n.newState.toUpperCase()} (based on <a href="${escapeHtml(queryUrl(n))}">this query</a>).`;
+    await postJson(tools, url, { message, color: COLORS[n.newState] });
   },
 };

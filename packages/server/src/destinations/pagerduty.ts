@@ -1,4 +1,5 @@
 import type { DestinationType } from "./types";
+import { option, postJson, requiredOption } from "./delivery";
 
 /** A PagerDuty Events API v2 incident, triggered and resolved with the alert. */
 export const pagerduty: DestinationType = {
@@ -13,5 +14,25 @@ export const pagerduty: DestinationType = {
     },
     secret: ["integration_key"],
     required: ["integration_key"],
+  },
+  async send(n, options, tools) {
+    const key = requiredOption(options, "integration_key");
+    // PagerDuty knows incidents that start and end; an unknown state is neither.
+    if (n.newState === "unknown") return;
+    const incident = `${n.alert.id}_${n.query.id}`;
+    const payload = {
+      routing_key: key,
+      incident_key: incident,
+      dedup_key: incident,
+      payload: {
+        summary: n.subject || option(options, "description") || `Alert: ${n.alert.name}`,
+        severity: "error",
+        source: "redash",
+        ...(n.body ? { custom_details: n.body } : {}),
+      },
+      event_action: n.newState === "triggered" ? "trigger" : "resolve",
+    };
+    const base = tools.serviceUrls?.pagerduty ?? "https://events.pagerduty.com";
+    await postJson(tools, `${base}/v2/enqueue`, payload);
   },
 };

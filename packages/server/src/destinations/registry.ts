@@ -1,14 +1,16 @@
 import type { DestinationType } from "./types";
 import { chatwork } from "./chatwork";
+import { discord } from "./discord";
 import { email } from "./email";
 import { hangoutsChat } from "./hangoutsChat";
 import { hipchat } from "./hipchat";
 import { mattermost } from "./mattermost";
+import { microsoftTeams } from "./microsoftTeams";
 import { pagerduty } from "./pagerduty";
 import { slack } from "./slack";
 import { webhook } from "./webhook";
 
-/** Every destination type, in Redash's registration order. */
+/** Every destination type, in Redash's registration order (Discord and Teams last). */
 const TYPES: readonly DestinationType[] = [
   email,
   slack,
@@ -18,6 +20,8 @@ const TYPES: readonly DestinationType[] = [
   chatwork,
   pagerduty,
   hangoutsChat,
+  discord,
+  microsoftTeams,
 ];
 
 const BY_TYPE = new Map(TYPES.map((t) => [t.type, t]));

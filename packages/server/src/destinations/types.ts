@@ -1,3 +1,5 @@
+import type { Mailer } from "../mail";
+import type { OutboundClient } from "../outbound/client";
 import type { ConfigurationSchema } from "../runners/types";
 
 /** Destination options as stored (decrypted): the keys of the type's configuration schema. */
@@ -24,16 +26,26 @@ export interface AlertNotification {
   /** Rendered `custom_subject` / `custom_body` ("" when the alert has none). */
   subject: string;
   body: string;
+  /** The e-mail body used when there is no custom body (status, condition, link, table). */
+  defaultEmailBody: string;
   /** Public base address of the app (links in messages); "" when not configured. */
   host: string;
   /** Execution metadata (`Username`, `query_id`, ...); `{}` for a manual evaluation. */
   metadata: Record<string, unknown>;
 }
 
+/** What a destination sends with: the guarded HTTP client and the mailer. */
+export interface DeliveryTools {
+  outbound: OutboundClient;
+  mailer: Mailer;
+  /** Fixed service addresses (ChatWork, PagerDuty), replaceable in tests. */
+  serviceUrls?: Partial<Record<"chatwork" | "pagerduty", string>>;
+}
+
 /**
  * One alert destination type: Redash's type id, display name, icon and configuration schema
- * (secret fields listed in `secret`). Delivery arrives with alerts: each type then implements
- * `notify`; until then no type declares it.
+ * (secret fields listed in `secret`), and how it sends a notification (§9.7). `send` throws when
+ * the delivery failed, so the caller can retry and record it.
  */
 export interface DestinationType {
   type: string;
@@ -43,5 +55,9 @@ export interface DestinationType {
   configurationSchema: ConfigurationSchema;
   /** Listed for existing destinations but not offered for new ones. */
   deprecated?: boolean;
-  notify?(notification: AlertNotification, options: DestinationOptions): Promise<void>;
+  send(
+    notification: AlertNotification,
+    options: DestinationOptions,
+    tools: DeliveryTools,
+  ): Promise<void>;
 }

@@ -3,6 +3,8 @@ import type { Kysely } from "kysely";
 import type { Config } from "../config";
 import type { Keys } from "../auth/secretKey";
 import type { ResultLimits } from "../results/limits";
+import { createAlertService, type AlertService } from "../alerts/evaluation";
+import { createMailer } from "../mail";
 import type { DB } from "../store/schema";
 import { createQueueBackend } from "./index";
 import { jobProcessor } from "./runJob";
@@ -37,9 +39,18 @@ export async function startExecution(
     onError: (error) => log.warn({ err: error.message }, "query queue connection problem"),
   });
   const service = createExecutionService({ db, backend });
+  let alerts: AlertService | null = null;
   if (parts.worker) {
+    const mailer = createMailer(config.mail);
+    const alertService = createAlertService({ db, config, keys: deps.keys, mailer, log });
+    alerts = alertService;
+    // Every stored result has its alerts evaluated; their notifications go out in the background.
+    const onResult = (...args: Parameters<AlertService["afterResult"]>) =>
+      alertService
+        .afterResult(...args)
+        .catch((error: unknown) => log.error({ err: error }, "alert evaluation failed"));
     await backend.startWorker(
-      jobProcessor({ db, config, keys: deps.keys, limits: deps.resultLimits }),
+      jobProcessor({ db, config, keys: deps.keys, limits: deps.resultLimits, onResult }),
       config.workerConcurrency,
     );
   }
@@ -61,6 +72,7 @@ export async function startExecution(
     async close() {
       await scheduler?.stop();
       await service.close();
+      await alerts?.idle();
     },
   };
 }

@@ -113,10 +113,12 @@ describe.each(DATABASES)("destinations API on %s", (dbKind) => {
     expect(types.map((t) => t.type).sort()).toEqual(
       [
         "chatwork",
+        "discord",
         "email",
         "hangouts_chat",
         "hipchat",
         "mattermost",
+        "microsoft_teams_webhook",
         "pagerduty",
         "slack",
         "webhook",
@@ -255,6 +257,8 @@ describe.each(DATABASES)("destinations API on %s", (dbKind) => {
       type: "webhook",
       icon: "fa-bolt",
       options: { url: MASK, username: "ops", password: MASK },
+      last_failure: null,
+      last_failure_at: null,
     });
     const viewed = await events("view");
     expect(viewed.at(-1)!.object_id).toBe(String(created.id));

@@ -6,6 +6,7 @@ import { queryResultRoutes } from "./queryResults";
 import { aclRoutes } from "./acl";
 import { dataSourceRoutes } from "./dataSources";
 import { destinationRoutes } from "./destinations";
+import { alertRoutes } from "./alerts";
 import { queryRoutes } from "./queries";
 import { dashboardRoutes } from "./dashboards";
 import { widgetRoutes } from "./widgets";
@@ -24,6 +25,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await eventRoutes(app, ctx);
   await dataSourceRoutes(app, ctx);
   await destinationRoutes(app, ctx);
+  await alertRoutes(app, ctx);
   await queryRoutes(app, ctx);
   await visualizationRoutes(app, ctx);
   await dashboardRoutes(app, ctx);

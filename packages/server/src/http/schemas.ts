@@ -564,8 +564,10 @@ export const destinationFull = object(
   {
     ...destinationFields,
     options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
+    last_failure: orNull({ ...str, description: "Why the last delivery failed" }),
+    last_failure_at: orNull(timestamp),
   },
-  ["id", "name", "type", "icon", "options"],
+  ["id", "name", "type", "icon", "options", "last_failure", "last_failure_at"],
   "A destination with its options",
 );
 export const destinationType = object(
@@ -578,6 +580,35 @@ export const destinationType = object(
   },
   ["name", "type", "icon", "configuration_schema"],
   "A destination type",
+);
+
+const alertFields = {
+  id: int,
+  name: str,
+  options: {
+    ...anyObject,
+    description: "column, op, value, selector, muted, custom_subject, custom_body",
+  },
+  state: { type: "string", enum: ["unknown", "ok", "triggered"] },
+  last_triggered_at: orNull(timestamp),
+  updated_at: timestamp,
+  created_at: timestamp,
+  rearm: orNull(int),
+} as const;
+export const alert = object(
+  { ...alertFields, query, user: orNull(user) },
+  [...(Object.keys(alertFields) as (keyof typeof alertFields)[]), "query", "user"],
+  "An alert",
+);
+export const alertSubscription = object(
+  {
+    id: int,
+    user: orNull(user),
+    alert_id: int,
+    destination: { ...destination, description: "Absent for an e-mail to the subscriber" },
+  },
+  ["id", "user", "alert_id"],
+  "An alert subscription",
 );
 
 export const event = object(

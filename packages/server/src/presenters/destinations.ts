@@ -11,6 +11,9 @@ export interface PresentedDestination {
   type: string;
   icon: string;
   options?: Record<string, unknown>;
+  /** Full form (admins): the last failed delivery's reason and time, or null. */
+  last_failure?: string | null;
+  last_failure_at?: string | null;
 }
 
 export function presentDestination(destination: Destination): PresentedDestination {
@@ -22,7 +25,7 @@ export function presentDestination(destination: Destination): PresentedDestinati
   };
 }
 
-/** The full form: with options, every secret replaced by `--------`. */
+/** The full form (admins only): options with every secret replaced by `--------`, last failure. */
 export function presentDestinationFull(
   ctx: Pick<AppContext, "keys">,
   destination: Destination,
@@ -32,7 +35,12 @@ export function presentDestinationFull(
   const options = type
     ? maskDestinationOptions(type, readDestinationOptions(ctx, destination))
     : {};
-  return { ...presentDestination(destination), options };
+  return {
+    ...presentDestination(destination),
+    options,
+    last_failure: destination.last_failure ?? null,
+    last_failure_at: destination.last_failure_at ?? null,
+  };
 }
 
 export function presentDestinationType(type: DestinationType) {

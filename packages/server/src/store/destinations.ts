@@ -91,3 +91,32 @@ export async function deleteDestination(db: Kysely<DB>, id: number): Promise<voi
     await tx.deleteFrom("notification_destinations").where("id", "=", id).execute();
   });
 }
+
+/** Remembers a failed delivery (the reason carries no secret) for the admins' view. */
+export async function recordDestinationFailure(
+  db: Kysely<DB>,
+  id: number,
+  reason: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable("notification_destinations")
+    .set({ last_failure: reason, last_failure_at: at })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Destinations by id (the subscriptions of an alert), of any type. */
+export async function destinationsByIds(
+  db: Kysely<DB>,
+  ids: (number | null)[],
+): Promise<Map<number, Destination>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("notification_destinations")
+    .selectAll()
+    .where("id", "in", wanted)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -3,6 +3,7 @@ import type { Database } from "./database";
 import * as initial from "./migrations/001_initial";
 import * as rowObjectChunks from "./migrations/002_row_object_chunks";
 import * as endedSessions from "./migrations/003_ended_sessions";
+import * as destinationFailures from "./migrations/004_destination_failures";
 
 /** Migrations in order. Each gets the dialect so one file serves SQLite and PostgreSQL. */
 const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) => Promise<void>> =
@@ -10,6 +11,7 @@ const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) 
     "001_initial": initial.up,
     "002_row_object_chunks": rowObjectChunks.up,
     "003_ended_sessions": endedSessions.up,
+    "004_destination_failures": destinationFailures.up,
   };
 
 /**

@@ -203,6 +203,9 @@ export interface NotificationDestinationsTable {
   name: string;
   type: string;
   encrypted_options: string;
+  /** The last failed delivery's reason and time (migration 004). */
+  last_failure: string | null;
+  last_failure_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

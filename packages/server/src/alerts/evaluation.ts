@@ -1,0 +1,119 @@
+import type { Kysely } from "kysely";
+import { evaluateAlert, shouldNotifyAlert, type AlertState } from "@sightline/core";
+import type { JobData } from "../execution/types";
+import { loadResultMeta, readResultRowObjects, type ResultMeta } from "../results/resultStore";
+import type { Cell } from "../runners/types";
+import { alertsOnResult, setAlertState, type Alert } from "../store/alerts";
+import { findQueriesByIds, findQuery, type Query } from "../store/queries";
+import type { DB } from "../store/schema";
+import { now } from "../store/values";
+import { createNotifier, type Notifier, type NotifierDeps } from "./notifications";
+import type { AlertResultData } from "./templates";
+
+/**
+ * Alert evaluation against stored results (api-platform.md §9.2–§9.5): after every successful
+ * execution, and on demand (`POST /api/alerts/{id}/eval`). A new state is stored before any
+ * notification is sent; notifications go out in the background.
+ */
+
+export interface AlertService {
+  /** The alerts of the queries this result just became the latest of (the worker's hook). */
+  afterResult(result: ResultMeta, job: JobData, jobId: string): Promise<void>;
+  /** Evaluates now and notifies every subscription whatever the transition (manual /eval). */
+  evaluateNow(alert: Alert): Promise<void>;
+  /** Resolves when the notifications started so far are sent or given up. */
+  idle(): Promise<void>;
+}
+
+async function readData(db: Kysely<DB>, result: ResultMeta): Promise<AlertResultData> {
+  const rows: Record<string, Cell>[] = [];
+  for await (const chunk of readResultRowObjects(db, result)) rows.push(...chunk);
+  return { columns: result.columns, rows };
+}
+
+/** Redash's execution metadata, as in the comment in front of the query's text. */
+async function executionMetadata(
+  db: Kysely<DB>,
+  job: JobData,
+  jobId: string,
+): Promise<Record<string, unknown>> {
+  let username = job.scheduled ? "Scheduled" : "API";
+  if (!job.scheduled && job.userId !== null) {
+    username =
+      job.userEmail ??
+      (await db.selectFrom("users").select("email").where("id", "=", job.userId).executeTakeFirst())
+        ?.email ??
+      "unknown";
+  }
+  return {
+    Username: username,
+    query_id: job.queryId ?? "adhoc",
+    Queue: job.queueName,
+    "Job ID": jobId,
+    "Query Hash": job.queryHash,
+    Scheduled: job.scheduled,
+  };
+}
+
+export function createAlertService(deps: NotifierDeps, notifier: Notifier = createNotifier(deps)) {
+  const db = deps.db;
+
+  /** Stores the change the notify rule asks for; returns the alert as stored, or null. */
+  async function store(alert: Alert, newState: AlertState, at: Date): Promise<Alert | null> {
+    const lastTriggeredAt = alert.last_triggered_at ? new Date(alert.last_triggered_at) : null;
+    const notify = shouldNotifyAlert(
+      { state: alert.state, rearm: alert.rearm, lastTriggeredAt },
+      newState,
+      at,
+    );
+    if (!notify) return null;
+    const stamp = at.toISOString();
+    await setAlertState(db, alert.id, newState, stamp);
+    return { ...alert, state: newState, last_triggered_at: stamp, updated_at: now() };
+  }
+
+  const service: AlertService = {
+    async afterResult(result, job, jobId) {
+      const alerts = await alertsOnResult(db, result.orgId, result.id);
+      if (alerts.length === 0) return;
+      const queries = new Map(
+        (
+          await findQueriesByIds(
+            db,
+            result.orgId,
+            alerts.map((a) => a.query_id),
+          )
+        ).map((q) => [q.id, q]),
+      );
+      const data = await readData(db, result);
+      let metadata: Record<string, unknown> | null = null;
+      for (const alert of alerts) {
+        const query = queries.get(alert.query_id);
+        if (!query) continue;
+        const newState = evaluateAlert(alert.options, data);
+        const stored = await store(alert, newState, new Date());
+        // Back to normal from "not yet known" is no news; muted alerts stay quiet.
+        if (!stored || (alert.state === "unknown" && newState === "ok")) continue;
+        if (alert.options.muted === true) continue;
+        metadata ??= await executionMetadata(db, job, jobId);
+        notifier.dispatch({ alert: stored, query, newState, data, metadata });
+      }
+    },
+
+    async evaluateNow(alert) {
+      const query: Query | null = await findQuery(db, alert.org_id, alert.query_id);
+      if (!query) return;
+      const result =
+        query.latest_query_data_id === null
+          ? null
+          : await loadResultMeta(db, alert.org_id, query.latest_query_data_id);
+      const data = result ? await readData(db, result) : null;
+      const newState = evaluateAlert(alert.options, data);
+      const stored = (await store(alert, newState, new Date())) ?? alert;
+      notifier.dispatch({ alert: stored, query, newState, data, metadata: {} });
+    },
+
+    idle: () => notifier.idle(),
+  };
+  return service;
+}

@@ -1,0 +1,211 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import type { AlertState } from "@sightline/core";
+import type { Keys } from "../auth/secretKey";
+import type { Config } from "../config";
+import { readDestinationOptions } from "../destinations/options";
+import { email } from "../destinations/email";
+import { findDestinationType } from "../destinations/registry";
+import type {
+  AlertNotification,
+  DeliveryTools,
+  DestinationOptions,
+  DestinationType,
+} from "../destinations/types";
+import type { Mailer } from "../mail";
+import { createOutboundClient } from "../outbound/client";
+import { presentCompactAlert } from "../presenters/alerts";
+import { listSubscriptions, type Alert } from "../store/alerts";
+import { destinationsByIds, recordDestinationFailure } from "../store/destinations";
+import type { DB } from "../store/schema";
+import type { Query } from "../store/queries";
+import { usersByIds } from "../store/users";
+import { now } from "../store/values";
+import {
+  defaultEmailBody,
+  renderAlertTexts,
+  templateVariables,
+  type AlertResultData,
+} from "./templates";
+
+/**
+ * Sending an alert's notifications to its subscriptions (api-platform.md §9.5): each one at the
+ * same time as the others, in the background, retried with backoff; a delivery that still fails
+ * is logged and remembered on its destination, and never changes the alert.
+ */
+
+export interface NotifierDeps {
+  db: Kysely<DB>;
+  config: Pick<Config, "baseUrl" | "outboundAllowedRanges">;
+  keys: Keys;
+  mailer: Mailer;
+  log: Pick<FastifyBaseLogger, "warn" | "error">;
+  /** Replacements for tests (e.g. the fixed ChatWork and PagerDuty addresses). */
+  tools?: Partial<DeliveryTools>;
+  /** Waits before the second and third tries. */
+  retryDelaysMs?: readonly number[];
+}
+
+/** One alert's change of state to tell its subscribers about. */
+export interface AlertNotice {
+  /** The alert as stored after the evaluation. */
+  alert: Alert;
+  query: Query;
+  newState: AlertState;
+  data: AlertResultData | null;
+  /** Execution metadata, `{}` for a manual evaluation. */
+  metadata: Record<string, unknown>;
+}
+
+export interface Notifier {
+  /** Starts sending; returns at once. */
+  dispatch(notice: AlertNotice): void;
+  /** Resolves when every notification started so far is delivered or given up. */
+  idle(): Promise<void>;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [1_000, 3_000];
+
+interface Target {
+  destinationId: number | null;
+  type: DestinationType;
+  options: DestinationOptions;
+}
+
+export function createNotifier(deps: NotifierDeps): Notifier {
+  const tools: DeliveryTools = {
+    outbound: createOutboundClient({ allowedRanges: deps.config.outboundAllowedRanges }),
+    mailer: deps.mailer,
+    ...deps.tools,
+  };
+  const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const pending = new Set<Promise<void>>();
+
+  /** Where each subscription sends: its destination, or an e-mail to the subscriber. */
+  async function targets(alertId: number): Promise<Target[]> {
+    const subscriptions = await listSubscriptions(deps.db, alertId);
+    const destinations = await destinationsByIds(
+      deps.db,
+      subscriptions.map((s) => s.destination_id),
+    );
+    const users = await usersByIds(
+      deps.db,
+      subscriptions.filter((s) => s.destination_id === null).map((s) => s.user_id),
+    );
+    const out: Target[] = [];
+    for (const s of subscriptions) {
+      if (s.destination_id === null) {
+        const user = users.get(s.user_id);
+        if (user && user.disabled_at === null) {
+          out.push({ destinationId: null, type: email, options: { addresses: user.email } });
+        }
+        continue;
+      }
+      const destination = destinations.get(s.destination_id);
+      if (!destination) continue;
+      const type = findDestinationType(destination.type);
+      if (!type) {
+        deps.log.warn(
+          { alert_id: alertId, destination_id: destination.id, type: destination.type },
+          "alert destination of an unknown type skipped",
+        );
+        continue;
+      }
+      out.push({
+        destinationId: destination.id,
+        type,
+        options: readDestinationOptions(deps, destination),
+      });
+    }
+    return out;
+  }
+
+  function message(notice: AlertNotice): AlertNotification {
+    const host = deps.config.baseUrl.replace(/\/+$/, "");
+    const variables = templateVariables(notice.alert, notice.query, notice.data, host);
+    const { subject, body } = renderAlertTexts(notice.alert.options, variables);
+    return {
+      alert: presentCompactAlert(notice.alert),
+      query: { id: notice.query.id, name: notice.query.name, query: notice.query.query },
+      newState: notice.newState,
+      subject,
+      body,
+      defaultEmailBody: defaultEmailBody(variables, notice.data),
+      host,
+      metadata: notice.metadata,
+    };
+  }
+
+  async function deliver(target: Target, notification: AlertNotification): Promise<void> {
+    let reason = "";
+    for (let attempt = 0; attempt <= delays.length; attempt++) {
+      if (attempt > 0) await sleep(delays[attempt - 1]!);
+      try {
+        await target.type.send(notification, target.options, tools);
+        return;
+      } catch (error) {
+        reason = withoutSecrets(errorText(error), target);
+      }
+    }
+    deps.log.warn(
+      {
+        alert_id: notification.alert.id,
+        destination_id: target.destinationId,
+        destination_type: target.type.type,
+        reason,
+      },
+      "alert notification failed",
+    );
+    if (target.destinationId !== null) {
+      await recordDestinationFailure(deps.db, target.destinationId, reason, now());
+    }
+  }
+
+  async function send(notice: AlertNotice): Promise<void> {
+    const notification = message(notice);
+    const all = await targets(notice.alert.id);
+    await Promise.all(all.map((target) => deliver(target, notification)));
+  }
+
+  return {
+    dispatch(notice) {
+      const task = send(notice)
+        .catch((error: unknown) =>
+          deps.log.error(
+            { alert_id: notice.alert.id, reason: errorText(error) },
+            "alert notifications could not be sent",
+          ),
+        )
+        .finally(() => pending.delete(task));
+      pending.add(task);
+    },
+    async idle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The reason with every secret option (a webhook URL, a token) masked, in any spelling seen. */
+function withoutSecrets(reason: string, target: Target): string {
+  let text = reason;
+  for (const key of target.type.configurationSchema.secret ?? []) {
+    const value = target.options[key];
+    if (typeof value !== "string" || value.length < 4) continue;
+    const spellings = new Set([value, encodeURIComponent(value)]);
+    try {
+      spellings.add(new URL(value).href);
+    } catch {
+      // Not a URL: the value as written is enough.
+    }
+    for (const spelling of spellings) text = text.split(spelling).join("--------");
+  }
+  return text;
+}

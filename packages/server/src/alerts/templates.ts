@@ -1,0 +1,128 @@
+import Mustache from "mustache";
+import type { Cell, ResultColumn } from "../runners/types";
+import type { Alert } from "../store/alerts";
+
+/**
+ * Alert notification templates (api-platform.md §9.6): `custom_subject` and `custom_body` are
+ * mustache, HTML-escaped for `{{x}}` and raw for `{{{x}}}`, over the variables below.
+ */
+
+/** The result an alert was evaluated on. */
+export interface AlertResultData {
+  columns: ResultColumn[];
+  rows: Record<string, Cell>[];
+}
+
+export interface AlertTemplateQuery {
+  id: number;
+  name: string;
+}
+
+/** A value rendered as Python's repr, as Redash shows lists and rows inside `{{...}}`. */
+function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "nan";
+  if (typeof value === "string") {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const escaped = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
+    return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
+  }
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return `{${entries.map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
+}
+
+/** A list that still iterates in sections but prints as Python's repr in `{{LIST}}`. */
+function printableList<T>(items: T[]): T[] {
+  Object.defineProperty(items, "toString", { value: () => pythonRepr(items), enumerable: false });
+  return items;
+}
+
+/** Every variable of §9.6, for an alert in its stored (already updated) state. */
+export function templateVariables(
+  alert: Pick<Alert, "id" | "name" | "state" | "options">,
+  query: AlertTemplateQuery,
+  data: AlertResultData | null,
+  host: string,
+): Record<string, unknown> {
+  const column = alert.options.column;
+  const first = data?.rows[0];
+  const names = data?.columns.map((c) => c.name) ?? [];
+  return {
+    ALERT_NAME: alert.name,
+    ALERT_URL: `${host}/alerts/${alert.id}`,
+    ALERT_STATUS: alert.state.toUpperCase(),
+    ALERT_SELECTOR: alert.options.selector,
+    ALERT_CONDITION: alert.options.op,
+    ALERT_THRESHOLD: alert.options.value,
+    QUERY_NAME: query.name,
+    QUERY_URL: `${host}/queries/${query.id}`,
+    QUERY_RESULT_VALUE: first && column !== undefined && column in first ? first[column] : null,
+    QUERY_RESULT_ROWS: printableList([...(data?.rows ?? [])]),
+    QUERY_RESULT_COLS: printableList((data?.columns ?? []).map((c) => ({ ...c }))),
+    QUERY_RESULT_TABLE: printableList(
+      (data?.rows ?? []).map((row) => printableList(names.map((name) => row[name] ?? null))),
+    ),
+  };
+}
+
+/** A template rendered over the variables; "" when there is none. */
+export function renderAlertTemplate(template: unknown, variables: Record<string, unknown>): string {
+  if (typeof template !== "string" || template === "") return "";
+  return Mustache.render(template, variables);
+}
+
+/** The alert's rendered subject and body (`template` is the legacy name of `custom_body`). */
+export function renderAlertTexts(
+  options: Alert["options"],
+  variables: Record<string, unknown>,
+): { subject: string; body: string } {
+  return {
+    subject: renderAlertTemplate(options.custom_subject, variables),
+    body: renderAlertTemplate(options.custom_body ?? options.template, variables),
+  };
+}
+
+const STATUS_COLORS: Record<string, string> = {
+  TRIGGERED: "#c0392b",
+  OK: "#27ae60",
+  UNKNOWN: "#f39c12",
+};
+
+const DEFAULT_EMAIL = `<!DOCTYPE html>
+<html>
+<body style="margin: 0; padding: 16px; font-family: Helvetica, Arial, sans-serif; color: #333;">
+<p><span style="display: inline-block; padding: 4px 10px; border-radius: 3px; color: #fff; font-weight: bold; background-color: {{color}};">STATUS: {{ALERT_STATUS}}</span></p>
+<p>CONDITION: {{QUERY_RESULT_VALUE}} {{ALERT_CONDITION}} {{ALERT_THRESHOLD}}</p>
+<p>Query: <a href="{{QUERY_URL}}">{{QUERY_NAME}}</a></p>
+<table style="border-collapse: collapse; font-size: 13px;">
+<thead><tr>{{#headers}}<th style="border: 1px solid #ddd; padding: 4px 8px; text-align: left; background-color: #f5f5f5;">{{text}}</th>{{/headers}}</tr></thead>
+<tbody>{{#rows}}<tr>{{#cells}}<td style="border: 1px solid #ddd; padding: 4px 8px;">{{text}}</td>{{/cells}}</tr>{{/rows}}</tbody>
+</table>
+</body>
+</html>
+`;
+
+function cellText(value: Cell | undefined): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+/**
+ * The e-mail body when the alert has no custom body: a status badge, the condition, a link to
+ * the query and the result as a table.
+ */
+export function defaultEmailBody(
+  variables: Record<string, unknown>,
+  data: AlertResultData | null,
+): string {
+  const columns = data?.columns ?? [];
+  return Mustache.render(DEFAULT_EMAIL, {
+    ...variables,
+    color: STATUS_COLORS[String(variables.ALERT_STATUS)] ?? STATUS_COLORS.UNKNOWN,
+    headers: columns.map((c) => ({ text: c.friendly_name || c.name })),
+    rows: (data?.rows ?? []).map((row) => ({
+      cells: columns.map((c) => ({ text: cellText(row[c.name]) })),
+    })),
+  });
+}

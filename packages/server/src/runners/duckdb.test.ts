@@ -183,6 +183,10 @@ describe("duckdb runner", () => {
         );
       }
     }
+    // Another data source's database file, outside this one's folder, cannot be attached.
+    await expect(
+      runAll(duckdbRunner.run(withFolder, `ATTACH '${path.join(dir, "shop.duckdb")}' AS o`, ctx)),
+    ).rejects.toThrow("Permission Error");
     // Without a files folder nothing is read by path.
     await expect(
       runAll(

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { defaultEmailBody, renderAlertTexts, templateVariables } from "./templates";
+
+const alert = {
+  id: 7,
+  name: "Too <many> people",
+  state: "triggered" as const,
+  options: { column: "foo", op: ">", value: 1, selector: "first" as const },
+};
+const query = { id: 3, name: "People & pets" };
+const data = {
+  columns: [
+    { name: "foo", friendly_name: "Foo", type: "integer" as const },
+    { name: "bar", friendly_name: "Bar", type: "string" as const },
+  ],
+  rows: [
+    { foo: 2, bar: "<b>x</b>" },
+    { foo: 5, bar: "it's" },
+  ],
+};
+const HOST = "https://sightline.example.com";
+
+function render(template: string, options: Record<string, unknown> = {}) {
+  const variables = templateVariables(alert, query, data, HOST);
+  return renderAlertTexts({ ...alert.options, custom_body: template, ...options }, variables).body;
+}
+
+describe("alert templates (api-platform.md §9.6)", () => {
+  it("fills every variable, HTML-escaped in {{x}}", () => {
+    expect(
+      render(
+        [
+          "{{ALERT_NAME}}",
+          "{{ALERT_URL}}",
+          "{{ALERT_STATUS}}",
+          "{{ALERT_SELECTOR}}",
+          "{{ALERT_CONDITION}}",
+          "{{ALERT_THRESHOLD}}",
+          "{{QUERY_NAME}}",
+          "{{QUERY_URL}}",
+          "{{QUERY_RESULT_VALUE}}",
+        ].join("|"),
+      ),
+    ).toBe(
+      "Too &lt;many&gt; people|https:&#x2F;&#x2F;sightline.example.com&#x2F;alerts&#x2F;7|TRIGGERED|first|&gt;|1|People &amp; pets|https:&#x2F;&#x2F;sightline.example.com&#x2F;queries&#x2F;3|2",
+    );
+  });
+
+  it("leaves {{{x}}} raw", () => {
+    expect(render("{{{ALERT_NAME}}} {{{QUERY_URL}}} {{{ALERT_CONDITION}}}")).toBe(
+      "Too <many> people https://sightline.example.com/queries/3 >",
+    );
+  });
+
+  it("iterates rows, columns and the table; prints lists as Python does", () => {
+    expect(render("{{#QUERY_RESULT_ROWS}}[{{foo}}:{{{bar}}}]{{/QUERY_RESULT_ROWS}}")).toBe(
+      "[2:<b>x</b>][5:it's]",
+    );
+    expect(render("{{#QUERY_RESULT_COLS}}{{friendly_name}}/{{type}} {{/QUERY_RESULT_COLS}}")).toBe(
+      "Foo/integer Bar/string ",
+    );
+    expect(render("{{#QUERY_RESULT_TABLE}}<{{#.}}({{{.}}}){{/.}}>{{/QUERY_RESULT_TABLE}}")).toBe(
+      "<(2)(<b>x</b>)><(5)(it's)>",
+    );
+    expect(render("{{{QUERY_RESULT_ROWS}}}")).toBe(
+      `[{'foo': 2, 'bar': '<b>x</b>'}, {'foo': 5, 'bar': "it's"}]`,
+    );
+    expect(render("{{{QUERY_RESULT_TABLE}}}")).toBe(`[[2, '<b>x</b>'], [5, "it's"]]`);
+  });
+
+  it("reads the legacy `template` when there is no custom_body; none renders as ''", () => {
+    const variables = templateVariables(alert, query, data, HOST);
+    expect(renderAlertTexts({ template: "old {{ALERT_STATUS}}" }, variables)).toEqual({
+      subject: "",
+      body: "old TRIGGERED",
+    });
+    expect(
+      renderAlertTexts({ custom_subject: "{{ALERT_NAME}} fired", custom_body: "" }, variables),
+    ).toEqual({ subject: "Too &lt;many&gt; people fired", body: "" });
+    expect(renderAlertTexts({}, variables)).toEqual({ subject: "", body: "" });
+  });
+
+  it("has no value without a result or the column", () => {
+    const variables = templateVariables(alert, query, null, HOST);
+    expect(variables.QUERY_RESULT_VALUE).toBeNull();
+    expect(
+      renderAlertTexts(
+        { custom_body: "[{{QUERY_RESULT_VALUE}}]{{{QUERY_RESULT_ROWS}}}" },
+        variables,
+      ).body,
+    ).toBe("[][]");
+  });
+});
+
+describe("default e-mail body", () => {
+  it("shows the status badge, the condition, the query link and the result table", () => {
+    const html = defaultEmailBody(templateVariables(alert, query, data, HOST), data);
+    expect(html).toContain('background-color: #c0392b;">STATUS: TRIGGERED</span>');
+    expect(html).toContain("<p>CONDITION: 2 &gt; 1</p>");
+    expect(html).toContain(
+      '<a href="https:&#x2F;&#x2F;sightline.example.com&#x2F;queries&#x2F;3">People &amp; pets</a>',
+    );
+    const header = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+    expect(header).toEqual(["Foo", "Bar"]);
+    const cells = [...html.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(cells).toEqual(["2", "&lt;b&gt;x&lt;&#x2F;b&gt;", "5", "it&#39;s"]);
+    expect(html).not.toContain("<b>x</b>");
+  });
+
+  it("colours the badge by status", () => {
+    const ok = defaultEmailBody(
+      templateVariables({ ...alert, state: "ok" }, query, data, HOST),
+      data,
+    );
+    expect(ok).toContain('#27ae60;">STATUS: OK</span>');
+  });
+});

@@ -121,7 +121,7 @@ describe("dashboards in the browser", () => {
       expect(await chartWidget.textContent()).toContain("Orders by month");
 
       // New widgets sit side by side at the default size (3×3).
-      let saved = await getDashboard(id);
+      const saved = await getDashboard(id);
       const text = saved.widgets.find((w) => !w.visualization)!;
       const chart = saved.widgets.find((w) => w.visualization)!;
       expect(text.options.position).toMatchObject({ col: 0, row: 0, sizeX: 3, sizeY: 3 });
@@ -165,7 +165,6 @@ describe("dashboards in the browser", () => {
       );
 
       // After a reload the same dashboard shows, widgets where they were left.
-      saved = await getDashboard(id);
       await page.reload();
       await poll(
         () => page.locator("[data-widget-type=visualization] canvas").count(),
@@ -217,6 +216,93 @@ describe("dashboards in the browser", () => {
       );
       await screenshot(phone.page, "dashboards-list-phone");
       await phone.context.close();
+    },
+  );
+  it(
+    "maps a query parameter to a new dashboard parameter, applies a value with p_ in the address, favorites and archives",
+    { timeout: 120_000 },
+    async () => {
+      const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
+      const demo = sources.find((s) => s.name === "Demo")!;
+      const query = await api.post<{ id: number }>("/api/queries", {
+        name: "Top customers",
+        query:
+          "SELECT * FROM (VALUES ('Ann', 1), ('Bob', 2), ('Cid', 3)) AS t(customer, rank) WHERE rank <= {{ max_rank }}",
+        data_source_id: demo.id,
+        options: {
+          parameters: [{ name: "max_rank", title: "Max rank", type: "number", value: 3 }],
+        },
+      });
+      expect(query.status, query.text).toBe(200);
+      await api.post(`/api/queries/${query.body.id}`, { is_draft: false });
+      const created = await api.post<{ id: number; slug: string }>("/api/dashboards", {
+        name: "Customers",
+      });
+      const id = created.body.id;
+
+      const { page, context } = await signedIn();
+      await page.goto(`/dashboards/${id}-${created.body.slug}?edit`);
+      await page.getByRole("button", { name: "Add Widget" }).click();
+      await animationsSettled(page);
+      await page.getByPlaceholder("Search a query by name").fill("Top customers");
+      await page.getByTestId("add-widget-query").filter({ hasText: "Top customers" }).click();
+      const keyword = page.getByLabel("Keyword of max_rank");
+      await poll(() => keyword.inputValue()).toBe("max_rank");
+      // An empty keyword is refused with the spec's text.
+      await keyword.fill("");
+      await poll(() => page.getByRole("dialog").textContent()).toContain(
+        "Keyword must have a value",
+      );
+      expect(await page.getByTestId("add-widget-save").isDisabled()).toBe(true);
+      await keyword.fill("max_rank");
+      await page.getByTestId("add-widget-save").click();
+      const widget = page.locator("[data-widget-type=visualization]");
+      await poll(() => widget.textContent(), 30_000).toContain("Cid");
+
+      const saved = await getDashboard(id);
+      expect(saved.widgets[0]!.options).toMatchObject({
+        parameterMappings: {
+          max_rank: { name: "max_rank", type: "dashboard-level", mapTo: "max_rank" },
+        },
+      });
+
+      await page.getByTestId("done-editing").click();
+      await page.waitForURL((url) => !url.search.includes("edit"));
+      const input = page.getByTestId("dashboard-parameters").getByTestId("parameter-max_rank");
+      await input.fill("1");
+      await page.getByTestId("apply-parameters").click();
+      await page.waitForURL((url) => url.searchParams.get("p_max_rank") === "1");
+      await poll(() => widget.textContent(), 30_000).not.toContain("Bob");
+      expect(await widget.textContent()).toContain("Ann");
+      await screenshot(page, "dashboard-parameters-desktop");
+
+      // The value survives a reload through the address.
+      await page.reload();
+      await poll(() => widget.textContent(), 30_000).toContain("Ann");
+      expect(await widget.textContent()).not.toContain("Bob");
+
+      // Favorite: listed on the home page.
+      await page.getByTestId("dashboard-header").getByTestId("favorite-star").click();
+      await poll(async () =>
+        (
+          await api.get<{ results: { id: number }[] }>("/api/dashboards/favorites")
+        ).body.results.map((d) => d.id),
+      ).toContain(id);
+      await page.goto("/");
+      await poll(() => page.getByTestId("favorite-dashboards").textContent()).toContain(
+        "Customers",
+      );
+      await page.getByTestId("favorite-dashboards").getByText("Customers").click();
+      await page.waitForURL(new RegExp(`/dashboards/${id}-`));
+
+      // Archive, after its confirmation.
+      await page.getByTestId("dashboard-more").click();
+      await page.getByRole("menuitem", { name: "Archive" }).click();
+      await animationsSettled(page);
+      await page.getByRole("button", { name: "Archive", exact: true }).click();
+      await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Archived");
+      expect(await page.getByTestId("dashboard-more").count()).toBe(0);
+      await context.close();
     },
   );
 });

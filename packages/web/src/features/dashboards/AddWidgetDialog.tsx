@@ -5,20 +5,37 @@ import { Alert, Button, Input, List, Modal, Select, Spin, Tag, Typography } from
 import { useEffect, useState } from "react";
 import type { Query, Visualization } from "@sightline/core";
 import { getQuery, listQueries } from "../../api/queries";
+import type { ParameterMapping } from "../../api/dashboards";
 import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
+import {
+  draftError,
+  draftToMapping,
+  initialDraft,
+  type DashboardParameter,
+  type MappingDraft,
+} from "./dashboardParameters";
+import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
 
 interface AddWidgetDialogProps {
   open: boolean;
-  onAdd: (visualization: Visualization, query: Query) => Promise<unknown>;
+  /** The dashboard's parameters, for mapping the query's parameters to them. */
+  dashboardParameters: readonly DashboardParameter[];
+  onAdd: (
+    visualization: Visualization,
+    query: Query,
+    mappings: Record<string, ParameterMapping>,
+  ) => Promise<unknown>;
   onClose: () => void;
 }
 
-export function AddWidgetDialog({ open, onAdd, onClose }: AddWidgetDialogProps) {
+export function AddWidgetDialog(props: AddWidgetDialogProps) {
+  const { open, onAdd, onClose, dashboardParameters } = props;
   const [search, setSearch] = useState("");
   const [q, setQ] = useState("");
   const [queryId, setQueryId] = useState<number | null>(null);
   const [visualizationId, setVisualizationId] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
+  const [drafts, setDrafts] = useState<Record<string, MappingDraft>>({});
 
   useEffect(() => {
     const id = setTimeout(() => setQ(search.trim()), SEARCH_DEBOUNCE_MS);
@@ -46,17 +63,32 @@ export function AddWidgetDialog({ open, onAdd, onClose }: AddWidgetDialogProps) 
     enabled: queryId !== null,
   });
   const visualizations = chosen.data?.visualizations ?? [];
+  const parameters = chosen.data?.options.parameters ?? [];
   useEffect(() => {
-    if (chosen.data && visualizationId === null && visualizations.length > 0)
+    if (!chosen.data) return;
+    if (visualizationId === null && visualizations.length > 0)
       setVisualizationId(visualizations[0].id);
+    setDrafts(
+      Object.fromEntries(
+        parameters.map((def) => [def.name, initialDraft(def, dashboardParameters)]),
+      ),
+    );
   }, [chosen.data]);
+  const mappingError = parameters.some(
+    (def) => drafts[def.name] && draftError(drafts[def.name], dashboardParameters) !== null,
+  );
 
   const visualization = visualizations.find((v) => v.id === visualizationId);
   const add = async () => {
     if (!visualization || !chosen.data) return;
     setSaving(true);
     try {
-      await onAdd(visualization, chosen.data);
+      const mappings = Object.fromEntries(
+        parameters
+          .filter((def) => drafts[def.name])
+          .map((def) => [def.name, draftToMapping(def.name, drafts[def.name])]),
+      );
+      await onAdd(visualization, chosen.data, mappings);
       onClose();
     } catch {
       // The caller has said what went wrong.
@@ -81,7 +113,7 @@ export function AddWidgetDialog({ open, onAdd, onClose }: AddWidgetDialogProps) 
           type="primary"
           onClick={add}
           loading={saving}
-          disabled={!visualization}
+          disabled={!visualization || mappingError}
           data-testid="add-widget-save"
         >
           Add to Dashboard
@@ -154,6 +186,23 @@ export function AddWidgetDialog({ open, onAdd, onClose }: AddWidgetDialogProps) 
                 }))}
                 data-testid="add-widget-visualization"
               />
+              {parameters.length > 0 && (
+                <>
+                  <Typography.Text
+                    type="secondary"
+                    style={{ display: "block", marginTop: 16, marginBottom: 4 }}
+                  >
+                    Parameters
+                  </Typography.Text>
+                  <ParameterMappingsEditor
+                    parameters={parameters}
+                    existing={dashboardParameters}
+                    drafts={drafts}
+                    queryId={chosen.data.id}
+                    onChange={setDrafts}
+                  />
+                </>
+              )}
             </>
           )}
         </>

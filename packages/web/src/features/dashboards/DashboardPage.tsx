@@ -2,10 +2,15 @@
 // widgets, and edit mode (layout, text boxes, widgets) for those who may edit.
 import { AppstoreAddOutlined, FileTextOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Skeleton, Typography } from "antd";
+import { Alert, Button, Modal, Skeleton, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { useParams, useSearchParams } from "react-router";
-import type { Query, Visualization } from "@sightline/core";
+import { useBlocker, useParams, useSearchParams } from "react-router";
+import {
+  parametersToUrlParams,
+  type ParameterDefinition,
+  type Query,
+  type Visualization,
+} from "@sightline/core";
 import {
   archiveDashboard,
   createWidget,
@@ -19,6 +24,7 @@ import {
   type DashboardDetail,
   type DashboardSaveBody,
   type DashboardWidget,
+  type ParameterMapping,
   type WidgetPosition,
 } from "../../api/dashboards";
 import { isApiError } from "../../api/errors";
@@ -31,6 +37,10 @@ import { DashboardGrid } from "./DashboardGrid";
 import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { fullPosition, newWidgetPosition } from "./gridLayout";
+import { dashboardParameterValues, dashboardParameters } from "./dashboardParameters";
+import { ParametersPanel } from "../queries/ParametersPanel";
+import { withParameterUrl } from "../queries/parameterValues";
+import { mappingsOf } from "./widgetParameters";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { useLayoutSaver } from "./useLayoutSaver";
@@ -73,6 +83,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [addingWidget, setAddingWidget] = useState(false);
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [pendingValues, setPendingValues] = useState<Record<string, unknown>>({});
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
   const editing = canEdit && search.has("edit");
@@ -93,6 +104,42 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         },
         { replace: true },
       ),
+    [setSearch],
+  );
+
+  // Dashboard parameters: their applied values live in the address (p_<name>).
+  const globalParamOrder = dashboard.options.globalParamOrder;
+  const params = useMemo(
+    () =>
+      dashboardParameters(
+        widgets,
+        Array.isArray(globalParamOrder) ? globalParamOrder.map(String) : [],
+      ),
+    [widgets, globalParamOrder],
+  );
+  const dashboardValues = useMemo(() => dashboardParameterValues(params, search), [params, search]);
+  const applyDashboardValues = () => {
+    const next = { ...dashboardValues, ...pendingValues };
+    setPendingValues({});
+    setSearch((current) => withParameterUrl(current, params, next), { replace: true });
+  };
+  const applyWidgetValues = useCallback(
+    (widget: DashboardWidget, values: Record<string, unknown>) => {
+      const own = ownParameters(widget);
+      setSearch(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(
+            parametersToUrlParams(own, values, widget.id),
+          )) {
+            if (value === null) next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace: true },
+      );
+    },
     [setSearch],
   );
 
@@ -118,15 +165,30 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     return () => clearInterval(id);
   }, [refreshSeconds]);
 
-  // Leaving the page with layout changes not saved yet asks first.
+  // Leaving the page with layout changes not saved yet asks first (spec 3 §4).
+  const unsaved = editing && (saver.pending.size > 0 || saver.status !== "saved");
   useEffect(() => {
-    if (!editing) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      if (saver.pending.size > 0 || saver.status !== "saved") event.preventDefault();
-    };
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
-  }, [editing, saver.pending, saver.status]);
+  }, [unsaved]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    Modal.confirm({
+      title: "Quit editing?",
+      content: "Some changes to the layout are not saved yet. Leave this dashboard anyway?",
+      okText: "Leave",
+      okButtonProps: { danger: true },
+      cancelText: "Stay",
+      onOk: () => blocker.proceed(),
+      onCancel: () => blocker.reset(),
+    });
+  }, [blocker.state]);
 
   async function save(changes: DashboardSaveBody) {
     try {
@@ -172,7 +234,11 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
 
   const existingPositions = () => [...positions.values()];
 
-  async function addVisualization(visualization: Visualization, query: Query) {
+  async function addVisualization(
+    visualization: Visualization,
+    query: Query,
+    parameterMappings: Record<string, ParameterMapping>,
+  ) {
     try {
       const widget = await createWidget({
         dashboard_id: dashboard.id,
@@ -182,7 +248,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         options: {
           isHidden: false,
           position: newWidgetPosition(existingPositions()),
-          parameterMappings: {},
+          parameterMappings,
         },
       });
       // The answer's visualization may come without its query: the dialog has it.
@@ -242,9 +308,11 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       values={widgetParameterValues(
         widget,
         widget.visualization?.query?.options.parameters ?? [],
-        {},
+        dashboardValues,
         search,
       )}
+      ownParameters={ownParameters(widget)}
+      onApplyOwn={applyWidgetValues}
       refreshToken={refreshToken}
       onRemove={removeWidget}
       onEditText={editText}
@@ -288,6 +356,18 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         onRetrySave={saver.retry}
         onArchive={archive}
       />
+      {params.length > 0 && (
+        <div style={{ marginBottom: 12 }} data-testid="dashboard-parameters">
+          <ParametersPanel
+            parameters={params}
+            applied={dashboardValues}
+            pending={pendingValues}
+            onPendingChange={setPendingValues}
+            onApply={applyDashboardValues}
+            parentQueryId={params[0]?.parentQueryId}
+          />
+        </div>
+      )}
       {visible.length === 0 && !editing ? (
         <div className={styles.empty} data-testid="dashboard-empty">
           <Typography.Paragraph type="secondary">This dashboard is empty.</Typography.Paragraph>
@@ -327,6 +407,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       )}
       <AddWidgetDialog
         open={addingWidget}
+        dashboardParameters={params}
         onAdd={addVisualization}
         onClose={() => setAddingWidget(false)}
       />
@@ -338,4 +419,11 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       />
     </div>
   );
+}
+
+/** The widget's own parameters: those mapped to neither the dashboard nor a static value. */
+function ownParameters(widget: DashboardWidget): ParameterDefinition[] {
+  const defs = widget.visualization?.query?.options.parameters ?? [];
+  const mappings = mappingsOf(widget, defs);
+  return defs.filter((def) => mappings[def.name].type === "widget-level");
 }

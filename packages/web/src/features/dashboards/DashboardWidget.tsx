@@ -12,7 +12,8 @@ import { Alert, Button, Dropdown, Modal, Spin, Tooltip } from "antd";
 import type { MenuProps } from "antd";
 import { memo, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { relativeTime } from "@sightline/core";
+import { relativeTime, type ParameterDefinition } from "@sightline/core";
+import { ParametersPanel } from "../queries/ParametersPanel";
 import type { DashboardWidget as Widget } from "../../api/dashboards";
 import { resultDownloadUrl } from "../../api/queries";
 import { useNow } from "../admin/TimeAgo";
@@ -43,6 +44,9 @@ export interface WidgetProps {
   refreshToken: number;
   onRemove: (widget: Widget) => void;
   onEditText: (widget: Widget) => void;
+  /** The widget's own parameters (mapped to neither the dashboard nor a static value). */
+  ownParameters: ParameterDefinition[];
+  onApplyOwn: (widget: Widget, values: Record<string, unknown>) => void;
 }
 
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
@@ -126,6 +130,7 @@ function VisualizationWidget(props: WidgetProps) {
   );
   const formats = useVisualizationFormats();
   const [expanded, setExpanded] = useState(false);
+  const [pending, setPending] = useState<Record<string, unknown>>({});
   const now = useNow();
 
   const spec = useMemo(
@@ -222,6 +227,21 @@ function VisualizationWidget(props: WidgetProps) {
           </Dropdown>
         )}
       </div>
+      {props.ownParameters.length > 0 && (
+        <div className={`${styles.ownParameters} no-drag`}>
+          <ParametersPanel
+            parameters={props.ownParameters}
+            applied={props.values}
+            pending={pending}
+            onPendingChange={setPending}
+            onApply={() => {
+              props.onApplyOwn(widget, { ...props.values, ...pending });
+              setPending({});
+            }}
+            parentQueryId={query?.id}
+          />
+        </div>
+      )}
       <div className={styles.body}>{body}</div>
       <div className={styles.footer}>
         <span>{result ? `Updated ${relativeTime(new Date(result.retrieved_at), now)}` : ""}</span>

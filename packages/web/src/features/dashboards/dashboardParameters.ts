@@ -1,0 +1,105 @@
+// Dashboard-level parameters (spec 3 §2–4): built from the widgets' mappings to them; their values
+// come from the address (p_<name>) or the first mapped query parameter's saved value.
+import {
+  normalizeParameterValue,
+  parametersFromUrlParams,
+  type ParameterDefinition,
+} from "@sightline/core";
+import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
+import { mappingsOf } from "./widgetParameters";
+
+export interface DashboardParameter extends ParameterDefinition {
+  /** The query whose parameter it was first mapped from (dropdown options are read there). */
+  parentQueryId: number;
+}
+
+export function dashboardParameters(
+  widgets: readonly DashboardWidget[],
+  order: readonly string[] = [],
+): DashboardParameter[] {
+  const byName = new Map<string, DashboardParameter>();
+  for (const widget of widgets) {
+    const query = widget.visualization?.query;
+    if (!query || widget.restricted) continue;
+    const defs = query.options.parameters ?? [];
+    const mappings = mappingsOf(widget, defs);
+    for (const def of defs) {
+      const mapping = mappings[def.name];
+      if (mapping.type !== "dashboard-level" || byName.has(mapping.mapTo)) continue;
+      byName.set(mapping.mapTo, {
+        ...def,
+        name: mapping.mapTo,
+        title: mapping.title || def.title || mapping.mapTo,
+        parentQueryId: query.id,
+      });
+    }
+  }
+  const rank = (name: string) => {
+    const i = order.indexOf(name);
+    return i === -1 ? order.length : i;
+  };
+  return [...byName.values()].sort((a, b) => rank(a.name) - rank(b.name));
+}
+
+export function dashboardParameterValues(
+  params: readonly ParameterDefinition[],
+  search: URLSearchParams,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const def of params) out[def.name] = normalizeParameterValue(def, def.value);
+  return { ...out, ...parametersFromUrlParams(params, search) };
+}
+
+export type MappingChoice = "new" | "existing" | "widget" | "static";
+
+export const KEYWORD_REQUIRED = "Keyword must have a value";
+export const KEYWORD_TAKEN = "A parameter with this name already exists";
+export const MAPPING_TITLE_MAX = 100;
+
+/** What a mapping being edited in the Add Widget dialog holds. */
+export interface MappingDraft {
+  choice: MappingChoice;
+  /** The new parameter's keyword, or the existing parameter's name. */
+  mapTo: string;
+  value: unknown;
+  title: string;
+}
+
+/** The first choice for a query parameter: an existing dashboard parameter of its name and type, else a new one. */
+export function initialDraft(
+  def: ParameterDefinition,
+  existing: readonly DashboardParameter[],
+): MappingDraft {
+  const same = existing.find((p) => p.name === def.name && p.type === def.type);
+  return same
+    ? { choice: "existing", mapTo: same.name, value: null, title: "" }
+    : { choice: "new", mapTo: def.name, value: null, title: "" };
+}
+
+/** The spec's validation text for a draft, or null when it may be saved. */
+export function draftError(
+  draft: MappingDraft,
+  existing: readonly DashboardParameter[],
+): string | null {
+  if (draft.choice !== "new") return null;
+  const keyword = draft.mapTo.trim();
+  if (!keyword) return KEYWORD_REQUIRED;
+  if (existing.some((p) => p.name === keyword)) return KEYWORD_TAKEN;
+  return null;
+}
+
+export function draftToMapping(name: string, draft: MappingDraft): ParameterMapping {
+  const type =
+    draft.choice === "static"
+      ? "static-value"
+      : draft.choice === "widget"
+        ? "widget-level"
+        : "dashboard-level";
+  return {
+    name,
+    type,
+    mapTo: type === "dashboard-level" ? draft.mapTo.trim() : name,
+    value: type === "static-value" ? draft.value : null,
+    title: draft.title.slice(0, MAPPING_TITLE_MAX),
+  };
+}

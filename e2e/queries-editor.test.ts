@@ -247,6 +247,35 @@ describe("query editor in the browser", () => {
     await context.close();
   });
 
+  it("starts a new query on the data source last used, not on a source added since", async () => {
+    const { page, context } = await signedIn();
+    await page.goto("/queries/new");
+    await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
+    await page.locator("[data-testid=query-editor] .cm-content").click();
+    await page.keyboard.type("select 1 as a");
+    await poll(() => page.isEnabled("[data-testid=execute-query]")).toBe(true);
+    await page.click("[data-testid=execute-query]");
+    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("1 Row");
+
+    // A source whose name sorts before Demo's is added; Demo was the last one used.
+    const url = new URL(TEST_PG_URL);
+    const created = await api.post("/api/data_sources", {
+      name: "Bad path",
+      type: "pg",
+      options: { host: url.hostname, port: Number(url.port || 5432), dbname: "test" },
+    });
+    expect(created.status).toBe(200);
+    const sourceId = (created.body as { id: number }).id;
+    try {
+      await page.goto("/queries/new");
+      await page.locator("[data-testid=query-editor]").waitFor();
+      await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
+    } finally {
+      await api.delete(`/api/data_sources/${sourceId}`);
+      await context.close();
+    }
+  });
+
   it("browses a PostgreSQL source lazily: schemas, then tables, then columns", async () => {
     const schemaName = randomName("lazy").toLowerCase();
     const table = randomName("events").toLowerCase();

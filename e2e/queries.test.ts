@@ -327,12 +327,13 @@ describe("query workspace in the browser", () => {
       // An empty number is refused with the spec's message; the text stays.
       await page.click("[data-testid=execute-query]");
       await poll(() => page.textContent("body")).toContain("missing value(s) for n parameter(s).");
-      // A non-numeric value normalises to empty: still missing.
-      await page.fill("[data-testid=parameter-n]", "abc");
-      await poll(() => page.textContent("[data-testid=apply-parameters]")).toContain(
-        "Apply Changes",
-      );
-      await page.click("[data-testid=apply-parameters]");
+      // A non-numeric value becomes empty (spec 1 §5): the box keeps no letters; still missing.
+      await page.locator("[data-testid=parameter-n]").pressSequentially("abc");
+      expect(await page.inputValue("[data-testid=parameter-n]")).toBe("");
+      await page.locator("[data-testid=parameter-n]").pressSequentially("4x2");
+      expect(await page.inputValue("[data-testid=parameter-n]")).toBe("42");
+      await page.fill("[data-testid=parameter-n]", "");
+      await page.click("[data-testid=execute-query]");
       await poll(() => page.textContent("body")).toContain("missing value(s) for n parameter(s).");
       await page.fill("[data-testid=parameter-n]", "1");
       await page.keyboard.press("Control+Enter");

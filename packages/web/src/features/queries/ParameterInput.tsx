@@ -19,6 +19,7 @@ import {
   type ParameterDefinition,
 } from "@sightline/core";
 import { getDropdownOptions } from "../../api/queries";
+import { numberInputText } from "./parameterValues";
 
 interface ParameterInputProps {
   def: ParameterDefinition;
@@ -75,7 +76,9 @@ export function ParameterInput({ def, value, onChange, parentQueryId }: Paramete
       style={{ width: 160 }}
       inputMode={def.type === "number" ? "decimal" : undefined}
       value={value === null || value === undefined ? "" : String(value)}
-      onChange={(e) => onChange(e.target.value)}
+      onChange={(e) =>
+        onChange(def.type === "number" ? numberInputText(e.target.value) : e.target.value)
+      }
     />
   );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterDefinition } from "@sightline/core";
-import { changedNames, initialValues, withParameterUrl } from "./parameterValues";
+import {
+  changedNames,
+  initialValues,
+  missingValuesRefusal,
+  numberInputText,
+  withParameterUrl,
+} from "./parameterValues";
 
 const defs: ParameterDefinition[] = [
   { name: "n", type: "number", value: 5 },
@@ -38,5 +44,18 @@ describe("parameter values", () => {
     expect(search.get("p_range")).toBe("2024-01-01--2024-01-02");
     expect(search.get("p_kind")).toBe("b");
     expect(search.get("x")).toBe("y");
+  });
+
+  it("keeps only what can be part of a number in a Number box", () => {
+    expect(numberInputText("abc")).toBe("");
+    expect(numberInputText("12a")).toBe("12");
+    expect(numberInputText("-1.5e3")).toBe("-1.5e3");
+  });
+
+  it("refuses a run with a missing value, with the spec's message", () => {
+    expect(missingValuesRefusal(defs, { n: "abc", range: "d_last_7_days", kind: "a" })).toBe(
+      "missing value(s) for n parameter(s).",
+    );
+    expect(missingValuesRefusal(defs, { n: 1, range: "d_last_7_days", kind: "a" })).toBeNull();
   });
 });

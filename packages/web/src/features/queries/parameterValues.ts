@@ -71,3 +71,11 @@ export function missingValuesRefusal(
   const missing = emptyParameterNames(defs, values);
   return missing.length > 0 ? missingValuesMessage(missing) : null;
 }
+
+/**
+ * What a Number parameter's box keeps of typed text: only what can be part of a number, so a
+ * non-numeric value becomes empty (spec 1 §5) and a stray letter does not wipe the digits.
+ */
+export function numberInputText(text: string): string {
+  return text.replace(/[^0-9.eE+-]/g, "");
+}

@@ -98,10 +98,10 @@ describe("results and visualizations on first use", () => {
   it("shows the Demo queries on the home page, with their charts drawn at once", async () => {
     const { page, context } = await signedIn();
     await poll(() => page.getByTestId("home-page").textContent()).toContain(
-      "Demo: Revenue by country",
+      "Demo: Orders by country",
     );
     await screenshot(page, "first-use-home-desktop");
-    await page.getByText("Demo: Revenue by country").click();
+    await page.getByText("Demo: Orders by country").click();
     // Its chart comes first, drawn from the result stored at setup.
     await poll(
       async () => (await chartOption(page))?.series[0]?.data?.length ?? 0,

@@ -23,7 +23,7 @@ const WAIT_MS = 3000;
 export async function createDemoDataSource(
   ctx: AppContext,
   orgId: number,
-): Promise<{ dataSource: DataSource; ready: Promise<void> }> {
+): Promise<{ dataSource: DataSource; ready: Promise<boolean> }> {
   const dir = ctx.config.fileDataDir;
   if (!dir) throw new Error("File-based data sources are disabled: no demo data source.");
   ensurePrivateFolder(dir);
@@ -35,7 +35,7 @@ export async function createDemoDataSource(
     encryptedOptions: writeDataSourceOptions(ctx, { dbpath: DEMO_FILE, read_only: true }),
     groupId: await defaultGroupId(ctx.database.db, orgId),
   });
-  if (fs.existsSync(target)) return { dataSource, ready: Promise.resolve() };
+  if (fs.existsSync(target)) return { dataSource, ready: Promise.resolve(true) };
 
   await updateDataSource(ctx.database.db, dataSource.id, {
     paused: true,
@@ -48,6 +48,7 @@ export async function createDemoDataSource(
       fs.chmodSync(temp, PRIVATE_FILE_MODE);
       fs.renameSync(temp, target);
       await updateDataSource(ctx.database.db, dataSource.id, { paused: false, pause_reason: null });
+      return true;
     } catch (err) {
       fs.rmSync(temp, { force: true });
       fs.rmSync(`${temp}.wal`, { force: true });
@@ -56,6 +57,7 @@ export async function createDemoDataSource(
         paused: true,
         pause_reason: "The demo data could not be generated. See the server log.",
       }).catch(() => undefined);
+      return false;
     }
   })();
   return { dataSource, ready };
@@ -76,8 +78,9 @@ export async function demoAfterSetup(ctx: AppContext, orgId: number): Promise<vo
       .orderBy("id")
       .executeTakeFirst();
     const queries = owner ? await createDemoQueries(ctx, dataSource, owner.id) : [];
+    // Without the data (its generation failed and says so in the log) there is nothing to run.
     const results = ready
-      .then(() => runDemoQueries(ctx, queries, owner!.id))
+      .then((generated) => generated && runDemoQueries(ctx, queries, owner!.id))
       .catch((err: unknown) => ctx.log.warn({ err }, "could not run the demo queries"));
     await Promise.race([results, new Promise((resolve) => setTimeout(resolve, WAIT_MS).unref())]);
   } catch (err) {

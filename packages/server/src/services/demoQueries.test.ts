@@ -36,8 +36,8 @@ describe.each(DATABASES)("demo queries after setup on %s", (db) => {
     const queries = await demoQueries();
     expect(queries.map((q) => q.name).sort()).toEqual([
       "Demo: Customers",
+      "Demo: Orders by country",
       "Demo: Orders per month",
-      "Demo: Revenue by country",
     ]);
     for (const query of queries) expect(query.is_draft).toBe(false);
     const favorites = (await admin.get<{ results: ListedQuery[] }>("/api/queries/favorites")).body;

@@ -22,23 +22,21 @@ interface DemoQuery {
 /** Ready-made examples on the Demo data: a bar chart, a monthly trend and a counter. */
 export const DEMO_QUERIES: readonly DemoQuery[] = [
   {
-    name: "Demo: Revenue by country",
-    description: `Revenue of the orders not cancelled, by the customer's country. ${ABOUT_DEMO}`,
-    sql: `SELECT c.country, round(sum(i.quantity * i.unit_price), 2) AS revenue
+    name: "Demo: Orders by country",
+    description: `Orders placed by the customers of each country, most first. ${ABOUT_DEMO}`,
+    sql: `SELECT c.country, count(*) AS orders
 FROM orders o
 JOIN customers c ON c.id = o.customer_id
-JOIN order_items i ON i.order_id = o.id
-WHERE o.status <> 'cancelled'
 GROUP BY c.country
-ORDER BY revenue DESC`,
+ORDER BY orders DESC`,
     visualization: {
       type: "CHART",
-      name: "Revenue by country",
-      // Bars in the query's order, largest first, not sorted by name.
+      name: "Orders by country",
+      // Bars in the query's order, most first, not sorted by name.
       options: {
         globalSeriesType: "column",
         sortX: false,
-        columnMapping: { country: "x", revenue: "y" },
+        columnMapping: { country: "x", orders: "y" },
       },
     },
   },

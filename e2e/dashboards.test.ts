@@ -181,6 +181,26 @@ describe("dashboards in the browser", () => {
       expect(visibleHandles).toBe(0);
       await screenshot(page, "dashboard-view-desktop");
 
+      // Auto-refresh from the interval menu, kept in the address; a flag under 30 s is clamped.
+      await page.getByRole("button", { name: "Refresh interval" }).click();
+      await page.getByRole("menuitem", { name: "Every minute" }).click();
+      await page.waitForURL((url) => url.searchParams.get("refresh") === "60");
+      await poll(() => page.getByTestId("dashboard-refresh").textContent()).toBe("Every minute");
+      await page.getByRole("button", { name: "Refresh interval" }).click();
+      await page.getByRole("menuitem", { name: "Disable auto refresh" }).click();
+      await page.waitForURL((url) => !url.searchParams.has("refresh"));
+      await poll(() => page.getByTestId("dashboard-refresh").textContent()).toBe("Refresh");
+      await page.goto(`/dashboards/${id}?refresh=5`);
+      await poll(() => page.getByTestId("dashboard-refresh").textContent()).toBe("Every minute");
+
+      // Fullscreen covers the frame.
+      await page.getByTestId("dashboard-fullscreen").click();
+      await page.waitForURL((url) => url.searchParams.has("fullscreen"));
+      await poll(async () => (await page.getByTestId("dashboard-page").boundingBox())?.y).toBe(0);
+      await screenshot(page, "dashboard-fullscreen-desktop");
+      await page.getByTestId("dashboard-fullscreen").click();
+      await page.waitForURL((url) => !url.searchParams.has("fullscreen"));
+
       // The list shows it, published.
       await page.goto("/dashboards");
       await poll(() => page.getByTestId("dashboards-table").textContent()).toContain(
@@ -294,6 +314,20 @@ describe("dashboards in the browser", () => {
       );
       await page.getByTestId("favorite-dashboards").getByText("Customers").click();
       await page.waitForURL(new RegExp(`/dashboards/${id}-`));
+
+      // The legacy address opens it by its slug.
+      await page.goto(`/dashboard/${created.body.slug}`);
+      await poll(() => page.getByTestId("dashboard-title").textContent()).toBe("Customers");
+
+      // Someone else saved it meanwhile: a save says so and the message stays.
+      await api.post(`/api/dashboards/${id}`, { name: "Customers" });
+      await page.getByRole("button", { name: "Publish" }).click();
+      await poll(() => page.getByTestId("dashboard-page").textContent()).toContain(
+        "It seems like the dashboard has been modified by another user.",
+      );
+      expect(await page.getByTestId("dashboard-page").textContent()).toContain(
+        "Please copy/backup your changes and reload this page.",
+      );
 
       // Archive, after its confirmation.
       await page.getByTestId("dashboard-more").click();

@@ -206,8 +206,16 @@ describe("results and visualizations on first use", () => {
     await page.goto(`/queries/${id}`);
     await page.getByText("Chart", { exact: true }).click();
     await poll(toolboxShown, 30_000).toBe(true);
-    const saved = await api.post("/api/settings/organization", { hide_plotly_mode_bar: true });
-    expect(saved.status).toBe(200);
+    // Turned on in the settings, it applies to the charts opened next, without a reload.
+    await page.goto("/settings/general");
+    await page.getByText("Hide Plotly mode bar").click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await poll(() => page.textContent("body")).toContain("Settings changes saved.");
+    await page.goBack();
+    await poll(() => page.url()).toContain(`/queries/${id}`);
+    await page.getByText("Chart", { exact: true }).click();
+    await poll(toolboxShown, 30_000).toBe(false);
+    // And after a reload.
     await page.reload();
     await page.getByText("Chart", { exact: true }).click();
     await poll(toolboxShown, 30_000).toBe(false);

@@ -339,4 +339,55 @@ describe("dashboards in the browser", () => {
       await context.close();
     },
   );
+  it(
+    "shows a failing query's error in its widget and sanitises text boxes",
+    { timeout: 90_000 },
+    async () => {
+      const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
+      const demo = sources.find((s) => s.name === "Demo")!;
+      const query = await api.post<{ id: number; visualizations: { id: number }[] }>(
+        "/api/queries",
+        { name: "Broken", query: "SELECT * FROM no_such_table", data_source_id: demo.id },
+      );
+      expect(query.status, query.text).toBe(200);
+      const full = await api.get<{ visualizations: { id: number }[] }>(
+        `/api/queries/${query.body.id}`,
+      );
+      const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Broken board" });
+      const id = dashboard.body.id;
+      const widgets = [
+        {
+          visualization_id: full.body.visualizations[0]!.id,
+          text: "",
+          options: { position: { col: 0, row: 0, sizeX: 3, sizeY: 4 } },
+        },
+        {
+          visualization_id: null,
+          text: 'Hello <img src=x onerror="window.__xss=1"> **there**',
+          options: { position: { col: 3, row: 0, sizeX: 3, sizeY: 4 } },
+        },
+      ];
+      for (const widget of widgets) {
+        const res = await api.post("/api/widgets", { dashboard_id: id, width: 1, ...widget });
+        expect(res.status, res.text).toBe(200);
+      }
+      const { page, context } = await signedIn();
+      await page.goto(`/dashboards/${id}`);
+      await poll(
+        () => page.locator("[data-widget-type=visualization]").textContent(),
+        30_000,
+      ).toContain("Error running query: ");
+      await poll(() => page.locator("[data-widget-type=textbox] strong").textContent()).toBe(
+        "there",
+      );
+      expect(
+        await page.locator("[data-widget-type=textbox] img").getAttribute("onerror"),
+      ).toBeNull();
+      expect(
+        await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
+      ).toBeUndefined();
+      await screenshot(page, "dashboard-widget-error-desktop");
+      await context.close();
+    },
+  );
 });

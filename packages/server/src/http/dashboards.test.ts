@@ -547,9 +547,16 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     await new Promise((r) => setTimeout(r, 5));
     await member.get(`/api/dashboards/${board.id}`);
     await flushEvents(server.ctx.database.db);
-    const recent = await member.get("/api/dashboards/recent");
-    expect(recent.status).toBe(200);
-    expect(recent.body.slice(0, 2).map((d: { id: number }) => d.id)).toEqual([board.id, older.id]);
+    // The view events are written a moment later: wait for them.
+    let recentIds: number[] = [];
+    for (let i = 0; i < 100; i += 1) {
+      const recent = await member.get("/api/dashboards/recent");
+      expect(recent.status).toBe(200);
+      recentIds = recent.body.slice(0, 2).map((d: { id: number }) => d.id);
+      if (recentIds[0] === board.id) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(recentIds).toEqual([board.id, older.id]);
   });
 
   it("archives (owner, admin or grantee only); archived dashboards leave the lists", async () => {
@@ -739,15 +746,26 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     await member.delete(`/api/widgets/${widget.id}`);
     await member.delete(`/api/dashboards/${board.id}`);
     await flushEvents(server.ctx.database.db);
-    const events = await server.ctx.database.db
-      .selectFrom("events")
-      .select(["action", "object_type", "object_id", "additional_properties"])
-      .where("user_id", "=", memberId)
-      .where("object_type", "in", ["dashboard", "widget"])
-      .orderBy("id")
-      .execute();
-    const seen = events.map((e) => `${e.action} ${e.object_type} ${e.object_id ?? ""}`.trim());
+    const readEvents = () =>
+      server.ctx.database.db
+        .selectFrom("events")
+        .select(["action", "object_type", "object_id", "additional_properties"])
+        .where("user_id", "=", memberId)
+        .where("object_type", "in", ["dashboard", "widget"])
+        .orderBy("id")
+        .execute();
     const id = String(board.id);
+    // Reads' events are written a moment later: wait for the view.
+    let events = await readEvents();
+    for (
+      let i = 0;
+      i < 100 && !events.some((e) => e.action === "view" && e.object_id === id);
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+      events = await readEvents();
+    }
+    const seen = events.map((e) => `${e.action} ${e.object_type} ${e.object_id ?? ""}`.trim());
     expect(seen).toEqual(
       expect.arrayContaining([
         "list dashboard",
@@ -959,8 +977,9 @@ describe.each(DATABASES)("dashboard reads on %s", (db) => {
       {},
       { afterSetup: async () => {} },
       {
-        onQuery: () => {
-          if (counting) statements += 1;
+        // Event inserts are left out: reads' events are written in batches, at any moment.
+        onQuery: (text) => {
+          if (counting && !/^insert into "events"/i.test(text)) statements += 1;
         },
       },
     );
@@ -970,17 +989,21 @@ describe.each(DATABASES)("dashboard reads on %s", (db) => {
     await server?.close();
   });
 
-  /** Statements the server runs to answer GET /api/dashboards/<id>. */
+  /**
+   * Statements the server runs to answer GET /api/dashboards/<id>: the fewest of a few tries,
+   * since the embedded scheduler's own statements may land in any one of them.
+   */
   async function statementsFor(dashboardId: number): Promise<number> {
-    await admin.get(`/api/dashboards/${dashboardId}`);
-    await flushEvents(server.ctx.database.db);
-    statements = 0;
-    counting = true;
-    const res = await admin.get(`/api/dashboards/${dashboardId}`);
-    await flushEvents(server.ctx.database.db);
-    counting = false;
-    expect(res.status).toBe(200);
-    return statements;
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      statements = 0;
+      counting = true;
+      const res = await admin.get(`/api/dashboards/${dashboardId}`);
+      counting = false;
+      expect(res.status).toBe(200);
+      counts.push(statements);
+    }
+    return Math.min(...counts);
   }
 
   it("answers a dashboard of 50 widgets with as many statements as one of 1", async () => {

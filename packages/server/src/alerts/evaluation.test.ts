@@ -260,6 +260,24 @@ describe.each(SETUPS)("alert evaluation ($db metadata, $queue queue)", ({ db, qu
     expect((await alertRow(muted)).state).toBe("triggered");
   });
 
+  it("POST /eval notifies every subscription even when muted, with empty metadata", async () => {
+    const query = await newQuery();
+    setValue(query.table, 10);
+    await run(owner, query.id);
+    const alertId = await newAlert(query.id, { muted: true, custom_subject: "{{ALERT_STATUS}}!" });
+    await subscribe(alertId, webhookId);
+    const res = await owner.post(`/api/alerts/${alertId}/eval`);
+    expect(res.status).toBe(200);
+    await expect.poll(() => hooksFor(alertId).length, { timeout: 15_000 }).toBe(1);
+    expect(hooksFor(alertId)[0]).toMatchObject({
+      alert: { id: alertId, state: "triggered", title: "TRIGGERED!" },
+      metadata: {},
+    });
+    // Unchanged state: still sent.
+    await owner.post(`/api/alerts/${alertId}/eval`);
+    await expect.poll(() => hooksFor(alertId).length, { timeout: 15_000 }).toBe(2);
+  });
+
   it("re-notifies a triggered alert once rearm seconds have passed (0 = never)", async () => {
     const query = await newQuery();
     setValue(query.table, 10);

@@ -38,7 +38,7 @@ import {
   type QueryFields,
   type QueryOptions,
 } from "../store/queries";
-import { withGroups, type User } from "../store/users";
+import { usersByIds as findUsersByIds } from "../store/users";
 import { insertVisualization, visualizationsOf } from "../store/visualizations";
 import { findRunner } from "../services/dataSourceTypes";
 import { queryHash } from "../execution/hash";
@@ -49,7 +49,7 @@ import { principalOf } from "../execution/principal";
 import { recordEvent } from "../services/events";
 import { formatSql } from "../services/sqlFormat";
 import { badRequest, conflict, forbidden, notFound } from "./errors";
-import { bodyId, bodyObject, parseId, queryArgs } from "./input";
+import { bodyId, bodyObject, parseId, queryArgs, readTags } from "./input";
 import { filterAndOrder, paginate, readListArgs } from "./queryListing";
 import { executeSavedQuery, refreshSavedQuery } from "./queryExecution";
 import * as S from "./schemas";
@@ -245,30 +245,11 @@ export function storedQueryHash(
   return queryHash(source);
 }
 
-async function usersByIds(ctx: AppContext, ids: (number | null)[]): Promise<Map<number, User>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await ctx.database.db
-    .selectFrom("users")
-    .selectAll()
-    .where("id", "in", wanted)
-    .execute();
-  return new Map((await withGroups(ctx.database.db, rows)).map((u) => [u.id, u]));
-}
+const usersByIds = (ctx: AppContext, ids: (number | null)[]) =>
+  findUsersByIds(ctx.database.db, ids);
 
 // ---------------------------------------------------------------------------------------------
 // Body fields
-
-function readTags(value: unknown): string[] {
-  if (value === null || value === undefined) return [];
-  if (!Array.isArray(value)) throw badRequest("tags must be a list of strings.");
-  return value
-    .filter((t) => t !== null && t !== "" && t !== undefined)
-    .map((t) => {
-      if (typeof t !== "string") throw badRequest("tags must be a list of strings.");
-      return t;
-    });
-}
 
 function readOptions(value: unknown): QueryOptions {
   if (value === null || value === undefined) return {};

@@ -190,7 +190,7 @@ describe.each(DATABASES)("HMAC signed links on %s", (db) => {
   beforeAll(async () => {
     server = await startTestServer(db, { SIGHTLINE_AUTH_TYPE: "hmac" });
     admin = await setUpAndLogin(server.url);
-    const dataSourceId = await createDataSource(admin, "Local", "sqlite", {
+    const dataSourceId = await createDataSource(admin, "Local", "duckdb", {
       dbpath: ":memory:",
     });
     const query = await admin.post<{ id: number; api_key: string }>("/api/queries", {

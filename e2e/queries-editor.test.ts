@@ -276,6 +276,67 @@ describe("query editor in the browser", () => {
     }
   });
 
+  it("keeps the page as it was behind Session Expired, then runs the text once logged in", async () => {
+    const sam = { name: "Sam Session", email: "sam@example.com", password: "sam-password" };
+    await inviteUser(sam);
+    const { page, context } = await signedIn(sam);
+    await page.goto("/queries/new");
+    await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
+    await page.locator("[data-testid=query-editor] .cm-content").click();
+    await page.keyboard.type("select 11 as eleven");
+
+    // Every session of Sam's ends (as a password change elsewhere would); the run then waits.
+    await server.ctx.database.db
+      .updateTable("users")
+      .set({ session_token: "ended" })
+      .where("email", "=", sam.email)
+      .execute();
+    await page.keyboard.press("Control+Enter");
+    const expired = page.getByText("Your session has expired. Please login to continue.");
+    await poll(() => expired.isVisible()).toBe(true);
+    // The status behind the dialog stands still while the run waits for the login.
+    const status = page.getByTestId("execution-status");
+    const before = await status.textContent();
+    await page.waitForTimeout(2500);
+    expect(await status.textContent()).toBe(before);
+    await screenshot(page, "query-editor-session-expired");
+
+    const popupPromise = page.waitForEvent("popup");
+    await page.getByRole("button", { name: "Login" }).click();
+    const popup = await popupPromise;
+    await popup.waitForSelector("#email");
+    await popup.fill("#email", sam.email);
+    await popup.fill("#password", sam.password);
+    await popup.click("button[type=submit]");
+    await popup.waitForEvent("close");
+    await poll(() => expired.isVisible()).toBe(false);
+    // The same page, with its text, and the run it waited for.
+    expect(new URL(page.url()).pathname).toBe("/queries/new");
+    expect(await editorText(page)).toBe("select 11 as eleven");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("eleven");
+
+    // Logged in again in another tab instead: the dialog notices, and the page carries on.
+    await server.ctx.database.db
+      .updateTable("users")
+      .set({ session_token: "ended-again" })
+      .where("email", "=", sam.email)
+      .execute();
+    await pasteOver(page, "select 12 as twelve");
+    await page.keyboard.press("Control+Enter");
+    await poll(() => expired.isVisible()).toBe(true);
+    const other = await context.newPage();
+    await other.goto("/login");
+    await other.fill("#email", sam.email);
+    await other.fill("#password", sam.password);
+    await other.click("button[type=submit]");
+    await other.waitForURL((url) => url.pathname === "/");
+    await other.close();
+    await poll(() => expired.isVisible()).toBe(false);
+    expect(await editorText(page)).toBe("select 12 as twelve");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("twelve");
+    await context.close();
+  });
+
   it("browses a PostgreSQL source lazily: schemas, then tables, then columns", async () => {
     const schemaName = randomName("lazy").toLowerCase();
     const table = randomName("events").toLowerCase();

@@ -1,9 +1,12 @@
 import { Button, Modal } from "antd";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { loginWaiter } from "../api/http";
+import { getSession, isAuthenticated } from "../api/session";
 import { loginPopupUrl, SESSION_RESTORED_MESSAGE } from "../api/sessionExpiry";
 
 const POPUP_SIZE = 640;
+/** While the dialog is up, how often it checks whether the user logged in elsewhere. */
+export const SESSION_PROBE_MS = 5000;
 
 function openLoginPopup(): Window | null {
   const left = Math.max(0, window.screenX + (window.outerWidth - POPUP_SIZE) / 2);
@@ -34,8 +37,24 @@ export function SessionExpiredModal() {
       popup.current = null;
       loginWaiter.restored();
     }
+    // Logged in again in another tab (not through the popup): the page notices on its own, so
+    // nobody reloads it and loses what it holds.
+    function probe() {
+      getSession().then(
+        (session) => {
+          if (isAuthenticated(session)) loginWaiter.restored();
+        },
+        () => undefined,
+      );
+    }
+    const timer = setInterval(probe, SESSION_PROBE_MS);
     window.addEventListener("message", onMessage);
-    return () => window.removeEventListener("message", onMessage);
+    window.addEventListener("focus", probe);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener("message", onMessage);
+      window.removeEventListener("focus", probe);
+    };
   }, [expired]);
 
   function login() {

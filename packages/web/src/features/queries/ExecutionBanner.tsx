@@ -1,6 +1,7 @@
 import { Alert, Button } from "antd";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { formatElapsed } from "@sightline/core";
+import { loginWaiter } from "../../api/http";
 import { STATUS_TEXT, type ExecutionState } from "./execution";
 import styles from "./ExecutionBanner.module.css";
 
@@ -13,11 +14,14 @@ interface ExecutionBannerProps {
 export function ExecutionBanner({ state, onCancel }: ExecutionBannerProps) {
   const [now, setNow] = useState(Date.now());
   const running = !!state && state.status !== "done" && state.status !== "failed";
+  // Behind the Session Expired dialog the run waits for the login: its clock stands still.
+  const expired = useSyncExternalStore(loginWaiter.subscribe, loginWaiter.isExpired);
   useEffect(() => {
-    if (!running) return;
+    if (!running || expired) return;
+    setNow(Date.now());
     const id = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(id);
-  }, [running]);
+  }, [running, expired]);
 
   if (!state || state.status === "done") return null;
   if (state.status === "failed") {

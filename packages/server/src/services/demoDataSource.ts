@@ -80,7 +80,9 @@ export async function demoAfterSetup(ctx: AppContext, orgId: number): Promise<vo
     const queries = owner ? await createDemoQueries(ctx, dataSource, owner.id) : [];
     // Without the data (its generation failed and says so in the log) there is nothing to run.
     const results = ready
-      .then((generated) => generated && runDemoQueries(ctx, queries, owner!.id))
+      .then(async (generated) => {
+        if (generated) await runDemoQueries(ctx, queries, owner!.id);
+      })
       .catch((err: unknown) => ctx.log.warn({ err }, "could not run the demo queries"));
     await Promise.race([results, new Promise((resolve) => setTimeout(resolve, WAIT_MS).unref())]);
   } catch (err) {

@@ -2,7 +2,8 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { EditorView } from "@codemirror/view";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CHANGE_DEBOUNCE_MS, QueryEditor } from "./QueryEditor";
+import { createRef } from "react";
+import { CHANGE_DEBOUNCE_MS, QueryEditor, type QueryEditorHandle } from "./QueryEditor";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
@@ -76,5 +77,23 @@ describe("query editor text changes", () => {
     // A text from outside (Format, a reloaded query) replaces it.
     rerender("SELECT 4");
     expect(view.state.doc.toString()).toBe("SELECT 4");
+  });
+
+  it("hands the text and selection as they are now to actions, before the page has them", () => {
+    const ref = createRef<QueryEditorHandle>();
+    const onChange = vi.fn();
+    const props = { schema: [], snippets: [], liveAutocomplete: false, syntax: "sql" };
+    render(<QueryEditor ref={ref} value="select 1" onChange={onChange} {...props} />);
+    const dom = screen.getByTestId("query-editor").querySelector(".cm-editor") as HTMLElement;
+    const view = EditorView.findFromDOM(dom)!;
+    act(() => {
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: "select 2 as b" },
+        selection: { anchor: 7, head: 8 },
+      });
+    });
+    expect(onChange).not.toHaveBeenCalled();
+    expect(ref.current!.getText()).toBe("select 2 as b");
+    expect(ref.current!.getSelection()).toBe("2");
   });
 });

@@ -117,7 +117,10 @@ const docs = {
   get: {
     ...oneDashboard("Get a dashboard with its widgets"),
     params: S.params({
-      id: { ...S.str, description: "The id; with `legacy`, the slug stored at creation" },
+      id: {
+        ...S.str,
+        description: "The id; with `legacy`, or when not a number, the slug stored at creation",
+      },
     }),
     querystring: S.object({
       legacy: { ...S.str, description: "A flag: present = look up by slug" },
@@ -451,7 +454,10 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get<{ Params: Params }>("/api/dashboards/:id", { schema: docs.get }, async (request) => {
     const { identity, org } = requirePermission(request, "list_dashboards");
-    const dashboard = flag(request, "legacy")
+    // Redash V10 (and scripts written for it, e.g. redash-toolbelt) read a dashboard by its
+    // slug without the `legacy` flag: an id that is not a number is taken as a slug too.
+    const bySlug = flag(request, "legacy") || !/^\d+$/.test(request.params.id);
+    const dashboard = bySlug
       ? await findDashboardBySlug(db, org.id, request.params.id)
       : await loadDashboard(request, org.id);
     if (!dashboard) throw notFound();

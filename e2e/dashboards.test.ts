@@ -18,6 +18,8 @@ interface Position {
 }
 interface SavedDashboard {
   id: number;
+  name: string;
+  tags: string[];
   is_draft: boolean;
   widgets: {
     id: number;
@@ -93,6 +95,20 @@ describe("dashboards in the browser", () => {
       const id = Number(/\/dashboards\/(\d+)/.exec(page.url())![1]);
       await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
       await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Unpublished");
+
+      // The title is edited in place; tags from the header.
+      await page.getByTestId("dashboard-title").getByRole("button").click();
+      await page.getByTestId("dashboard-header").locator("textarea").fill("Sales overview 2026");
+      await page.keyboard.press("Enter");
+      await poll(async () => (await getDashboard(id)).name).toBe("Sales overview 2026");
+      await page.getByRole("button", { name: "Add tag" }).click();
+      await animationsSettled(page);
+      await page.getByRole("combobox", { name: "Tags" }).fill("sales");
+      await page.keyboard.press("Enter");
+      // Closes the suggestions list, which covers the dialog's buttons.
+      await page.getByRole("dialog").getByText("Add/Edit Tags").click();
+      await page.getByRole("button", { name: "OK" }).click();
+      await poll(async () => (await getDashboard(id)).tags).toEqual(["sales"]);
 
       // A text box, with its preview.
       await page.getByRole("button", { name: "Add Textbox" }).click();
@@ -206,6 +222,7 @@ describe("dashboards in the browser", () => {
       await poll(() => page.getByTestId("dashboards-table").textContent()).toContain(
         "Sales overview",
       );
+      expect(await page.getByTestId("tags-filter").textContent()).toContain("sales");
       await screenshot(page, "dashboards-list-desktop");
       await page.goto("/dashboards?q=no-such-dashboard");
       await poll(() => page.getByTestId("empty-state").textContent()).toContain(

@@ -23,6 +23,8 @@ export interface RunJobDeps {
   limits: ResultLimits;
   /** Called after each stored result (alerts plug in here). */
   onResult?: (result: ResultMeta, job: JobData, jobId: string) => Promise<void>;
+  /** Called after a scheduled run's failure is counted (failure e-mails plug in here). */
+  onScheduleFailure?: (job: JobData, message: string) => Promise<void>;
 }
 
 /** Sightline's own files, never openable by file-based data sources (SECURITY.md rule 3). */
@@ -115,11 +117,13 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
       await deps.onResult?.(result, data, jobId).catch(() => undefined);
       return result.id;
     } catch (error) {
+      const raw = signal.aborted ? CANCELLED_MESSAGE : userMessage(error);
+      const message = comment ? withoutAnnotation(raw, comment) : raw;
       if (data.scheduled && data.queryId !== null) {
         await countScheduleFailure(deps.db, data.orgId, data.queryId).catch(() => undefined);
+        await deps.onScheduleFailure?.(data, message).catch(() => undefined);
       }
-      const message = signal.aborted ? CANCELLED_MESSAGE : userMessage(error);
-      throw new Error(comment ? withoutAnnotation(message, comment) : message, { cause: error });
+      throw new Error(message, { cause: error });
     }
   };
 }

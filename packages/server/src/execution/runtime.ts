@@ -4,13 +4,14 @@ import type { Config } from "../config";
 import type { Keys } from "../auth/secretKey";
 import type { ResultLimits } from "../results/limits";
 import { createAlertService, type AlertService } from "../alerts/evaluation";
+import { mailScheduleFailure } from "../alerts/scheduleFailureMail";
 import { createMailer } from "../mail";
 import type { DB } from "../store/schema";
 import { createQueueBackend } from "./index";
 import { jobProcessor } from "./runJob";
 import { localLeader, Scheduler } from "./scheduler";
 import { createExecutionService } from "./service";
-import type { ExecutionService } from "./types";
+import type { ExecutionService, JobData } from "./types";
 
 export interface ExecutionDeps {
   config: Config;
@@ -49,8 +50,21 @@ export async function startExecution(
       alertService
         .afterResult(...args)
         .catch((error: unknown) => log.error({ err: error }, "alert evaluation failed"));
+    // Sent in the background too: the worker goes on with its next query.
+    const onScheduleFailure = async (...args: [JobData, string]) => {
+      void mailScheduleFailure({ db, config, mailer, log }, ...args).catch((error: unknown) =>
+        log.warn({ err: error }, "could not e-mail a scheduled query's failure"),
+      );
+    };
     await backend.startWorker(
-      jobProcessor({ db, config, keys: deps.keys, limits: deps.resultLimits, onResult }),
+      jobProcessor({
+        db,
+        config,
+        keys: deps.keys,
+        limits: deps.resultLimits,
+        onResult,
+        onScheduleFailure,
+      }),
       config.workerConcurrency,
     );
   }

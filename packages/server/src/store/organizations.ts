@@ -26,6 +26,15 @@ export async function findOrgBySlug(db: Kysely<DB>, slug: string): Promise<Organ
   return row ? fromRow(row) : null;
 }
 
+export async function findOrgById(db: Kysely<DB>, id: number): Promise<Organization | null> {
+  const row = await db
+    .selectFrom("organizations")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? fromRow(row) : null;
+}
+
 export async function countOrgs(db: Kysely<DB>): Promise<number> {
   const row = await db
     .selectFrom("organizations")

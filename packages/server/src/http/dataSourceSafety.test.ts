@@ -210,6 +210,19 @@ describe.each(DATABASES)("data source safety on %s metadata", (db) => {
     },
   );
 
+  it.runIf(db === "sqlite")("refuses the metadata SQLite file for SQLite and DuckDB", async () => {
+    const metadataFile = path.resolve(server.config.databaseUrl);
+    for (const type of ["sqlite", "duckdb"]) {
+      const res = await admin.post("/api/data_sources", {
+        name: "Meta file",
+        type,
+        options: { dbpath: metadataFile },
+      });
+      expect(res.status, type).toBe(400);
+      expect(res.body.message).toContain(root);
+    }
+  });
+
   it.runIf(db === "sqlite")(
     "allows a PostgreSQL data source where the metadata is not",
     async () => {

@@ -76,6 +76,10 @@ describe.each(DATABASES)("compressed answers on %s", (db) => {
     const id = await resultOf(rowsQuery(20_000));
     const plain = await expectCompressed(`/api/query_results/${id}`);
     expect(plain.body.length).toBeGreaterThan(256 * 1024);
+    // Still a stream once compressed: sent in chunks as it is read, its length unknown up front.
+    const streamed = await get(`/api/query_results/${id}`, "gzip");
+    expect(streamed.headers["transfer-encoding"]).toBe("chunked");
+    expect(streamed.headers["content-length"]).toBeUndefined();
     expect(JSON.parse(plain.body.toString()).query_result.data.rows).toHaveLength(20_000);
     await expectCompressed(`/api/query_results/${id}.json`);
     const csv = await expectCompressed(`/api/query_results/${id}.csv`);

@@ -1,0 +1,137 @@
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveKeys } from "../auth/secretKey";
+import { writeDestinationOptions } from "../destinations/options";
+import { createMailer } from "../mail";
+import { insertAlert, insertSubscription } from "../store/alerts";
+import { findDestination, insertDestination } from "../store/destinations";
+import { insertQuery } from "../store/queries";
+import { insertUser } from "../store/users";
+import { openTestStore, type TestStore } from "../testing/metadataStore";
+import { createNotifier } from "./notifications";
+import { startHttpSink, type HttpSink } from "./testSupport";
+
+/** Failed deliveries: retried, then logged and recorded without their secrets. */
+describe("alert notifier", () => {
+  let store: TestStore;
+  let sink: HttpSink;
+  const keys = deriveKeys(crypto.randomBytes(32).toString("hex"));
+
+  beforeAll(async () => {
+    store = await openTestStore();
+    sink = await startHttpSink();
+  });
+
+  afterAll(async () => {
+    await sink?.close();
+    await store?.close();
+  });
+
+  it("tries three times, then logs destination, alert and reason, never the secret", async () => {
+    const db = store.database.db;
+    const user = await insertUser(db, {
+      orgId: store.orgId,
+      name: "Owner",
+      email: "owner@example.com",
+      passwordHash: null,
+      groupIds: [],
+      invitationPending: false,
+    });
+    const query = await insertQuery(db, store.orgId, {
+      data_source_id: store.dataSourceId,
+      latest_query_data_id: null,
+      name: "Q",
+      description: null,
+      query: "SELECT 1",
+      query_hash: "h",
+      user_id: user.id,
+      last_modified_by_id: user.id,
+      is_archived: false,
+      is_draft: false,
+      schedule: null,
+      options: {},
+      tags: [],
+    });
+    const alert = await insertAlert(db, {
+      orgId: store.orgId,
+      userId: user.id,
+      name: "A",
+      queryId: query.id,
+      options: { column: "x", op: ">", value: 1 },
+      rearm: null,
+    });
+    const destination = async (name: string, type: string, options: Record<string, unknown>) => {
+      const row = await insertDestination(db, {
+        orgId: store.orgId,
+        userId: user.id,
+        name,
+        type,
+        encryptedOptions: writeDestinationOptions({ keys }, options),
+      });
+      await insertSubscription(db, { alertId: alert.id, userId: user.id, destinationId: row.id });
+      return row.id;
+    };
+    const failing = await destination("Failing", "slack", {
+      url: `${sink.url}/services/secret-slack-token`,
+    });
+    const invalid = await destination("Invalid", "webhook", { url: "http://[secret-host-token" });
+    const pager = await destination("Pager", "pagerduty", { integration_key: "secret-pd-key" });
+    sink.answer = () => 502;
+
+    const warnings: unknown[][] = [];
+    const notifier = createNotifier({
+      db,
+      config: {
+        baseUrl: "https://sightline.example.com/",
+        outboundAllowedRanges: ["127.0.0.1/32"],
+      },
+      keys,
+      mailer: createMailer({
+        server: null,
+        port: 25,
+        useTls: false,
+        username: null,
+        password: null,
+        defaultSender: null,
+      }),
+      log: { warn: (...args: unknown[]) => warnings.push(args), error: () => undefined },
+      tools: { serviceUrls: { pagerduty: `${sink.url}/pd` } },
+      retryDelaysMs: [10, 20],
+    });
+    notifier.dispatch({
+      alert: { ...alert, state: "triggered" },
+      query,
+      newState: "triggered",
+      data: null,
+      metadata: {},
+    });
+    await notifier.idle();
+
+    expect(sink.requests.filter((r) => r.path.startsWith("/services/"))).toHaveLength(3);
+    expect(sink.requests.filter((r) => r.path === "/pd/v2/enqueue")).toHaveLength(3);
+    const logged = warnings.map(([fields]) => fields as Record<string, unknown>);
+    expect(logged).toHaveLength(3);
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        {
+          alert_id: alert.id,
+          destination_id: failing,
+          destination_type: "slack",
+          reason: expect.stringMatching(/^127\.0\.0\.1:\d+ answered HTTP 502\.$/),
+        },
+        {
+          alert_id: alert.id,
+          destination_id: invalid,
+          destination_type: "webhook",
+          reason: "Invalid URL: --------",
+        },
+        expect.objectContaining({ destination_id: pager, destination_type: "pagerduty" }),
+      ]),
+    );
+    const recorded = await findDestination(db, store.orgId, invalid);
+    expect(recorded?.last_failure).toBe("Invalid URL: --------");
+    expect(recorded?.last_failure_at).not.toBeNull();
+    const everything = JSON.stringify({ warnings, recorded });
+    expect(everything).not.toMatch(/secret-(host|pd)|secret-slack-token/);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type DuckDBConnection,
   type DuckDBDataChunk,
@@ -41,11 +42,12 @@ export const DUCKDB_READ_ONLY_REFUSED =
 async function assertReadsOnly(connection: DuckDBConnection, query: string): Promise<void> {
   // Comments are whitespace to the parser: texts that differ only in a leading comment (the run
   // annotation names the job) get one verdict, so a repeated query pays for the parse once.
-  const key = withoutLeadingComments(query);
+  const key = createHash("sha256").update(withoutLeadingComments(query)).digest("base64");
   if (knownReads.has(key)) return;
   const result = await connection.runAndReadAll(
-    `SELECT j->>'error_type' FROM (SELECT json_serialize_sql('${query.replace(/'/g, "''")}') AS j)
+    `SELECT j->>'error_type' FROM (SELECT json_serialize_sql($1::VARCHAR) AS j)
      WHERE (j->>'error')::BOOLEAN`,
+    [query],
   );
   const failed = result.getRowsJson()[0];
   if (!failed) {
@@ -59,7 +61,7 @@ async function assertReadsOnly(connection: DuckDBConnection, query: string): Pro
   throw new Error(DUCKDB_READ_ONLY_REFUSED);
 }
 
-/** Texts (leading comments removed) DuckDB parsed as reads only, the most recent last. */
+/** Hashes of texts (leading comments removed) DuckDB parsed as reads only, newest last. */
 const knownReads = new Set<string>();
 const KNOWN_READS_KEPT = 1000;
 

@@ -5,7 +5,7 @@ import fastifyStatic from "@fastify/static";
 
 /**
  * The built web app's files (packages/web/dist). The build writes a brotli (.br) and a gzip (.gz)
- * copy beside each file (packages/web/precompress.ts); a client is sent the smallest copy it
+ * copy beside each text file (packages/web/precompress.ts); a client is sent the smallest copy it
  * accepts, so nothing is compressed per request. Vite's content-hashed bundles never change under
  * their name and are cached for a year; every other file is revalidated (ETag) on each use.
  */
@@ -17,10 +17,7 @@ function cacheControlFor(urlPath: string): string {
   return HASHED_NAME.test(urlPath) ? "public, max-age=31536000, immutable" : "no-cache";
 }
 
-/**
- * Adds `reply.sendFile` for the files under `root` (the app's page uses it too) and GET routes for
- * them: real routes, so that the response hooks (compression of files without a copy) apply.
- */
+/** Adds `reply.sendFile` for the files under `root` (the app's page uses it too), and their routes. */
 export async function registerWebAppFiles(app: FastifyInstance, root: string): Promise<void> {
   await app.register(fastifyStatic, {
     root,
@@ -31,7 +28,8 @@ export async function registerWebAppFiles(app: FastifyInstance, root: string): P
     cacheControl: false,
   });
   for (const url of ["/assets/*", "/docs/*", "/sandbox/*", "/static/*", "/favicon*"]) {
-    app.get(url, { schema: { hide: true } }, async (request, reply) =>
+    // No compression per request: a file without a copy is one where compressing saves nothing.
+    app.get(url, { schema: { hide: true }, compress: false }, async (request, reply) =>
       sendWebAppFile(reply, root, request.url.split("?")[0]!),
     );
   }

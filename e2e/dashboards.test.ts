@@ -303,6 +303,15 @@ describe("dashboards in the browser", () => {
         },
       });
 
+      // The widget's mappings can be edited again from its menu.
+      await widget.getByRole("button", { name: "Widget menu" }).click();
+      await page.getByRole("menuitem", { name: "Edit Parameters" }).click();
+      await animationsSettled(page);
+      await poll(() => page.getByRole("dialog").textContent()).toContain(
+        "Existing dashboard parameter",
+      );
+      await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
       await page.getByTestId("done-editing").click();
       await page.waitForURL((url) => !url.search.includes("edit"));
       const input = page.getByTestId("dashboard-parameters").getByTestId("parameter-max_rank");

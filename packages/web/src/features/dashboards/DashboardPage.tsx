@@ -43,6 +43,7 @@ import { withParameterUrl } from "../queries/parameterValues";
 import { mappingsOf } from "./widgetParameters";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
+import { WidgetParametersDialog } from "./WidgetParametersDialog";
 import { useLayoutSaver } from "./useLayoutSaver";
 import { widgetParameterValues } from "./widgetParameters";
 import styles from "./DashboardPage.module.css";
@@ -83,6 +84,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [addingWidget, setAddingWidget] = useState(false);
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [editingParameters, setEditingParameters] = useState<DashboardWidget | null>(null);
   const [pendingValues, setPendingValues] = useState<Record<string, unknown>>({});
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
@@ -299,6 +301,20 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   }, []);
   const editText = useCallback((widget: DashboardWidget) => setTextbox({ widget }), []);
 
+  async function saveMappings(
+    widget: DashboardWidget,
+    parameterMappings: Record<string, ParameterMapping>,
+  ) {
+    const options = { ...widget.options, parameterMappings };
+    try {
+      await saveWidget(widget.id, { text: widget.text ?? "", options });
+      setWidgets((current) => current.map((w) => (w.id === widget.id ? { ...w, options } : w)));
+    } catch (error) {
+      notify.error("Widget could not be saved", error instanceof Error ? error.message : "");
+      throw error;
+    }
+  }
+
   const visible = widgets.filter((w) => !w.options.isHidden);
   const renderWidget = (widget: DashboardWidget) => (
     <DashboardWidgetCard
@@ -316,6 +332,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       refreshToken={refreshToken}
       onRemove={removeWidget}
       onEditText={editText}
+      onEditParameters={setEditingParameters}
     />
   );
 
@@ -410,6 +427,12 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         dashboardParameters={params}
         onAdd={addVisualization}
         onClose={() => setAddingWidget(false)}
+      />
+      <WidgetParametersDialog
+        widget={editingParameters}
+        dashboardParameters={params}
+        onSave={saveMappings}
+        onClose={() => setEditingParameters(null)}
       />
       <TextboxDialog
         open={textbox !== null}

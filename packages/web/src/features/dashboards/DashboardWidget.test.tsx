@@ -20,6 +20,7 @@ const props = {
   refreshToken: 0,
   onRemove: noop,
   onEditText: noop,
+  onEditParameters: noop,
   ownParameters: [],
   onApplyOwn: noop,
 };

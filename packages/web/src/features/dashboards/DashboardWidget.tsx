@@ -44,6 +44,7 @@ export interface WidgetProps {
   refreshToken: number;
   onRemove: (widget: Widget) => void;
   onEditText: (widget: Widget) => void;
+  onEditParameters: (widget: Widget) => void;
   /** The widget's own parameters (mapped to neither the dashboard nor a static value). */
   ownParameters: ParameterDefinition[];
   onApplyOwn: (widget: Widget, values: Record<string, unknown>) => void;
@@ -187,6 +188,13 @@ function VisualizationWidget(props: WidgetProps) {
   }
   if (editing) {
     items.push({ type: "divider" });
+    if ((query?.options.parameters ?? []).length > 0) {
+      items.push({
+        key: "parameters",
+        label: "Edit Parameters",
+        onClick: () => props.onEditParameters(widget),
+      });
+    }
     items.push({
       key: "remove",
       icon: <DeleteOutlined />,

@@ -103,3 +103,14 @@ export function draftToMapping(name: string, draft: MappingDraft): ParameterMapp
     title: draft.title.slice(0, MAPPING_TITLE_MAX),
   };
 }
+
+/** A stored mapping as the editor shows it. */
+export function mappingToDraft(mapping: ParameterMapping): MappingDraft {
+  const choice: MappingChoice =
+    mapping.type === "static-value"
+      ? "static"
+      : mapping.type === "widget-level"
+        ? "widget"
+        : "existing";
+  return { choice, mapTo: mapping.mapTo, value: mapping.value, title: mapping.title ?? "" };
+}

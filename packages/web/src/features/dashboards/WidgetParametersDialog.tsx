@@ -1,0 +1,85 @@
+// Widget Parameters (spec 3 §2): the mappings of a widget already on the dashboard, edited with
+// the same rules as in Add Widget.
+import { Button, Modal } from "antd";
+import { useEffect, useState } from "react";
+import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
+import {
+  draftError,
+  draftToMapping,
+  mappingToDraft,
+  type DashboardParameter,
+  type MappingDraft,
+} from "./dashboardParameters";
+import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
+import { mappingsOf } from "./widgetParameters";
+
+interface WidgetParametersDialogProps {
+  widget: DashboardWidget | null;
+  dashboardParameters: readonly DashboardParameter[];
+  onSave: (widget: DashboardWidget, mappings: Record<string, ParameterMapping>) => Promise<unknown>;
+  onClose: () => void;
+}
+
+export function WidgetParametersDialog(props: WidgetParametersDialogProps) {
+  const { widget, dashboardParameters } = props;
+  const parameters = widget?.visualization?.query?.options.parameters ?? [];
+  const [drafts, setDrafts] = useState<Record<string, MappingDraft>>({});
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!widget) return;
+    const mappings = mappingsOf(widget, parameters);
+    setDrafts(
+      Object.fromEntries(parameters.map((def) => [def.name, mappingToDraft(mappings[def.name])])),
+    );
+  }, [widget]);
+
+  const invalid = parameters.some(
+    (def) => drafts[def.name] && draftError(drafts[def.name], dashboardParameters) !== null,
+  );
+  const save = async () => {
+    if (!widget) return;
+    setSaving(true);
+    try {
+      const mappings = Object.fromEntries(
+        parameters
+          .filter((def) => drafts[def.name])
+          .map((def) => [def.name, draftToMapping(def.name, drafts[def.name])]),
+      );
+      await props.onSave(widget, mappings);
+      props.onClose();
+    } catch {
+      // The caller has said what went wrong.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={widget !== null}
+      width={700}
+      title="Parameters"
+      onCancel={props.onClose}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={props.onClose} disabled={saving}>
+          Cancel
+        </Button>,
+        <Button key="ok" type="primary" onClick={save} loading={saving} disabled={invalid}>
+          OK
+        </Button>,
+      ]}
+    >
+      {widget && (
+        <ParameterMappingsEditor
+          parameters={parameters}
+          existing={dashboardParameters}
+          drafts={drafts}
+          queryId={widget.visualization?.query?.id ?? 0}
+          onChange={setDrafts}
+        />
+      )}
+    </Modal>
+  );
+}

@@ -1,5 +1,6 @@
 // Runs the benchmarks one after the other and prints a Markdown summary table.
 import os from "node:os";
+import { alertsBenchmark } from "./alerts";
 import { bigResultBenchmark } from "./bigResult";
 import { concurrencyBenchmark } from "./concurrency";
 import { dashboardBenchmark } from "./dashboard";
@@ -15,6 +16,7 @@ figures.push(...(await concurrencyBenchmark()));
 figures.push(...(await queryListBenchmark()));
 figures.push(...(await transferBenchmark()));
 figures.push(...(await dashboardBenchmark()));
+figures.push(...(await alertsBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

@@ -3,11 +3,15 @@ import { evaluateAlert, shouldNotifyAlert, type AlertState } from "@sightline/co
 import type { JobData } from "../execution/types";
 import { loadResultMeta, readResultRowObjects, type ResultMeta } from "../results/resultStore";
 import type { Cell } from "../runners/types";
-import { alertsOnResult, setAlertState, type Alert } from "../store/alerts";
+import { alertsOnResult, setAlertStates, type Alert } from "../store/alerts";
 import { findQueriesByIds, findQuery, type Query } from "../store/queries";
 import type { DB } from "../store/schema";
-import { now } from "../store/values";
-import { createNotifier, type Notifier, type NotifierDeps } from "./notifications";
+import {
+  createNotifier,
+  type AlertNotice,
+  type Notifier,
+  type NotifierDeps,
+} from "./notifications";
 import type { AlertResultData } from "./templates";
 
 /**
@@ -55,21 +59,38 @@ async function executionMetadata(
   };
 }
 
+/** An alert whose evaluation the notify rule lets through, with its new state. */
+interface Change {
+  alert: Alert;
+  newState: AlertState;
+}
+
+function notifyRuleHolds(alert: Alert, newState: AlertState, at: Date): boolean {
+  const lastTriggeredAt = alert.last_triggered_at ? new Date(alert.last_triggered_at) : null;
+  return shouldNotifyAlert(
+    { state: alert.state, rearm: alert.rearm, lastTriggeredAt },
+    newState,
+    at,
+  );
+}
+
 export function createAlertService(deps: NotifierDeps, notifier: Notifier = createNotifier(deps)) {
   const db = deps.db;
 
-  /** Stores the change the notify rule asks for; returns the alert as stored, or null. */
-  async function store(alert: Alert, newState: AlertState, at: Date): Promise<Alert | null> {
-    const lastTriggeredAt = alert.last_triggered_at ? new Date(alert.last_triggered_at) : null;
-    const notify = shouldNotifyAlert(
-      { state: alert.state, rearm: alert.rearm, lastTriggeredAt },
-      newState,
-      at,
-    );
-    if (!notify) return null;
+  /** Stores the changes (state, last_triggered_at) and returns the alerts as now stored. */
+  async function store(changes: Change[], at: Date): Promise<Alert[]> {
     const stamp = at.toISOString();
-    await setAlertState(db, alert.id, newState, stamp);
-    return { ...alert, state: newState, last_triggered_at: stamp, updated_at: now() };
+    await setAlertStates(
+      db,
+      changes.map((c) => ({ id: c.alert.id, state: c.newState })),
+      stamp,
+    );
+    return changes.map((c) => ({
+      ...c.alert,
+      state: c.newState,
+      last_triggered_at: stamp,
+      updated_at: stamp,
+    }));
   }
 
   const service: AlertService = {
@@ -86,18 +107,25 @@ export function createAlertService(deps: NotifierDeps, notifier: Notifier = crea
         ).map((q) => [q.id, q]),
       );
       const data = await readData(db, result);
-      let metadata: Record<string, unknown> | null = null;
+      const at = new Date();
+      const changes: Change[] = [];
       for (const alert of alerts) {
-        const query = queries.get(alert.query_id);
-        if (!query) continue;
         const newState = evaluateAlert(alert.options, data);
-        const stored = await store(alert, newState, new Date());
-        // Back to normal from "not yet known" is no news; muted alerts stay quiet.
-        if (!stored || (alert.state === "unknown" && newState === "ok")) continue;
-        if (alert.options.muted === true) continue;
-        metadata ??= await executionMetadata(db, job, jobId);
-        notifier.dispatch({ alert: stored, query, newState, data, metadata });
+        if (notifyRuleHolds(alert, newState, at)) changes.push({ alert, newState });
       }
+      // Every new state is stored before any notification leaves.
+      const stored = await store(changes, at);
+      const notices: AlertNotice[] = [];
+      changes.forEach(({ alert, newState }, i) => {
+        const query = queries.get(alert.query_id);
+        // Back to normal from "not yet known" is no news; muted alerts stay quiet.
+        if (!query || (alert.state === "unknown" && newState === "ok")) return;
+        if (alert.options.muted === true) return;
+        notices.push({ alert: stored[i]!, query, newState, data, metadata: {} });
+      });
+      if (notices.length === 0) return;
+      const metadata = await executionMetadata(db, job, jobId);
+      notifier.dispatch(notices.map((n) => ({ ...n, metadata })));
     },
 
     async evaluateNow(alert) {
@@ -109,8 +137,11 @@ export function createAlertService(deps: NotifierDeps, notifier: Notifier = crea
           : await loadResultMeta(db, alert.org_id, query.latest_query_data_id);
       const data = result ? await readData(db, result) : null;
       const newState = evaluateAlert(alert.options, data);
-      const stored = (await store(alert, newState, new Date())) ?? alert;
-      notifier.dispatch({ alert: stored, query, newState, data, metadata: {} });
+      const at = new Date();
+      const stored = notifyRuleHolds(alert, newState, at)
+        ? (await store([{ alert, newState }], at))[0]!
+        : alert;
+      notifier.dispatch([{ alert: stored, query, newState, data, metadata: {} }]);
     },
 
     idle: () => notifier.idle(),

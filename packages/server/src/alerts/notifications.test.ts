@@ -98,13 +98,15 @@ describe("alert notifier", () => {
       tools: { serviceUrls: { pagerduty: `${sink.url}/pd` } },
       retryDelaysMs: [10, 20],
     });
-    notifier.dispatch({
-      alert: { ...alert, state: "triggered" },
-      query,
-      newState: "triggered",
-      data: null,
-      metadata: {},
-    });
+    notifier.dispatch([
+      {
+        alert: { ...alert, state: "triggered" },
+        query,
+        newState: "triggered",
+        data: null,
+        metadata: {},
+      },
+    ]);
     await notifier.idle();
 
     expect(sink.requests.filter((r) => r.path.startsWith("/services/"))).toHaveLength(3);

@@ -15,7 +15,7 @@ import type {
 import type { Mailer } from "../mail";
 import { createOutboundClient } from "../outbound/client";
 import { presentCompactAlert } from "../presenters/alerts";
-import { listSubscriptions, type Alert } from "../store/alerts";
+import { listSubscriptionsOf, type Alert } from "../store/alerts";
 import { destinationsByIds, recordDestinationFailure } from "../store/destinations";
 import type { DB } from "../store/schema";
 import type { Query } from "../store/queries";
@@ -58,8 +58,8 @@ export interface AlertNotice {
 }
 
 export interface Notifier {
-  /** Starts sending; returns at once. */
-  dispatch(notice: AlertNotice): void;
+  /** Starts sending these alerts' notifications; returns at once. */
+  dispatch(notices: AlertNotice[]): void;
   /** Resolves when every notification started so far is delivered or given up. */
   idle(): Promise<void>;
 }
@@ -81,9 +81,12 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const pending = new Set<Promise<void>>();
 
-  /** Where each subscription sends: its destination, or an e-mail to the subscriber. */
-  async function targets(alertId: number): Promise<Target[]> {
-    const subscriptions = await listSubscriptions(deps.db, alertId);
+  /**
+   * Where each alert's subscriptions send: a destination, or an e-mail to the subscriber. Read
+   * for all the alerts at once; each destination's options are decrypted once.
+   */
+  async function targetsOf(alertIds: number[]): Promise<Map<number, Target[]>> {
+    const subscriptions = await listSubscriptionsOf(deps.db, alertIds);
     const destinations = await destinationsByIds(
       deps.db,
       subscriptions.map((s) => s.destination_id),
@@ -92,30 +95,35 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       deps.db,
       subscriptions.filter((s) => s.destination_id === null).map((s) => s.user_id),
     );
-    const out: Target[] = [];
-    for (const s of subscriptions) {
-      if (s.destination_id === null) {
-        const user = users.get(s.user_id);
-        if (user && user.disabled_at === null) {
-          out.push({ destinationId: null, type: email, options: { addresses: user.email } });
-        }
-        continue;
-      }
-      const destination = destinations.get(s.destination_id);
-      if (!destination) continue;
-      const type = findDestinationType(destination.type);
-      if (!type) {
+    const resolved = new Map<number, Target | null>();
+    const destinationTarget = (id: number): Target | null => {
+      if (resolved.has(id)) return resolved.get(id)!;
+      const destination = destinations.get(id);
+      const type = destination ? findDestinationType(destination.type) : null;
+      if (destination && !type) {
         deps.log.warn(
-          { alert_id: alertId, destination_id: destination.id, type: destination.type },
+          { destination_id: destination.id, type: destination.type },
           "alert destination of an unknown type skipped",
         );
-        continue;
       }
-      out.push({
-        destinationId: destination.id,
-        type,
-        options: readDestinationOptions(deps, destination),
-      });
+      const target =
+        destination && type
+          ? { destinationId: id, type, options: readDestinationOptions(deps, destination) }
+          : null;
+      resolved.set(id, target);
+      return target;
+    };
+    const out = new Map<number, Target[]>();
+    for (const s of subscriptions) {
+      let target: Target | null = null;
+      if (s.destination_id !== null) target = destinationTarget(s.destination_id);
+      else {
+        const user = users.get(s.user_id);
+        if (user && user.disabled_at === null) {
+          target = { destinationId: null, type: email, options: { addresses: user.email } };
+        }
+      }
+      if (target) out.set(s.alert_id, [...(out.get(s.alert_id) ?? []), target]);
     }
     return out;
   }
@@ -124,13 +132,18 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     const host = deps.config.baseUrl.replace(/\/+$/, "");
     const variables = templateVariables(notice.alert, notice.query, notice.data, host);
     const { subject, body } = renderAlertTexts(notice.alert.options, variables);
+    let emailBody: string | null = null;
     return {
       alert: presentCompactAlert(notice.alert),
       query: { id: notice.query.id, name: notice.query.name, query: notice.query.query },
       newState: notice.newState,
       subject,
       body,
-      defaultEmailBody: defaultEmailBody(variables, notice.data),
+      // Built only when an e-mail goes out: it holds the whole result as a table.
+      get defaultEmailBody() {
+        emailBody ??= defaultEmailBody(variables, notice.data);
+        return emailBody;
+      },
       host,
       metadata: notice.metadata,
     };
@@ -161,18 +174,26 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
   }
 
-  async function send(notice: AlertNotice): Promise<void> {
-    const notification = message(notice);
-    const all = await targets(notice.alert.id);
-    await Promise.all(all.map((target) => deliver(target, notification)));
+  async function send(notices: AlertNotice[]): Promise<void> {
+    // Off the caller's path (the worker) before any work is done.
+    await Promise.resolve();
+    const targets = await targetsOf(notices.map((n) => n.alert.id));
+    await Promise.all(
+      notices.flatMap((notice) => {
+        const all = targets.get(notice.alert.id) ?? [];
+        if (all.length === 0) return [];
+        const notification = message(notice);
+        return all.map((target) => deliver(target, notification));
+      }),
+    );
   }
 
   return {
-    dispatch(notice) {
-      const task = send(notice)
+    dispatch(notices) {
+      const task = send(notices)
         .catch((error: unknown) =>
           deps.log.error(
-            { alert_id: notice.alert.id, reason: errorText(error) },
+            { alert_ids: notices.map((n) => n.alert.id), reason: errorText(error) },
             "alert notifications could not be sent",
           ),
         )

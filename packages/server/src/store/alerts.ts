@@ -146,18 +146,36 @@ export async function updateAlert(
     .execute();
 }
 
-/** The outcome of an evaluation worth notifying: the new state and when it was notified. */
-export async function setAlertState(
+/**
+ * The outcomes of an evaluation worth notifying: each alert's new state, all notified at `at`.
+ * One statement per state, in one transaction, however many alerts changed.
+ */
+export async function setAlertStates(
   db: Kysely<DB>,
-  id: number,
-  state: AlertState,
-  lastTriggeredAt: string,
+  changes: { id: number; state: AlertState }[],
+  at: string,
 ): Promise<void> {
-  await db
-    .updateTable("alerts")
-    .set({ state, last_triggered_at: lastTriggeredAt, updated_at: now() })
-    .where("id", "=", id)
-    .execute();
+  if (changes.length === 0) return;
+  const byState = new Map<AlertState, number[]>();
+  for (const { id, state } of changes) byState.set(state, [...(byState.get(state) ?? []), id]);
+  await db.transaction().execute(async (tx) => {
+    for (const [state, ids] of byState) {
+      for (const part of chunks(ids)) {
+        await tx
+          .updateTable("alerts")
+          .set({ state, last_triggered_at: at, updated_at: at })
+          .where("id", "in", part)
+          .execute();
+      }
+    }
+  });
+}
+
+/** Ids in groups small enough for one statement's parameters on every database. */
+function chunks(ids: number[], size = 1000): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
 }
 
 /** Deletes an alert and its subscriptions. */
@@ -171,12 +189,26 @@ export async function deleteAlert(db: Kysely<DB>, id: number): Promise<void> {
 export type Subscription = Selectable<AlertSubscriptionsTable>;
 
 export async function listSubscriptions(db: Kysely<DB>, alertId: number): Promise<Subscription[]> {
-  return db
-    .selectFrom("alert_subscriptions")
-    .selectAll()
-    .where("alert_id", "=", alertId)
-    .orderBy("id")
-    .execute();
+  return listSubscriptionsOf(db, [alertId]);
+}
+
+/** The subscriptions of these alerts, by id. */
+export async function listSubscriptionsOf(
+  db: Kysely<DB>,
+  alertIds: number[],
+): Promise<Subscription[]> {
+  const out: Subscription[] = [];
+  for (const part of chunks([...new Set(alertIds)])) {
+    out.push(
+      ...(await db
+        .selectFrom("alert_subscriptions")
+        .selectAll()
+        .where("alert_id", "in", part)
+        .orderBy("id")
+        .execute()),
+    );
+  }
+  return out;
 }
 
 /** A subscription of an alert of the organisation. */

@@ -136,4 +136,76 @@ describe("alert notifier", () => {
     const everything = JSON.stringify({ warnings, recorded });
     expect(everything).not.toMatch(/secret-(host|pd)|secret-slack-token/);
   });
+
+  it("skips only the alert whose stored template cannot be rendered", async () => {
+    const db = store.database.db;
+    const user = await insertUser(db, {
+      orgId: store.orgId,
+      name: "Other",
+      email: "other@example.com",
+      passwordHash: null,
+      groupIds: [],
+      invitationPending: false,
+    });
+    const query = await insertQuery(db, store.orgId, {
+      data_source_id: store.dataSourceId,
+      latest_query_data_id: null,
+      name: "Q2",
+      description: null,
+      query: "SELECT 2",
+      query_hash: "h2",
+      user_id: user.id,
+      last_modified_by_id: user.id,
+      is_archived: false,
+      is_draft: false,
+      schedule: null,
+      options: {},
+      tags: [],
+    });
+    const hook = await insertDestination(db, {
+      orgId: store.orgId,
+      userId: user.id,
+      name: "Good hook",
+      type: "webhook",
+      encryptedOptions: writeDestinationOptions({ keys }, { url: `${sink.url}/good` }),
+    });
+    const alerts = [];
+    for (const custom_body of ["{{#QUERY_RESULT_ROWS}} unclosed", "fine"]) {
+      const alert = await insertAlert(db, {
+        orgId: store.orgId,
+        userId: user.id,
+        name: custom_body,
+        queryId: query.id,
+        options: { column: "x", op: ">", value: 1, custom_body },
+        rearm: null,
+      });
+      await insertSubscription(db, { alertId: alert.id, userId: user.id, destinationId: hook.id });
+      alerts.push(alert);
+    }
+    sink.answer = () => 200;
+    const warnings: unknown[][] = [];
+    const notifier = createNotifier({
+      db,
+      config: { baseUrl: "", outboundAllowedRanges: ["127.0.0.1/32"] },
+      keys,
+      mailer: createMailer({
+        server: null,
+        port: 25,
+        useTls: false,
+        username: null,
+        password: null,
+        defaultSender: null,
+      }),
+      log: { warn: (...args: unknown[]) => warnings.push(args), error: () => undefined },
+    });
+    notifier.dispatch(
+      alerts.map((alert) => ({ alert, query, newState: "ok", data: null, metadata: {} })),
+    );
+    await notifier.idle();
+    const received = sink.requests.filter((r) => r.path === "/good");
+    expect(received.map((r) => JSON.parse(r.body).alert.description)).toEqual(["fine"]);
+    expect(warnings.map(([fields]) => fields)).toEqual([
+      { alert_id: alerts[0]!.id, reason: expect.stringContaining("Unclosed section") },
+    ]);
+  });
 });

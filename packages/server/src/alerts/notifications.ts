@@ -182,7 +182,17 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       notices.flatMap((notice) => {
         const all = targets.get(notice.alert.id) ?? [];
         if (all.length === 0) return [];
-        const notification = message(notice);
+        let notification: AlertNotification;
+        try {
+          notification = message(notice);
+        } catch (error) {
+          // A template stored before templates were checked: this alert only is skipped.
+          deps.log.warn(
+            { alert_id: notice.alert.id, reason: errorText(error) },
+            "alert notification could not be written",
+          );
+          return [];
+        }
         return all.map((target) => deliver(target, notification));
       }),
     );

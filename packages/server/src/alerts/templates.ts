@@ -73,6 +73,17 @@ export function renderAlertTemplate(template: unknown, variables: Record<string,
   return Mustache.render(template, variables);
 }
 
+/** Why a template cannot be rendered (unclosed section, bad tag), or null when it can. */
+export function templateProblem(template: unknown): string | null {
+  if (typeof template !== "string") return null;
+  try {
+    Mustache.parse(template);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** The alert's rendered subject and body (`template` is the legacy name of `custom_body`). */
 export function renderAlertTexts(
   options: Alert["options"],

@@ -173,6 +173,8 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
         { ...base, options: undefined },
         { ...base, options: [1] },
         { ...base, options: "x" },
+        { ...base, options: { ...OPTIONS, custom_body: "{{#QUERY_RESULT_ROWS}} unclosed" } },
+        { ...base, options: { ...OPTIONS, custom_subject: "{{/nothing}}" } },
         { ...base, rearm: -1 },
         { ...base, rearm: 1.5 },
         { ...base, rearm: "soon" },

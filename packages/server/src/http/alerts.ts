@@ -3,6 +3,7 @@ import type { AlertOptions } from "@sightline/core";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import { createAlertService } from "../alerts/evaluation";
+import { templateProblem } from "../alerts/templates";
 import {
   accessAllows,
   isAdmin,
@@ -140,7 +141,13 @@ function readOptions(value: unknown): AlertOptions {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw badRequest("options is required and must be an object.");
   }
-  return value as AlertOptions;
+  const options = value as AlertOptions;
+  // A template that cannot be rendered would only fail later, when the alert fires.
+  for (const key of ["custom_subject", "custom_body", "template"] as const) {
+    const problem = templateProblem(options[key]);
+    if (problem) throw badRequest(`${key} is not a valid template: ${problem}`);
+  }
+  return options;
 }
 
 /** Seconds (a whole number, 0 or more) or null for none. */

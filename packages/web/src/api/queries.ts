@@ -62,6 +62,11 @@ export interface TagCount {
   count: number;
 }
 
+/** The caller's most recently updated queries, drafts included (GET api/queries/recent). */
+export function listRecentQueries(): Promise<QueryListItem[]> {
+  return http.get<QueryListItem[]>("api/queries/recent");
+}
+
 export async function getQueryTags(): Promise<TagCount[]> {
   const answer = await http.get<{ tags: TagCount[] }>("api/queries/tags");
   return answer.tags ?? [];

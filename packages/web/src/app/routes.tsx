@@ -88,10 +88,26 @@ const sessionRoutes: RouteObject[] = [
     lazy: () => import("../features/queries/QueryPage").then(asComponent),
   },
 
-  area("alerts", "Alerts", undefined, "Alerts.List"),
-  area("alerts/new", "New Alert", undefined, "Alerts.New"),
-  area("alerts/:alertId", "Alert", undefined, "Alerts.View"),
-  area("alerts/:alertId/edit", "Alert", undefined, "Alerts.Edit"),
+  {
+    id: "Alerts.List",
+    path: "alerts",
+    lazy: () => import("../features/alerts/AlertListPage").then(asComponent),
+  },
+  {
+    id: "Alerts.New",
+    path: "alerts/new",
+    lazy: () => import("../features/alerts/AlertPage").then(asComponent),
+  },
+  {
+    id: "Alerts.View",
+    path: "alerts/:alertId",
+    lazy: () => import("../features/alerts/AlertPage").then(asComponent),
+  },
+  {
+    id: "Alerts.Edit",
+    path: "alerts/:alertId/edit",
+    lazy: () => import("../features/alerts/AlertPage").then(asComponent),
+  },
 
   {
     id: "DataSources.List",

@@ -106,10 +106,15 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           "alert destination of an unknown type skipped",
         );
       }
-      const target =
-        destination && type
-          ? { destinationId: id, type, options: readDestinationOptions(deps, destination) }
-          : null;
+      let target: Target | null = null;
+      if (destination && type) {
+        try {
+          target = { destinationId: id, type, options: readDestinationOptions(deps, destination) };
+        } catch {
+          // Options written with another secret key: this destination only is skipped.
+          deps.log.warn({ destination_id: id }, "alert destination options cannot be read");
+        }
+      }
       resolved.set(id, target);
       return target;
     };

@@ -1,0 +1,127 @@
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveKeys } from "../auth/secretKey";
+import { createMailer } from "../mail";
+import { DEFAULT_RESULT_LIMITS } from "../results/limits";
+import { writeResult } from "../results/resultStore";
+import { insertAlert } from "../store/alerts";
+import { insertQuery } from "../store/queries";
+import { insertUser } from "../store/users";
+import { openTestStore, type TestStore } from "../testing/metadataStore";
+import { createAlertService } from "./evaluation";
+import type { AlertNotice, Notifier } from "./notifications";
+
+/**
+ * A worker stopped while notifications were on their way: the new state was stored first, so the
+ * next worker neither finds the alert stuck nor sends the same change again.
+ */
+describe("alert evaluation across a worker restart", () => {
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await openTestStore();
+  });
+
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it("stores the change before handing it over, and does not send it twice", async () => {
+    const db = store.database.db;
+    const user = await insertUser(db, {
+      orgId: store.orgId,
+      name: "Owner",
+      email: "owner@example.com",
+      passwordHash: null,
+      groupIds: [],
+      invitationPending: false,
+    });
+    const query = await insertQuery(db, store.orgId, {
+      data_source_id: store.dataSourceId,
+      latest_query_data_id: null,
+      name: "Q",
+      description: null,
+      query: "SELECT n",
+      query_hash: "restart",
+      user_id: user.id,
+      last_modified_by_id: user.id,
+      is_archived: false,
+      is_draft: false,
+      schedule: null,
+      options: {},
+      tags: [],
+    });
+    const alert = await insertAlert(db, {
+      orgId: store.orgId,
+      userId: user.id,
+      name: "A",
+      queryId: query.id,
+      options: { column: "n", op: ">", value: 5 },
+      rearm: null,
+    });
+    const result = await writeResult(db, {
+      orgId: store.orgId,
+      dataSourceId: store.dataSourceId,
+      queryHash: "restart",
+      query: "SELECT n",
+      columns: [{ name: "n", friendly_name: "n", type: "integer" }],
+      batches: (async function* () {
+        yield [[10]];
+      })(),
+      startedAt: Date.now(),
+      limits: DEFAULT_RESULT_LIMITS,
+    });
+    await db
+      .updateTable("queries")
+      .set({ latest_query_data_id: result.id })
+      .where("id", "=", query.id)
+      .execute();
+    const job = {
+      orgId: store.orgId,
+      dataSourceId: store.dataSourceId,
+      queryText: "SELECT n",
+      queryHash: "restart",
+      queryId: query.id,
+      userId: null,
+      scheduled: true,
+      queueName: "scheduled_queries",
+    };
+
+    const deps = {
+      db,
+      config: { baseUrl: "", outboundAllowedRanges: [] },
+      keys: deriveKeys(crypto.randomBytes(32).toString("hex")),
+      mailer: createMailer({
+        server: null,
+        port: 25,
+        useTls: false,
+        username: null,
+        password: null,
+        defaultSender: null,
+      }),
+      log: { warn: () => undefined, error: () => undefined },
+    };
+    const handedOver: AlertNotice[][] = [];
+    // A notifier that never sends: the worker is stopped before anything leaves.
+    const recorder = (): Notifier => ({
+      dispatch: (notices) => void handedOver.push(notices),
+      idle: async () => undefined,
+    });
+
+    // The first worker hands the change over and stops before anything is sent.
+    await createAlertService(deps, recorder()).afterResult(result, job, "job-1");
+    expect(handedOver).toHaveLength(1);
+    expect(handedOver[0]!.map((n) => [n.alert.id, n.newState])).toEqual([[alert.id, "triggered"]]);
+    const stored = await db
+      .selectFrom("alerts")
+      .selectAll()
+      .where("id", "=", alert.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.state).toBe("triggered");
+    expect(stored.last_triggered_at).not.toBeNull();
+
+    // The restarted worker evaluates the same result again: nothing to send.
+    await createAlertService(deps, recorder()).afterResult(result, job, "job-2");
+    expect(handedOver).toHaveLength(1);
+  });
+});

@@ -416,4 +416,56 @@ describe("dashboards in the browser", () => {
       await context.close();
     },
   );
+  it("filters every widget from the dashboard's filter bar", { timeout: 90_000 }, async () => {
+    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
+    const demo = sources.find((s) => s.name === "Demo")!;
+    const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Regions" });
+    const id = dashboard.body.id;
+    const rows = [
+      "SELECT * FROM (VALUES ('EU', 'Paris'), ('US', 'Boston')) AS t(\"region::filter\", city)",
+      "SELECT * FROM (VALUES ('EU', 10), ('US', 20)) AS t(\"region::filter\", sales)",
+    ];
+    for (const [i, sql] of rows.entries()) {
+      const query = await api.post<{ id: number }>("/api/queries", {
+        name: `Region query ${i + 1}`,
+        query: sql,
+        data_source_id: demo.id,
+      });
+      const full = await api.get<{ visualizations: { id: number }[] }>(
+        `/api/queries/${query.body.id}`,
+      );
+      const res = await api.post("/api/widgets", {
+        dashboard_id: id,
+        visualization_id: full.body.visualizations[0]!.id,
+        text: "",
+        width: 1,
+        options: { position: { col: i * 3, row: 0, sizeX: 3, sizeY: 5 } },
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    const { page, context } = await signedIn();
+    await page.goto(`/dashboards/${id}?edit`);
+    const widgets = page.locator("[data-widget-type=visualization]");
+    // Each widget starts with its own filter bar on the first value.
+    await poll(() => widgets.nth(1).textContent(), 30_000).toContain("10");
+    expect(await widgets.getByTestId("result-filters").count()).toBe(2);
+    await page.getByTestId("dashboard-filters-enabled").click();
+    await poll(
+      async () => (await getDashboard(id)) as unknown as { dashboard_filters_enabled: boolean },
+    ).toMatchObject({
+      dashboard_filters_enabled: true,
+    });
+    const bar = page.getByTestId("dashboard-filters");
+    await poll(() => bar.count()).toBe(1);
+    // One bar for both widgets; their own bars are gone.
+    expect(await widgets.getByTestId("result-filters").count()).toBe(0);
+    await bar.locator(".ant-select").first().click();
+    await page.locator(".ant-select-item-option", { hasText: "US" }).click();
+    await poll(() => widgets.nth(0).textContent()).not.toContain("Paris");
+    expect(await widgets.nth(0).textContent()).toContain("Boston");
+    await poll(() => widgets.nth(1).textContent()).toContain("20");
+    expect(await widgets.nth(1).textContent()).not.toContain("10");
+    await screenshot(page, "dashboard-filters-desktop");
+    await context.close();
+  });
 });

@@ -2,7 +2,7 @@
 // widgets, and edit mode (layout, text boxes, widgets) for those who may edit.
 import { AppstoreAddOutlined, FileTextOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Modal, Skeleton, Typography } from "antd";
+import { Alert, Button, Checkbox, Modal, Skeleton, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useBlocker, useParams, useSearchParams } from "react-router";
 import {
@@ -44,6 +44,10 @@ import { mappingsOf } from "./widgetParameters";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { WidgetParametersDialog } from "./WidgetParametersDialog";
+import { keepSelection, mergeFilters } from "./dashboardFilters";
+import { ResultFilters, type ResultFilter } from "../../visualizations";
+import { useVisualizationFormats } from "../../app/visualizationFormats";
+import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
 import { widgetParameterValues } from "./widgetParameters";
 import styles from "./DashboardPage.module.css";
@@ -85,6 +89,9 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [editingParameters, setEditingParameters] = useState<DashboardWidget | null>(null);
+  const [foundFilters, setFoundFilters] = useState<ReadonlyMap<number, ResultFilter[]>>(new Map());
+  const [filterSelection, setFilterSelection] = useState<ResultFilter[]>([]);
+  const formats = resolveFormats(useVisualizationFormats());
   const [pendingValues, setPendingValues] = useState<Record<string, unknown>>({});
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
@@ -144,6 +151,15 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     },
     [setSearch],
   );
+
+  // Dashboard-level filters: merged from what the widgets' results offer.
+  const filtersOn = dashboard.dashboard_filters_enabled;
+  const onFiltersFound = useCallback((widgetId: number, filters: ResultFilter[]) => {
+    setFoundFilters((current) => new Map(current).set(widgetId, filters));
+  }, []);
+  useEffect(() => {
+    setFilterSelection((previous) => keepSelection(mergeFilters(foundFilters.values()), previous));
+  }, [foundFilters]);
 
   const saver = useLayoutSaver(widgets, (saved) =>
     setWidgets((current) =>
@@ -333,6 +349,8 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       onRemove={removeWidget}
       onEditText={editText}
       onEditParameters={setEditingParameters}
+      dashboardFilters={filtersOn ? filterSelection : undefined}
+      onFiltersFound={onFiltersFound}
     />
   );
 
@@ -382,6 +400,25 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
             onPendingChange={setPendingValues}
             onApply={applyDashboardValues}
             parentQueryId={params[0]?.parentQueryId}
+          />
+        </div>
+      )}
+      {editing && (
+        <Checkbox
+          style={{ marginBottom: 12 }}
+          checked={filtersOn}
+          onChange={(e) => void save({ dashboard_filters_enabled: e.target.checked })}
+          data-testid="dashboard-filters-enabled"
+        >
+          Use Dashboard Level Filters
+        </Checkbox>
+      )}
+      {filtersOn && filterSelection.length > 0 && (
+        <div className={styles.filters} data-testid="dashboard-filters">
+          <ResultFilters
+            filters={filterSelection}
+            onChange={setFilterSelection}
+            formats={formats}
           />
         </div>
       )}

@@ -10,7 +10,7 @@ import {
 } from "@ant-design/icons";
 import { Alert, Button, Dropdown, Modal, Spin, Tooltip } from "antd";
 import type { MenuProps } from "antd";
-import { memo, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { relativeTime, type ParameterDefinition } from "@sightline/core";
 import { ParametersPanel } from "../queries/ParametersPanel";
@@ -18,7 +18,9 @@ import type { DashboardWidget as Widget } from "../../api/dashboards";
 import { resultDownloadUrl } from "../../api/queries";
 import { useNow } from "../admin/TimeAgo";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
-import { VisualizationRenderer } from "../../visualizations";
+import { VisualizationRenderer, buildFilters, type ResultFilter } from "../../visualizations";
+import { normalizeData } from "../../visualizations/lib/normalize";
+import { applySelection } from "./dashboardFilters";
 import { markdownHtml } from "./markdown";
 import { useWidgetResult } from "./useWidgetResult";
 import styles from "./DashboardWidget.module.css";
@@ -48,6 +50,10 @@ export interface WidgetProps {
   /** The widget's own parameters (mapped to neither the dashboard nor a static value). */
   ownParameters: ParameterDefinition[];
   onApplyOwn: (widget: Widget, values: Record<string, unknown>) => void;
+  /** The dashboard's filter selection, when dashboard-level filters are on. */
+  dashboardFilters?: readonly ResultFilter[];
+  /** Reports the filters the widget's result offers (dashboard-level filters are built from them). */
+  onFiltersFound?: (widgetId: number, filters: ResultFilter[]) => void;
 }
 
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
@@ -143,6 +149,22 @@ function VisualizationWidget(props: WidgetProps) {
     }),
     [visualization],
   );
+  // With dashboard-level filters, the widget offers its filters to the dashboard's bar and shows
+  // the rows its selection keeps.
+  const ownFilters = useMemo(
+    () => (result ? buildFilters(normalizeData(result.data)) : []),
+    [result],
+  );
+  const { onFiltersFound } = props;
+  useEffect(() => {
+    if (result) onFiltersFound?.(widget.id, ownFilters);
+  }, [ownFilters, onFiltersFound]);
+  const selection = props.dashboardFilters;
+  const controlled = useMemo(
+    () => (selection ? applySelection(ownFilters, selection) : undefined),
+    [ownFilters, selection],
+  );
+
   const failed = state?.status === "failed";
   const body = failed ? (
     <div className={styles.center}>
@@ -155,6 +177,8 @@ function VisualizationWidget(props: WidgetProps) {
       context="widget"
       formats={formats}
       hideToolbox
+      filters={controlled}
+      hideFilters={controlled !== undefined}
     />
   ) : (
     <div className={styles.center}>

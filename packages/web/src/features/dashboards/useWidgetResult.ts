@@ -1,9 +1,10 @@
-// A visualization widget's result: runs the widget's query with its parameter values (cached
-// results welcome on load, a fresh run on refresh) and polls the job until the result is in.
-import { useCallback, useEffect, useRef, useState } from "react";
-import { executionValues, type Query, type QueryResult } from "@sightline/core";
-import { executeSaved, getJob, getQueryResult } from "../../api/queries";
-import { runExecution, type ExecutionHandle, type ExecutionState } from "../queries/execution";
+// A visualization widget's result, through the execution the query page uses too: runs the
+// widget's query with its parameter values (a cached result welcome on load, a fresh run on
+// refresh), polls the job and loads the result.
+import { useCallback, useEffect, useRef } from "react";
+import type { Query, QueryResult } from "@sightline/core";
+import type { ExecutionState } from "../queries/execution";
+import { useSavedQueryExecution } from "../queries/useSavedQueryExecution";
 
 export interface WidgetResult {
   state: ExecutionState | null;
@@ -22,40 +23,27 @@ export function useWidgetResult(
   values: Record<string, unknown>,
   refreshToken: number,
 ): WidgetResult {
-  const [state, setState] = useState<ExecutionState | null>(null);
-  const [result, setResult] = useState<QueryResult | null>(null);
-  const handle = useRef<ExecutionHandle | null>(null);
-  const running = !!state && state.status !== "done" && state.status !== "failed";
+  const { state, result, running, runSaved } = useSavedQueryExecution();
   const runningRef = useRef(running);
   runningRef.current = running;
+  // Values are compared by their serialised form: a new object with the same values is no change.
   const valuesKey = JSON.stringify(values);
+  const latestValues = useRef(values);
+  latestValues.current = values;
 
   const run = useCallback(
     (maxAge: number) => {
       if (!query) return;
-      handle.current?.dispose();
-      const parameters = executionValues(query.options.parameters ?? [], values, new Date());
-      handle.current = runExecution(
-        {
-          start: () => executeSaved(query.id, { parameters, max_age: maxAge }),
-          getJob: (id) => getJob(id),
-          getResult: (id) => getQueryResult(id),
-          cancelJob: async () => null,
-        },
-        (next) => {
-          setState(next);
-          if (next.status === "done" && next.result) setResult(next.result);
-        },
-      );
+      runSaved({ id: query.id, parameters: query.options.parameters ?? [] }, latestValues.current, {
+        maxAge,
+      });
     },
-    // values is read through its serialised form: a new object with the same values is no change.
-    [query?.id, valuesKey],
+    [query?.id, valuesKey, runSaved],
   );
 
   const firstToken = useRef(refreshToken);
   useEffect(() => {
     run(refreshToken === firstToken.current ? -1 : 0);
-    return () => handle.current?.dispose();
   }, [run, refreshToken]);
 
   const refresh = useCallback(() => {

@@ -334,6 +334,31 @@ describe("query editor in the browser", () => {
     await poll(() => expired.isVisible()).toBe(false);
     expect(await editorText(page)).toBe("select 12 as twelve");
     await poll(() => page.textContent("[data-testid=results]")).toContain("twelve");
+
+    // A browser that blocks the popup gets a link to a new tab; this page stays as it is.
+    await page.evaluate(() => {
+      window.open = () => null;
+    });
+    await server.ctx.database.db
+      .updateTable("users")
+      .set({ session_token: "ended-once-more" })
+      .where("email", "=", sam.email)
+      .execute();
+    await pasteOver(page, "select 13 as thirteen");
+    await page.keyboard.press("Control+Enter");
+    await poll(() => expired.isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Login" }).click();
+    const tabPromise = context.waitForEvent("page");
+    await page.getByText("Open the login page in a new tab").click();
+    const tab = await tabPromise;
+    await tab.waitForSelector("#email");
+    await tab.fill("#email", sam.email);
+    await tab.fill("#password", sam.password);
+    await tab.click("button[type=submit]");
+    await poll(() => expired.isVisible()).toBe(false);
+    expect(new URL(page.url()).pathname).toBe("/queries/new");
+    expect(await editorText(page)).toBe("select 13 as thirteen");
+    await poll(() => page.textContent("[data-testid=results]")).toContain("thirteen");
     await context.close();
   });
 

@@ -1,5 +1,5 @@
 import { Button, Modal } from "antd";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { loginWaiter } from "../api/http";
 import { getSession, isAuthenticated } from "../api/session";
 import { loginPopupUrl, SESSION_RESTORED_MESSAGE } from "../api/sessionExpiry";
@@ -25,6 +25,9 @@ function openLoginPopup(): Window | null {
 export function SessionExpiredModal() {
   const expired = useSyncExternalStore(loginWaiter.subscribe, loginWaiter.isExpired);
   const popup = useRef<Window | null>(null);
+  // The browser refused the popup: the login page is offered as a link to a new tab instead of
+  // leaving this page, which would lose what it holds (unsaved query text, a waiting run).
+  const [blocked, setBlocked] = useState(false);
 
   useEffect(() => {
     if (!expired) return;
@@ -33,8 +36,13 @@ export function SessionExpiredModal() {
       const data: unknown = event.data;
       if (!data || typeof data !== "object" || !("type" in data)) return;
       if (data.type !== SESSION_RESTORED_MESSAGE) return;
+      restored();
+    }
+    // However the page learns it, the login popup (if open) closes and the calls retry.
+    function restored() {
       popup.current?.close();
       popup.current = null;
+      setBlocked(false);
       loginWaiter.restored();
     }
     // Logged in again in another tab (not through the popup): the page notices on its own, so
@@ -42,7 +50,7 @@ export function SessionExpiredModal() {
     function probe() {
       getSession().then(
         (session) => {
-          if (isAuthenticated(session)) loginWaiter.restored();
+          if (isAuthenticated(session)) restored();
         },
         () => undefined,
       );
@@ -59,11 +67,7 @@ export function SessionExpiredModal() {
 
   function login() {
     popup.current = openLoginPopup();
-    // A blocked popup: log in in this window instead and come back here.
-    if (!popup.current) {
-      const next = `${window.location.pathname}${window.location.search}${window.location.hash}`;
-      window.location.assign(`/login?next=${encodeURIComponent(next)}`);
-    }
+    if (!popup.current) setBlocked(true);
   }
 
   return (
@@ -80,6 +84,14 @@ export function SessionExpiredModal() {
       }
     >
       Your session has expired. Please login to continue.
+      {blocked && (
+        <p data-testid="session-expired-tab">
+          {/* An opener link: the login page tells this page once the session is back. */}
+          <a href={loginPopupUrl()} target="_blank" rel="opener">
+            Open the login page in a new tab
+          </a>
+        </p>
+      )}
     </Modal>
   );
 }

@@ -22,10 +22,14 @@ export function useLayoutSaver(
   widgets: readonly DashboardWidget[],
   onSaved: (saved: DashboardWidget[]) => void,
 ): LayoutSaver {
-  const [pending, setPending] = useState<ReadonlyMap<number, WidgetPosition>>(new Map());
+  const [pending, setPendingState] = useState<ReadonlyMap<number, WidgetPosition>>(new Map());
   const [status, setStatus] = useState<SaveStatus>("saved");
-  const pendingRef = useRef(pending);
-  pendingRef.current = pending;
+  // The ref is the truth (a save's end reads it before React renders again); the state shows it.
+  const pendingRef = useRef<ReadonlyMap<number, WidgetPosition>>(pending);
+  const setPending = (next: ReadonlyMap<number, WidgetPosition>) => {
+    pendingRef.current = next;
+    setPendingState(next);
+  };
   const widgetsRef = useRef(widgets);
   widgetsRef.current = widgets;
   const savedRef = useRef(onSaved);
@@ -51,11 +55,9 @@ export function useLayoutSaver(
       (saved) => {
         inFlight.current = null;
         // Positions changed again during the save stay pending.
-        setPending((current) => {
-          const next = new Map(current);
-          for (const [id, position] of batch) if (next.get(id) === position) next.delete(id);
-          return next;
-        });
+        const next = new Map(pendingRef.current);
+        for (const [id, position] of batch) if (next.get(id) === position) next.delete(id);
+        setPending(next);
         savedRef.current(saved.filter((w): w is DashboardWidget => w !== null));
         setStatus("saved");
         return true;
@@ -74,7 +76,7 @@ export function useLayoutSaver(
   const change = useCallback(
     (positions: ReadonlyMap<number, WidgetPosition>) => {
       if (positions.size === 0) return;
-      setPending((current) => new Map([...current, ...positions]));
+      setPending(new Map([...pendingRef.current, ...positions]));
       clearTimeout(timer.current);
       timer.current = setTimeout(() => void save(), LAYOUT_SAVE_DELAY_MS);
     },

@@ -139,7 +139,11 @@ export function AlertForm({ alert }: AlertFormProps) {
   const cancel = () => navigate(alert ? `/alerts/${alert.id}` : "/alerts");
 
   return (
-    <Form layout="vertical" className={styles.card} onFinish={() => void save()}>
+    <Form
+      layout="vertical"
+      className={`${styles.card} ${styles.form}`}
+      onFinish={() => void save()}
+    >
       <Form.Item label="Query" required extra={PARAMETERS_INSTRUCTION}>
         <QuerySelector value={query} onChange={setQuery} />
       </Form.Item>

@@ -11,3 +11,4 @@ export * from "./format";
 export * from "./entities";
 export * from "./queryHash";
 export * from "./alerts";
+export * from "./crossFilter";

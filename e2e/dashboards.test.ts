@@ -247,6 +247,18 @@ describe("dashboards in the browser", () => {
       expect(cards[0]!.x).toBe(cards[1]!.x);
       expect(cards[0]!.width).toBeLessThanOrEqual(PHONE.width);
       await screenshot(phone.page, "dashboard-view-phone");
+      // Edit mode on a phone: the header's controls and the add panel fit the screen.
+      await phone.page.goto(`/dashboards/${id}?edit`);
+      await poll(() => phone.page.getByTestId("save-status").textContent()).toBe("Saved");
+      await poll(
+        () => phone.page.locator("[data-widget-type=visualization] canvas").count(),
+        30_000,
+      ).toBeGreaterThan(0);
+      const overflow = await phone.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(phone.page, "dashboard-editing-phone");
       await phone.page.goto("/dashboards");
       await poll(() => phone.page.getByTestId("dashboards-table").textContent()).toContain(
         "Sales overview",

@@ -13,6 +13,8 @@ import compress from "@fastify/compress";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { AppContext } from "./context";
+import { isShareKey } from "./auth/shareKeyRoutes";
+import { publicRateLimit } from "./http/publicRateLimit";
 import { requestAuth } from "./auth/requestAuth";
 import { authRoutes } from "./auth/routes";
 import { trackRouteMethods } from "./http/allowedMethods";
@@ -123,7 +125,9 @@ export async function buildApp(
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
-    if (isEmbeddable(request.url)) {
+    // The calls a public dashboard makes with its share key go with the framable page.
+    const shareKey = request.auth ? isShareKey(request.auth.identity) : false;
+    if (isEmbeddable(request.url) || shareKey) {
       reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors *;`);
     } else if (request.url.startsWith("/sandbox/")) {
       // Custom JavaScript charts run here, framed with sandbox="allow-scripts": their code may
@@ -147,6 +151,7 @@ export async function buildApp(
   });
 
   await app.register(requestAuth, ctx);
+  await app.register(publicRateLimit, ctx);
   await app.register(async (scope) => authRoutes(scope, ctx));
   await app.register(async (scope) => sessionRoutes(scope, ctx));
   await app.register(async (scope) => apiRoutes(scope, ctx));

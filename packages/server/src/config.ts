@@ -25,6 +25,10 @@ export interface Config {
   cookieSecure: boolean;
   loginRateLimitPerHour: number;
   forgotRateLimitPerHour: number;
+  /** Public dashboards: the youngest result age (s) a run by a share key may ask for. */
+  publicMinResultAge: number;
+  /** Public dashboards: requests per minute and client address made with a share key. */
+  publicRateLimitPerMinute: number;
   inviteTokenMaxAgeSeconds: number;
   logLevel: string;
   mail: MailConfig;
@@ -286,6 +290,8 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecure: bool(env, "SIGHTLINE_COOKIE_SECURE", baseUrl.startsWith("https://")),
     loginRateLimitPerHour: int(env, "SIGHTLINE_LOGIN_RATE_LIMIT", 50, 1),
     forgotRateLimitPerHour: int(env, "SIGHTLINE_FORGOT_RATE_LIMIT", 10, 1),
+    publicMinResultAge: int(env, "SIGHTLINE_PUBLIC_MIN_RESULT_AGE", 60, 0),
+    publicRateLimitPerMinute: int(env, "SIGHTLINE_PUBLIC_RATE_LIMIT", 600, 1),
     inviteTokenMaxAgeSeconds: int(env, "SIGHTLINE_INVITE_TOKEN_MAX_AGE", 7 * 86400, 60),
     logLevel,
     mail: {

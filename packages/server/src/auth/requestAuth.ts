@@ -6,6 +6,7 @@ import { touchActiveAt, type User } from "../store/users";
 import { isSessionEnded, recordEndedSession } from "../store/endedSessions";
 import { checkCsrfToken, makeCsrfToken } from "./csrf";
 import { identityFromHmac, type SignedRequest } from "./hmac";
+import { shareKeyOpens } from "./shareKeyRoutes";
 import { JwtKeyStore, checkJwt, jwtOf, jwtSettings, type JwtSettings } from "./jwt";
 import { createOutboundClient } from "../outbound/client";
 import { HttpError } from "../http/errors";
@@ -130,7 +131,8 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     const apiKey = apiKeyOf(request);
     if (apiKey && (config.authType === "api_key" || session.userId !== null)) {
       const identity = await identityFromApiKey(database.db, org, apiKey, routeQueryId(request));
-      if (identity) {
+      // A share key is no credential outside its public dashboard's routes.
+      if (identity && shareKeyOpens(identity, request.method, request.routeOptions.url)) {
         auth.identity = identity;
         return;
       }

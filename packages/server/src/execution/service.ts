@@ -88,6 +88,7 @@ export function createExecutionService(options: ExecutionServiceOptions): Execut
         queryId: state.data.queryId,
         dataSourceId: state.data.dataSourceId,
         queryHash: state.data.queryHash,
+        apiKey: state.data.principal?.apiKey?.key ?? null,
       };
     },
 

@@ -81,6 +81,8 @@ export type JobDetails = JobJson & {
   dataSourceId: number;
   /** Hash of the job's text (lets a query API key poll a job shared with identical runs). */
   queryHash: string;
+  /** The API key whose run queued the job, if any (a share key may poll the runs it started). */
+  apiKey: string | null;
 };
 
 export interface ExecutionService {

@@ -16,6 +16,7 @@ import {
 } from "@sightline/core";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
+import { isShareKey } from "../auth/shareKeyRoutes";
 import type { Organization } from "../store/organizations";
 import { parameterSchema, type Query } from "../store/queries";
 import { findDataSource } from "../store/dataSources";
@@ -47,6 +48,18 @@ function readMaxAge(value: unknown): number {
   const n = typeof value === "number" ? value : Number(value);
   if (!Number.isFinite(n)) throw new HttpError(400, "max_age must be a number.");
   return Math.trunc(n);
+}
+
+/**
+ * Anonymous viewers of a public dashboard do not decide how fresh a result must be: a stored
+ * result within the query's refresh interval, or at least the configured minimum age, is theirs,
+ * so a crowd of viewers runs each query once per period, not once per viewer.
+ */
+function viewerMaxAge(ctx: AppContext, identity: Identity, query: Query, requested: number) {
+  if (!isShareKey(identity) || requested === -1) return requested;
+  const interval = Number(query.schedule?.interval);
+  const period = Number.isFinite(interval) && interval > 0 ? interval : 0;
+  return Math.max(requested, ctx.config.publicMinResultAge, period);
 }
 
 interface RunInput {
@@ -165,7 +178,7 @@ export function executeSavedQuery(
       schema: parameterSchema(c.query.options),
       values: parameters,
       applyAutoLimit: autoLimit,
-      maxAge: readMaxAge(body.max_age),
+      maxAge: viewerMaxAge(ctx, c.identity, c.query, readMaxAge(body.max_age)),
       userId: c.identity.kind === "user" ? c.identity.user.id : null,
       userEmail: c.identity.kind === "user" ? c.identity.user.email : undefined,
       principal: principalOf(c.identity),

@@ -18,6 +18,7 @@ import {
   accessAllows,
   dataSourceAccess,
   hasPermission,
+  queryAccess,
   requireLogin,
   requirePermission,
 } from "../policies";
@@ -31,7 +32,8 @@ import {
   type ResultMeta,
 } from "../results";
 import { principalOf } from "../execution/principal";
-import { requireStoredResultAccess } from "../policies/results";
+import { dashboardQueryOfResult, requireStoredResultAccess } from "../policies/results";
+import { groupIdsOfDataSource } from "../store/groups";
 import { orgSetting } from "../services/orgSettings";
 import { recordEventSoon } from "../services/events";
 import { findDataSource, groupLinksOf } from "../store/dataSources";
@@ -235,11 +237,19 @@ async function sendResult(
     explicitResult: boolean;
   },
 ) {
-  const { identity, org, query } = input;
-  const meta = await loadResultMeta(ctx.database.db, org.id, input.resultId);
+  const { identity, org } = input;
+  const db = ctx.database.db;
+  const meta = await loadResultMeta(db, org.id, input.resultId);
   if (!meta) throw input.explicitResult ? notFound() : notFound(NO_CACHED_RESULT_MESSAGE);
+  let query = input.query;
+  let reader = identity;
   if (identity.kind === "api_key") {
-    // A query key opens only its own query's results: its current text on its data source.
+    // A share key reading a result by its id alone: the dashboard query that made it, if any.
+    if (!query && identity.object.type === "dashboards") {
+      const queryId = await dashboardQueryOfResult(db, org.id, identity.object.id, meta);
+      query = queryId === null ? null : await findQuery(db, org.id, queryId);
+    }
+    // An API key opens only its queries' results: their current text on their data source.
     if (
       !query ||
       meta.queryHash !== query.query_hash ||
@@ -248,9 +258,14 @@ async function sendResult(
       throw notFound(NO_CACHED_RESULT_MESSAGE);
     }
     if (identity.object.type === "queries" && identity.object.id !== query.id) throw forbidden();
+    if (identity.object.type === "dashboards") {
+      // One of the dashboard's widget queries; then read as that query's own key would.
+      if ((await queryAccess(db, identity, query, [])) === "none") throw forbidden();
+      reader = { ...identity, groupIds: await groupIdsOfDataSource(db, query.data_source_id) };
+    }
   }
   // The data source's groups, and for Query Results the queries its text read (SECURITY.md rule 5).
-  await requireStoredResultAccess(ctx.database.db, identity, meta);
+  await requireStoredResultAccess(db, reader, meta);
 
   const type = input.type ?? "json";
   const filename = downloadFilename({
@@ -272,7 +287,6 @@ async function sendResult(
       request,
     });
   }
-  const db = ctx.database.db;
   switch (type) {
     case "json":
       // No extension: the web app's view, up to the display cap; ".json": the whole stored result.

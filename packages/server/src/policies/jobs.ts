@@ -11,12 +11,15 @@ export interface JobOwner {
   queryId: number | null;
   dataSourceId: number;
   queryHash: string;
+  /** The API key whose run queued the job, if any. */
+  apiKey: string | null;
 }
 
 /**
  * Who may see or cancel a job (SECURITY.md rule 5): only within its organisation; its own user
  * and admins; other users who may view its data source (identical runs share one job); a query
- * API key only for jobs of its own query (or of the same text on the same data source).
+ * API key only for jobs of its own query (or of the same text on the same data source); a
+ * dashboard share key only for its widgets' queries.
  */
 export async function canAccessJob(
   db: Kysely<DB>,
@@ -33,7 +36,11 @@ export async function canAccessJob(
   if (queryId === null) return false;
   const query = await findQuery(db, orgId, queryId);
   if (!query || query.data_source_id !== job.dataSourceId) return false;
-  if (job.queryId !== query.id && job.queryHash !== query.query_hash) return false;
+  if (identity.object.type === "dashboards") {
+    // A dashboard query's own text, or a run this key started (with validated parameters): not
+    // any text run under the query's id.
+    if (job.queryHash !== query.query_hash && job.apiKey !== identity.apiKey) return false;
+  } else if (job.queryId !== query.id && job.queryHash !== query.query_hash) return false;
   const links = await groupLinksOf(db, job.dataSourceId);
   return (await queryAccess(db, identity, query, links)) !== "none";
 }

@@ -127,3 +127,27 @@ export async function requireStoredResultAccess(
   if (refusal) throw forbidden(refusal);
   return source;
 }
+
+/**
+ * The query of a share key's dashboard whose current text, on the result's data source, made
+ * the result (a result id alone names no query), or null.
+ */
+export async function dashboardQueryOfResult(
+  db: Kysely<DB>,
+  orgId: number,
+  dashboardId: number,
+  result: { dataSourceId: number; queryHash: string },
+): Promise<number | null> {
+  const row = await db
+    .selectFrom("widgets")
+    .innerJoin("visualizations", "visualizations.id", "widgets.visualization_id")
+    .innerJoin("queries", "queries.id", "visualizations.query_id")
+    .select("queries.id")
+    .where("widgets.dashboard_id", "=", dashboardId)
+    .where("queries.org_id", "=", orgId)
+    .where("queries.data_source_id", "=", result.dataSourceId)
+    .where("queries.query_hash", "=", result.queryHash)
+    .orderBy("queries.id")
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -1,0 +1,32 @@
+import type { Identity } from "./identity";
+
+/**
+ * What a dashboard's share key opens (SECURITY.md rules 5 and 8): the public page, its
+ * dashboard, and the runs, results, jobs and dropdown lists of the queries its widgets show.
+ * The routes check which queries; this list keeps the key from counting as a credential
+ * anywhere else, so a route that forgot API keys cannot be reached with it.
+ */
+const SHARE_KEY_ROUTES = new Set([
+  "GET /public/dashboards/:token",
+  "GET /api/dashboards/public/:token",
+  "POST /api/queries/:id/results",
+  "GET /api/queries/:id/results",
+  "GET /api/queries/:id/results/:rid",
+  "GET /api/query_results/:id",
+  "GET /api/jobs/:jobId",
+  "GET /api/queries/:id/jobs/:jobId",
+  "GET /api/queries/:id/dropdown",
+  "GET /api/queries/:id/dropdowns/:dropdown_query_id",
+]);
+
+/** A dashboard share key: the identity of anonymous viewers of a public dashboard. */
+export function isShareKey(identity: Identity): boolean {
+  return identity.kind === "api_key" && identity.object.type === "dashboards";
+}
+
+/** Whether an identity may act on the matched route (only share keys are limited here). */
+export function shareKeyOpens(identity: Identity, method: string, routeUrl: string | undefined) {
+  if (!isShareKey(identity)) return true;
+  const verb = method === "HEAD" ? "GET" : method;
+  return routeUrl !== undefined && SHARE_KEY_ROUTES.has(`${verb} ${routeUrl}`);
+}

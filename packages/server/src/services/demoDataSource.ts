@@ -6,6 +6,7 @@ import { createDemoDatabase } from "../runners/demoData";
 import { insertDataSource, updateDataSource, type DataSource } from "../store/dataSources";
 import { defaultGroupId } from "./organizationSetup";
 import { writeDataSourceOptions } from "./dataSourceOptions";
+import { createDemoDashboard } from "./demoDashboard";
 import { createDemoQueries, runDemoQueries } from "./demoQueries";
 
 export const DEMO_NAME = "Demo";
@@ -64,8 +65,8 @@ export async function createDemoDataSource(
 }
 
 /**
- * The afterSetup hook: the demo data source and its ready-made queries, owned by the org's first
- * user (the admin who set it up). The data and the queries' first results are waited for only a
+ * The afterSetup hook: the demo data source, its ready-made queries and their dashboard, owned by
+ * the org's first user (the admin who set it up). The data and the queries' first results are waited for only a
  * few seconds, so setup stays fast; beyond that they finish in the background.
  */
 export async function demoAfterSetup(ctx: AppContext, orgId: number): Promise<void> {
@@ -77,8 +78,10 @@ export async function demoAfterSetup(ctx: AppContext, orgId: number): Promise<vo
       .where("org_id", "=", orgId)
       .orderBy("id")
       .executeTakeFirst();
-    const queries = owner ? await createDemoQueries(ctx, dataSource, owner.id) : [];
+    const demos = owner ? await createDemoQueries(ctx, dataSource, owner.id) : [];
+    if (owner) await createDemoDashboard(ctx, orgId, demos, owner.id);
     // Without the data (its generation failed and says so in the log) there is nothing to run.
+    const queries = demos.map((demo) => demo.query);
     const results = ready
       .then(async (generated) => {
         if (generated) await runDemoQueries(ctx, queries, owner!.id);

@@ -37,6 +37,7 @@ describe.each(DATABASES)("demo queries after setup on %s", (db) => {
     expect(queries.map((q) => q.name).sort()).toEqual([
       "Demo: Customers",
       "Demo: Orders by country",
+      "Demo: Orders per day",
       "Demo: Orders per month",
     ]);
     for (const query of queries) expect(query.is_draft).toBe(false);
@@ -52,6 +53,7 @@ describe.each(DATABASES)("demo queries after setup on %s", (db) => {
       types.push(full.body.visualizations.map((v) => v.type));
     }
     expect(types.sort()).toEqual([
+      ["CHART", "TABLE"],
       ["CHART", "TABLE"],
       ["CHART", "TABLE"],
       ["COUNTER", "TABLE"],

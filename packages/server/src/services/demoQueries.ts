@@ -1,10 +1,16 @@
+import {
+  renderQueryText,
+  resolveDynamicDateRange,
+  savedParameterValues,
+  type ParameterDefinition,
+} from "@sightline/core";
 import type { AppContext } from "../context";
 import { jobProcessor } from "../execution/runJob";
 import { storedQueryHash } from "../http/queries";
 import type { DataSource } from "../store/dataSources";
 import { addFavorite } from "../store/favorites";
-import { insertQuery, type Query } from "../store/queries";
-import { insertVisualization } from "../store/visualizations";
+import { insertQuery, parameterSchema, type Query } from "../store/queries";
+import { insertVisualization, type Visualization } from "../store/visualizations";
 
 /** What the Demo data holds, said in every demo query's description. */
 const ABOUT_DEMO =
@@ -15,55 +21,94 @@ interface DemoQuery {
   name: string;
   description: string;
   sql: string;
+  parameters: ParameterDefinition[];
   /** Shown first, before the Table every query has. */
   visualization: { type: string; name: string; options: Record<string, unknown> };
 }
 
-/** Ready-made examples on the Demo data: a bar chart, a monthly trend and a counter. */
-export const DEMO_QUERIES: readonly DemoQuery[] = [
-  {
-    name: "Demo: Orders by country",
-    description: `Orders placed by the customers of each country, most first. ${ABOUT_DEMO}`,
-    sql: `SELECT c.country, count(*) AS orders
+export const ORDERS_BY_COUNTRY = "Demo: Orders by country";
+export const ORDERS_PER_MONTH = "Demo: Orders per month";
+export const CUSTOMERS = "Demo: Customers";
+export const ORDERS_PER_DAY = "Demo: Orders per day";
+
+/**
+ * Ready-made examples on the Demo data: a bar chart, a monthly trend, a counter, and daily orders
+ * over a date range. The range defaults to the 30 days up to `now`, written as fixed dates: the
+ * data ends the day it is generated, so a moving "last 30 days" would empty the chart later on.
+ */
+export function demoQueries(now: Date): DemoQuery[] {
+  const last30Days = resolveDynamicDateRange("d_last_30_days", "date-range", now);
+  return [
+    {
+      name: ORDERS_BY_COUNTRY,
+      description: `Orders placed by the customers of each country, most first. ${ABOUT_DEMO}`,
+      sql: `SELECT c.country, count(*) AS orders
 FROM orders o
 JOIN customers c ON c.id = o.customer_id
 GROUP BY c.country
 ORDER BY orders DESC`,
-    visualization: {
-      type: "CHART",
-      name: "Orders by country",
-      // Bars in the query's order, most first, not sorted by name.
-      options: {
-        globalSeriesType: "column",
-        sortX: false,
-        columnMapping: { country: "x", orders: "y" },
+      parameters: [],
+      visualization: {
+        type: "CHART",
+        name: "Orders by country",
+        // Bars in the query's order, most first, not sorted by name.
+        options: {
+          globalSeriesType: "column",
+          sortX: false,
+          columnMapping: { country: "x", orders: "y" },
+        },
       },
     },
-  },
-  {
-    name: "Demo: Orders per month",
-    description: `Orders placed each month, whatever their status. ${ABOUT_DEMO}`,
-    sql: `SELECT date_trunc('month', ordered_at)::DATE AS month, count(*) AS orders
+    {
+      name: ORDERS_PER_MONTH,
+      description: `Orders placed each month, whatever their status. ${ABOUT_DEMO}`,
+      sql: `SELECT date_trunc('month', ordered_at)::DATE AS month, count(*) AS orders
 FROM orders
 GROUP BY month
 ORDER BY month`,
-    visualization: {
-      type: "CHART",
-      name: "Orders per month",
-      options: { globalSeriesType: "line", columnMapping: { month: "x", orders: "y" } },
+      parameters: [],
+      visualization: {
+        type: "CHART",
+        name: "Orders per month",
+        options: { globalSeriesType: "line", columnMapping: { month: "x", orders: "y" } },
+      },
     },
-  },
-  {
-    name: "Demo: Customers",
-    description: `How many customers the shop has. ${ABOUT_DEMO}`,
-    sql: "SELECT count(*) AS customers FROM customers",
-    visualization: {
-      type: "COUNTER",
-      name: "Customers",
-      options: { counterColName: "customers", counterLabel: "Customers" },
+    {
+      name: CUSTOMERS,
+      description: `How many customers the shop has. ${ABOUT_DEMO}`,
+      sql: "SELECT count(*) AS customers FROM customers",
+      parameters: [],
+      visualization: {
+        type: "COUNTER",
+        name: "Customers",
+        options: { counterColName: "customers", counterLabel: "Customers" },
+      },
     },
-  },
-];
+    {
+      name: ORDERS_PER_DAY,
+      description: `Orders placed each day of the chosen period. ${ABOUT_DEMO}`,
+      sql: `SELECT ordered_at::DATE AS day, count(*) AS orders
+FROM orders
+WHERE ordered_at::DATE BETWEEN '{{ period.start }}' AND '{{ period.end }}'
+GROUP BY day
+ORDER BY day`,
+      parameters: [
+        { name: "period", title: "Period", type: "date-range", value: last30Days, global: false },
+      ],
+      visualization: {
+        type: "CHART",
+        name: "Orders per day",
+        options: { globalSeriesType: "column", columnMapping: { day: "x", orders: "y" } },
+      },
+    },
+  ];
+}
+
+/** A demo query as created, with the chart (or counter) its dashboard widget shows. */
+export interface CreatedDemoQuery {
+  query: Query;
+  visualization: Visualization;
+}
 
 /**
  * The demo queries of a new organisation, owned by its first admin and on their home page as
@@ -74,10 +119,10 @@ export async function createDemoQueries(
   ctx: AppContext,
   dataSource: DataSource,
   ownerId: number,
-): Promise<Query[]> {
+): Promise<CreatedDemoQuery[]> {
   const db = ctx.database.db;
-  const queries: Query[] = [];
-  for (const demo of DEMO_QUERIES) {
+  const created: CreatedDemoQuery[] = [];
+  for (const demo of demoQueries(new Date())) {
     const fields = {
       data_source_id: dataSource.id,
       latest_query_data_id: null,
@@ -90,12 +135,15 @@ export async function createDemoQueries(
       is_archived: false,
       is_draft: false,
       schedule: null,
-      options: { parameters: [] },
+      options: { parameters: demo.parameters },
       tags: ["demo"],
     };
     fields.query_hash = storedQueryHash(fields, dataSource.type);
     const query = await insertQuery(db, dataSource.org_id, fields);
-    await insertVisualization(db, query.id, { ...demo.visualization, description: "" });
+    const visualization = await insertVisualization(db, query.id, {
+      ...demo.visualization,
+      description: "",
+    });
     await insertVisualization(db, query.id, {
       type: "TABLE",
       name: "Table",
@@ -103,14 +151,15 @@ export async function createDemoQueries(
       options: {},
     });
     await addFavorite(db, dataSource.org_id, "Query", query.id, ownerId);
-    queries.push(query);
+    created.push({ query, visualization });
   }
-  return queries;
+  return created;
 }
 
 /**
- * Runs the demo queries once, in this process and outside the queue (like generating the data,
- * it is part of setting the demo up), so their charts show when first opened.
+ * Runs the demo queries once, with their saved parameter values, in this process and outside the
+ * queue (like generating the data, it is part of setting the demo up), so their charts show when
+ * first opened.
  */
 export async function runDemoQueries(
   ctx: AppContext,
@@ -124,11 +173,13 @@ export async function runDemoQueries(
     limits: ctx.resultLimits,
   });
   for (const query of queries) {
+    const schema = parameterSchema(query.options);
     await run(
       {
         orgId: query.org_id,
         dataSourceId: query.data_source_id!,
-        queryText: query.query,
+        // The text the saved values give, whose hash is the query's own (storedQueryHash).
+        queryText: renderQueryText(query.query, savedParameterValues(schema), schema),
         queryHash: query.query_hash,
         queryId: query.id,
         userId: ownerId,

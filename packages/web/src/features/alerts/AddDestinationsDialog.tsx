@@ -1,10 +1,11 @@
 // 'Add Existing Alert Destinations' (spec 3 §2 Dialogs): a searchable multi-select of the
 // destinations not on the alert yet; Save (count) subscribes the alert to each.
 import { CheckOutlined } from "@ant-design/icons";
-import { Button, Input, List, Modal } from "antd";
+import { Button, Input, Modal } from "antd";
 import { useState } from "react";
 import type { Destination } from "../../api/destinations";
 import { DestinationLogo } from "../destinations/DestinationLogo";
+import { ChoiceList } from "./ChoiceList";
 import styles from "./alerts.module.css";
 
 interface AddDestinationsDialogProps {
@@ -73,34 +74,25 @@ export function AddDestinationsDialog(props: AddDestinationsDialogProps) {
         onChange={(e) => setSearch(e.target.value)}
         style={{ marginBottom: 12 }}
       />
-      <List<Destination>
-        size="small"
-        bordered
-        className={styles.queryChoices}
-        dataSource={shown}
-        locale={{
-          emptyText: props.destinations.length
-            ? "No items match your search."
-            : "No options available.",
-        }}
-        renderItem={(d) => {
-          const on = chosen.includes(d.id);
-          return (
-            <List.Item
-              className={styles.queryChoice}
-              role="option"
-              aria-selected={on}
-              data-testid={`destination-choice-${d.id}`}
-              onClick={() => toggle(d.id)}
-            >
-              <span className={styles.destination}>
-                <DestinationLogo type={d.type} size={24} />
-                <span className={styles.destinationName}>{d.name}</span>
-              </span>
-              {on && <CheckOutlined style={{ color: "var(--ant-color-primary)" }} />}
-            </List.Item>
-          );
-        }}
+      <ChoiceList<Destination>
+        label="Destinations"
+        items={shown}
+        keyOf={(d) => d.id}
+        emptyText={
+          props.destinations.length ? "No items match your search." : "No options available."
+        }
+        selected={(d) => chosen.includes(d.id)}
+        testId={(d) => `destination-choice-${d.id}`}
+        onPick={(d) => toggle(d.id)}
+        render={(d) => (
+          <>
+            <DestinationLogo type={d.type} size={24} />
+            <span className={styles.choiceName}>{d.name}</span>
+            {chosen.includes(d.id) && (
+              <CheckOutlined style={{ color: "var(--ant-color-primary)" }} />
+            )}
+          </>
+        )}
       />
     </Modal>
   );

@@ -2,13 +2,14 @@
 // listed but cannot be picked.
 import { CloseOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Alert as Banner, Button, Input, List, Spin, Tag, Typography } from "antd";
+import { Alert as Banner, Button, Input, Spin, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { Query } from "@sightline/core";
 import { getQuery, listQueries, listRecentQueries, type QueryListItem } from "../../api/queries";
 import { notify } from "../../app/notifications";
 import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
+import { ChoiceList } from "./ChoiceList";
 import styles from "./alerts.module.css";
 
 interface QuerySelectorProps {
@@ -72,23 +73,22 @@ export function QuerySelector({ value, onChange, disabled }: QuerySelectorProps)
     list = <Spin size="small" />;
   } else {
     list = (
-      <List<QueryListItem>
-        size="small"
-        bordered
-        className={styles.queryChoices}
-        dataSource={choices.data}
-        locale={{ emptyText: term ? "No results matching search term." : "No queries yet." }}
-        renderItem={(item) => (
-          <List.Item
-            data-testid={`query-choice-${item.id}`}
-            aria-disabled={item.is_draft}
-            className={item.is_draft ? styles.draftChoice : styles.queryChoice}
-            onClick={() => !item.is_draft && selecting === null && select(item)}
-          >
-            <Typography.Text disabled={item.is_draft}>{item.name}</Typography.Text>
+      <ChoiceList<QueryListItem>
+        label="Queries"
+        items={choices.data}
+        keyOf={(item) => item.id}
+        emptyText={term ? "No results matching search term." : "No options available."}
+        disabled={(item) => item.is_draft || selecting !== null}
+        testId={(item) => `query-choice-${item.id}`}
+        onPick={select}
+        render={(item) => (
+          <>
+            <Typography.Text disabled={item.is_draft} className={styles.choiceName}>
+              {item.name}
+            </Typography.Text>
             {item.is_draft && <Tag>Unpublished</Tag>}
             {selecting === item.id && <Spin size="small" />}
-          </List.Item>
+          </>
         )}
       />
     );

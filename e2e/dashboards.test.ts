@@ -197,6 +197,17 @@ describe("dashboards in the browser", () => {
       expect(visibleHandles).toBe(0);
       await screenshot(page, "dashboard-view-desktop");
 
+      // Refresh runs the widgets' queries again, without a cached result.
+      const runs: { max_age?: number }[] = [];
+      page.on("request", (req) => {
+        if (/\/api\/queries\/\d+\/results$/.test(new URL(req.url()).pathname))
+          runs.push(JSON.parse(req.postData() ?? "{}") as { max_age?: number });
+      });
+      await poll(() => page.getByTestId("dashboard-refresh").isEnabled()).toBe(true);
+      await page.getByTestId("dashboard-refresh").click();
+      await poll(() => runs.some((r) => r.max_age === 0)).toBe(true);
+      await poll(() => page.getByTestId("dashboard-refresh").isEnabled()).toBe(true);
+
       // Auto-refresh from the interval menu, kept in the address; a flag under 30 s is clamped.
       await page.getByRole("button", { name: "Refresh interval" }).click();
       await page.getByRole("menuitem", { name: "Every minute" }).click();

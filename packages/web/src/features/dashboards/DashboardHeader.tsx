@@ -192,6 +192,7 @@ function ViewControls(props: DashboardHeaderProps) {
         <Button
           icon={<ReloadOutlined spin={props.refreshing} />}
           onClick={props.onRefresh}
+          disabled={props.refreshing}
           data-testid="dashboard-refresh"
         >
           {props.refreshSeconds !== null ? refreshIntervalLabel(props.refreshSeconds) : "Refresh"}

@@ -92,6 +92,16 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [foundFilters, setFoundFilters] = useState<ReadonlyMap<number, ResultFilter[]>>(new Map());
   const [filterSelection, setFilterSelection] = useState<ResultFilter[]>([]);
   const formats = resolveFormats(useVisualizationFormats());
+  const [runningWidgets, setRunningWidgets] = useState<ReadonlySet<number>>(new Set());
+  const onRunningChange = useCallback((widgetId: number, running: boolean) => {
+    setRunningWidgets((current) => {
+      if (current.has(widgetId) === running) return current;
+      const next = new Set(current);
+      if (running) next.add(widgetId);
+      else next.delete(widgetId);
+      return next;
+    });
+  }, []);
   const [pendingValues, setPendingValues] = useState<Record<string, unknown>>({});
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
@@ -351,6 +361,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       onEditParameters={setEditingParameters}
       dashboardFilters={filtersOn ? filterSelection : undefined}
       onFiltersFound={onFiltersFound}
+      onRunningChange={onRunningChange}
     />
   );
 
@@ -370,7 +381,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         editing={editing}
         canEdit={canEdit}
         saveStatus={leaving && saver.status === "saved" ? "saving" : saver.status}
-        refreshing={false}
+        refreshing={runningWidgets.size > 0}
         refreshSeconds={refreshSeconds}
         allowedIntervals={allowedIntervals}
         fullscreen={fullscreen}

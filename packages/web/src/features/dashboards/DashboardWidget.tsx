@@ -54,6 +54,8 @@ export interface WidgetProps {
   dashboardFilters?: readonly ResultFilter[];
   /** Reports the filters the widget's result offers (dashboard-level filters are built from them). */
   onFiltersFound?: (widgetId: number, filters: ResultFilter[]) => void;
+  /** Reports when the widget's query starts and stops running (the dashboard's Refresh spins). */
+  onRunningChange?: (widgetId: number, running: boolean) => void;
 }
 
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
@@ -136,6 +138,11 @@ function VisualizationWidget(props: WidgetProps) {
     props.refreshToken,
   );
   const formats = useVisualizationFormats();
+  const { onRunningChange } = props;
+  useEffect(() => {
+    onRunningChange?.(widget.id, running);
+  }, [running, onRunningChange]);
+  useEffect(() => () => onRunningChange?.(widget.id, false), [onRunningChange]);
   const [expanded, setExpanded] = useState(false);
   const [pending, setPending] = useState<Record<string, unknown>>({});
   const now = useNow();

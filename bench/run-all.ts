@@ -3,6 +3,7 @@ import os from "node:os";
 import { alertsBenchmark } from "./alerts";
 import { bigResultBenchmark } from "./bigResult";
 import { concurrencyBenchmark } from "./concurrency";
+import { crossFilterBenchmark } from "./crossFilter";
 import { dashboardBenchmark } from "./dashboard";
 import { latencyBenchmark } from "./latency";
 import { queryListBenchmark } from "./queryList";
@@ -17,6 +18,7 @@ figures.push(...(await queryListBenchmark()));
 figures.push(...(await transferBenchmark()));
 figures.push(...(await dashboardBenchmark()));
 figures.push(...(await alertsBenchmark()));
+figures.push(...(await crossFilterBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

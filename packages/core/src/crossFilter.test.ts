@@ -89,6 +89,15 @@ describe("clicked values are typed as their column", () => {
     ]) {
       expect(dateInstant(form), String(form)).toBe(t);
     }
+    expect(dateInstant("2024-01-05T10:30:00.5")).toBe(Date.UTC(2024, 0, 5, 10, 30, 0, 500));
+    expect(dateInstant("2024-01-05T10:30:00.123456Z")).toBe(Date.UTC(2024, 0, 5, 10, 30, 0, 123));
+    expect(dateInstant("2024-01-05T05:00-05:30")).toBe(Date.UTC(2024, 0, 5, 10, 30));
+    expect(dateInstant("2024-01-05T15:30+0530")).toBe(Date.UTC(2024, 0, 5, 10));
+    expect(dateInstant(" 2024-01-05 ")).toBe(t);
+    expect(dateInstant("2024-13-01")).toBeNaN();
+    expect(dateInstant("2024-01-05T24:00")).toBeNaN();
+    expect(dateInstant("2024-01-05T10")).toBeNaN();
+    expect(dateInstant("20240105")).toBeNaN();
     expect(dateInstant("yesterday")).toBeNaN();
     expect(dateInstant(true)).toBeNaN();
   });

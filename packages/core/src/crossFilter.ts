@@ -90,26 +90,34 @@ export function readWidgetCrossFilterOptions(options: unknown): WidgetCrossFilte
 // ---------------------------------------------------------------------------------------------
 // Values and comparison
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
-const HAS_ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** An ISO date, optionally with a time (T or space), fraction and zone. */
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|([+-])(\d{2}):?(\d{2})?)?$/i;
 
 /**
  * The instant a date value stands for, in ms, or NaN. Date-only and zone-less strings are read as
  * UTC (results carry no zone), so '2024-01-05', '2024-01-05T00:00:00Z', '2024-01-05 00:00' and a
- * Date of that instant are one value.
+ * Date of that instant are one value. Parsed by hand: this runs for every row of a date column.
  */
 export function dateInstant(value: unknown): number {
   if (value instanceof Date) return value.getTime();
   if (typeof value === "number") return value;
   if (typeof value !== "string") return NaN;
-  const s = value.trim();
-  const day = ISO_DATE.exec(s);
-  if (day) return Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
-  if (!ISO_DATETIME.test(s)) return NaN;
-  const iso = s.replace(" ", "T");
-  return Date.parse(HAS_ZONE.test(iso) ? iso : `${iso}Z`);
+  const m = ISO_DATE_TIME.exec(value.trim());
+  if (!m) return NaN;
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
+    return NaN;
+  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, "0"));
+  const utc = Date.UTC(Number(m[1]), month - 1, day, hour, minute, second, millis);
+  if (m[9] === undefined) return utc;
+  const offset = (Number(m[10]) * 60 + (m[11] === undefined ? 0 : Number(m[11]))) * 60_000;
+  return m[9] === "-" ? utc + offset : utc - offset;
 }
 
 function isDateType(type: ColumnType | null | undefined): boolean {
@@ -278,9 +286,20 @@ function compileOne({ filter, column, columnType }: AppliedCrossFilter): RowTest
       return keys.has(comparisonKey(v, comparison));
     };
   }
+  // Text that has to be read as a date, number or boolean is read once per distinct value:
+  // results repeat their values, and reading a date is the costly part.
+  const seen = new Map<string, boolean>();
   return (row) => {
     const v = row[column];
     if (v === null || v === undefined) return matchesNull;
+    if (typeof v === "string") {
+      let matched = seen.get(v);
+      if (matched === undefined) {
+        matched = keys.has(comparisonKey(v, comparison));
+        seen.set(v, matched);
+      }
+      return matched;
+    }
     if (v instanceof Date) return instants.has(v.getTime());
     return keys.has(comparisonKey(v, comparison));
   };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   applicableCrossFilters,
   crossFilterColumn,
+  crossFilterSelection,
   crossFilterValue,
   dateInstant,
   decodeCrossFilters,
@@ -155,6 +156,27 @@ describe("which filters apply to a widget", () => {
   it("sourceCrossFilters gives a widget its own selection to highlight", () => {
     expect(sourceCrossFilters(2, filters)).toEqual([filters[1]]);
     expect(sourceCrossFilters(9, filters)).toEqual([]);
+  });
+
+  it("crossFilterSelection tells a renderer which of its values are selected", () => {
+    const selected = crossFilterSelection(2, filters);
+    expect(selected("year", 2024)).toBe(true);
+    expect(selected("year", "2024")).toBe(true);
+    expect(selected("year", 2023)).toBe(false);
+    // Widget 2 did not start the country filter: nothing of it is highlighted there.
+    expect(selected("country", "FR")).toBe(false);
+    expect(crossFilterSelection(9, filters)("year", 2024)).toBe(false);
+    // Under its own column name when mapped.
+    const mapped = crossFilterSelection(1, filters, { country: { "1": "cntry" } });
+    expect(mapped("cntry", "FR")).toBe(true);
+    expect(mapped("country", "FR")).toBe(false);
+    const days = crossFilterSelection(4, [
+      { column: "day", type: "date", values: ["2024-01-05", null], widget: 4 },
+    ]);
+    expect(days("day", new Date(Date.UTC(2024, 0, 5)))).toBe(true);
+    expect(days("day", "2024-01-05T00:00:00Z")).toBe(true);
+    expect(days("day", null)).toBe(true);
+    expect(days("day", "2024-01-06")).toBe(false);
   });
 });
 

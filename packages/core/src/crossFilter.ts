@@ -19,6 +19,9 @@
 //   `sourceCrossFilters(widget, filters)` the filters it is the source of, to highlight instead.
 //   A widget applies a filter when its result has a column of the filter's name, or a column
 //   mapped to it for that widget. Filters combine with AND, a filter's values with OR.
+//   `crossFilterSelection` tells its renderer which clicked values to highlight.
+// - A dashboard with cross-filtering off ignores clicks and any `cf` parameter; a widget with it
+//   off neither starts filters nor is filtered (the page checks the options before calling here).
 // - Not here yet: a widget mapping a filter to one of its query's parameters (set the parameter
 //   and re-run instead of filtering rows) and drill-down links; both read the same state.
 import type { ColumnType } from "./columns";
@@ -256,6 +259,27 @@ export function sourceCrossFilters(
   filters: readonly CrossFilter[],
 ): CrossFilter[] {
   return filters.filter((f) => f.widget === widgetId);
+}
+
+/**
+ * For a widget's renderer: whether a value of one of its columns is part of its own selection
+ * (to highlight a bar, slice or cell). Columns are the widget's names, mapped ones included.
+ */
+export function crossFilterSelection(
+  widgetId: number,
+  filters: readonly CrossFilter[],
+  mappings: CrossFilterMappings = {},
+): (column: string, value: unknown) => boolean {
+  const own = sourceCrossFilters(widgetId, filters).map((filter) => ({
+    filter,
+    column: mappings[filter.column]?.[String(widgetId)] ?? filter.column,
+  }));
+  if (own.length === 0) return () => false;
+  return (column, value) =>
+    own.some(
+      ({ filter, column: c }) =>
+        c === column && filter.values.some((v) => sameCrossFilterValue(v, value, filter.type)),
+    );
 }
 
 type RowTest = (row: Readonly<Record<string, unknown>>) => boolean;

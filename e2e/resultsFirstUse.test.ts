@@ -111,6 +111,36 @@ describe("results and visualizations on first use", () => {
     await context.close();
   });
 
+  it("opens the Demo dashboard from the home page with every widget drawn", async () => {
+    const { page, context } = await signedIn();
+    await poll(() => page.getByTestId("home-page").textContent()).toContain("Demo: Online shop");
+    await page.getByText("Demo: Online shop").click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dashboards/"));
+    // The three charts and the counter from the results stored at setup, under the text box.
+    await poll(() => page.locator("[data-widget-type=visualization] canvas").count(), 60_000).toBe(
+      3,
+    );
+    await poll(() => page.getByTestId("counter-value").textContent()).toMatch(/50,?000/);
+    expect(await page.locator("[data-widget-type=textbox] h2").textContent()).toBe(
+      "Welcome to the Demo dashboard",
+    );
+    expect(await page.getByTestId("dashboard-parameters").textContent()).toContain("Period");
+    await animationsSettled(page);
+    await screenshot(page, "first-use-demo-dashboard-desktop");
+    const url = page.url();
+    await context.close();
+
+    const phone = await signedIn(PHONE);
+    await phone.page.goto(url);
+    await poll(
+      () => phone.page.locator("[data-widget-type=visualization] canvas").count(),
+      60_000,
+    ).toBe(3);
+    await animationsSettled(phone.page);
+    await screenshot(phone.page, "first-use-demo-dashboard-phone");
+    await phone.context.close();
+  });
+
   it("says truthfully that the display cap shortened the result", async () => {
     const id = await savedQuery("Every order", "SELECT id, status FROM orders");
     const { page, context } = await signedIn();

@@ -144,5 +144,6 @@ describe.each(DATABASES)("the Demo dashboard after setup on %s", (db) => {
     const rows = res.body.query_result!.data.rows;
     expect(rows.length).toBeGreaterThanOrEqual(28);
     for (const row of rows) expect(row.orders).toBeGreaterThan(0);
-  });
+    // Generating the data may take a while on a loaded machine.
+  }, 120_000);
 });

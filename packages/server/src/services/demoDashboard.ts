@@ -15,9 +15,9 @@ export const DEMO_DASHBOARD_NAME = "Demo: Online shop";
 
 /** The text box on top: what the Demo data holds and what to try first. */
 export const DEMO_DASHBOARD_TEXT = `## Welcome to the Demo dashboard
-The **Demo** data source is an online shop: \`customers\` (country, city, signup date), \`products\` (category, price), \`orders\` (customer, time, status) and \`order_items\` (product, quantity, unit price).
+The **Demo** data source is an online shop: \`customers\`, \`products\`, \`orders\` and \`order_items\`.
 
-Things to try: pick another **Period** above and apply it; open a widget's menu to see its query; choose **Edit** to move, resize or add widgets; write your own query on the Demo data from **Create → Query**.`;
+Try another **Period** above, open a widget's menu to see its query, or write your own query from **Create → Query**.`;
 
 /** A widget's place on the 6-column grid (rows are 50 px high). */
 interface Position {

@@ -10,7 +10,10 @@
 //   read them defensively from whatever is stored.
 // - State: the active filters, in click order, in the page address as one `cf` parameter holding
 //   a JSON array (`encodeCrossFilters` / `decodeCrossFilters`), next to (never clashing with) the
-//   `p_` parameters, so a filtered dashboard is a shareable link, public dashboards included.
+//   `p_` parameters, so a filtered dashboard is a shareable link, public dashboards included:
+//     ?p_year=2024&cf=[{"column":"country","values":["FR","DE"],"type":"string","widget":12}]
+//   (URL-encoded). In the web app: features/dashboards/crossFilter/ (`useCrossFilters` holds the
+//   state in the address, `CrossFilterBar` shows it in the parameters bar, Escape removes the last).
 // - A click in widget W on column C with value V: `crossFilterColumn` names the filter (C, or the
 //   filter column C is mapped to for W), `crossFilterValue` types V as C's column type, and
 //   `toggleCrossFilterValue` gives the next state.
@@ -20,6 +23,7 @@
 //   A widget applies a filter when its result has a column of the filter's name, or a column
 //   mapped to it for that widget. Filters combine with AND, a filter's values with OR.
 //   `crossFilterSelection` tells its renderer which clicked values to highlight.
+//   Column types come from the result's columns (fill missing ones with `inferColumnTypes`).
 // - A dashboard with cross-filtering off ignores clicks and any `cf` parameter; a widget with it
 //   off neither starts filters nor is filtered (the page checks the options before calling here).
 // - Not here yet: a widget mapping a filter to one of its query's parameters (set the parameter

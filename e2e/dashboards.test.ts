@@ -124,6 +124,11 @@ describe("dashboards in the browser", () => {
       await page.getByRole("button", { name: "Add Widget" }).click();
       await animationsSettled(page);
       expect(await page.getByTestId("add-widget-save").isDisabled()).toBe(true);
+      // Recent queries before any search.
+      await poll(() => page.getByRole("dialog").textContent()).toContain("Recent queries");
+      await poll(() => page.getByTestId("add-widget-query").allTextContents()).toContain(
+        "Orders by month",
+      );
       await page.getByPlaceholder("Search a query by name").fill("Orders by");
       await page.getByTestId("add-widget-query").filter({ hasText: "Orders by month" }).click();
       await poll(() => page.getByTestId("add-widget-visualization").textContent()).toContain(

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Input, List, Modal, Select, Spin, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import type { Query, Visualization } from "@sightline/core";
-import { getQuery, listQueries } from "../../api/queries";
+import { getQuery, listQueries, listRecentQueries } from "../../api/queries";
 import type { ParameterMapping } from "../../api/dashboards";
 import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
 import {
@@ -50,10 +50,13 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
     }
   }, [open]);
 
-  // Before any search: the latest queries, which are the ones most often wanted.
+  // Before any search: the caller's recent queries, the ones most often wanted.
   const queries = useQuery({
     queryKey: ["add-widget", "queries", q],
-    queryFn: () => listQueries("all", { page: 1, page_size: 10, q, order: "-created_at" }),
+    queryFn: async () =>
+      q
+        ? listQueries("all", { page: 1, page_size: 10, q })
+        : { results: await listRecentQueries() },
     enabled: open && queryId === null,
     placeholderData: keepPreviousData,
   });
@@ -138,6 +141,9 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
               style={{ marginTop: 12, maxHeight: 360, overflow: "auto" }}
               loading={queries.isPending}
               dataSource={queries.data?.results ?? []}
+              header={
+                q ? undefined : <Typography.Text type="secondary">Recent queries</Typography.Text>
+              }
               locale={{ emptyText: q ? "Nothing found." : "No queries yet." }}
               renderItem={(item) => (
                 <List.Item

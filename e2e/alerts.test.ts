@@ -138,6 +138,7 @@ describe("alerts in the browser", () => {
       await page.getByTestId("query-search").locator("input").fill("Orders");
       const draft = page.locator("[aria-disabled=true]", { hasText: "Orders draft" });
       await draft.waitFor();
+      await screenshot(page, "alerts-new-query-selector-desktop");
       await draft.dispatchEvent("click");
       expect(await page.getByTestId("chosen-query").count()).toBe(0);
       await page.getByTestId("query-search").locator("input").fill("nothing like this");

@@ -280,7 +280,7 @@ export function AlertForm({ alert }: AlertFormProps) {
                 <Input.TextArea
                   id="alert-body"
                   rows={6}
-                  className="monospace"
+                  className={styles.code}
                   value={options.custom_body ?? options.template ?? ""}
                   onChange={(e) => change({ custom_body: e.target.value })}
                 />

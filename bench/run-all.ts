@@ -6,6 +6,7 @@ import { concurrencyBenchmark } from "./concurrency";
 import { crossFilterBenchmark } from "./crossFilter";
 import { dashboardBenchmark } from "./dashboard";
 import { latencyBenchmark } from "./latency";
+import { publicDashboardBenchmark } from "./publicDashboard";
 import { queryListBenchmark } from "./queryList";
 import { transferBenchmark } from "./transfer";
 import { markdownTable, type Figure } from "./support";
@@ -17,6 +18,7 @@ figures.push(...(await concurrencyBenchmark()));
 figures.push(...(await queryListBenchmark()));
 figures.push(...(await transferBenchmark()));
 figures.push(...(await dashboardBenchmark()));
+figures.push(...(await publicDashboardBenchmark()));
 figures.push(...(await alertsBenchmark()));
 figures.push(...(await crossFilterBenchmark()));
 

@@ -7,6 +7,7 @@ import { isSessionEnded, recordEndedSession } from "../store/endedSessions";
 import { checkCsrfToken, makeCsrfToken } from "./csrf";
 import { identityFromHmac, type SignedRequest } from "./hmac";
 import { shareKeyOpens } from "./shareKeyRoutes";
+import { orgSetting } from "../services/orgSettings";
 import { JwtKeyStore, checkJwt, jwtOf, jwtSettings, type JwtSettings } from "./jwt";
 import { createOutboundClient } from "../outbound/client";
 import { HttpError } from "../http/errors";
@@ -132,7 +133,9 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     if (apiKey && (config.authType === "api_key" || session.userId !== null)) {
       const identity = await identityFromApiKey(database.db, org, apiKey, routeQueryId(request));
       // A share key is no credential outside its public dashboard's routes.
-      if (identity && shareKeyOpens(identity, request.method, request.routeOptions.url)) {
+      const publicUrlsDisabled = orgSetting(org, "disable_public_urls") === true;
+      const route = request.routeOptions.url;
+      if (identity && shareKeyOpens(identity, request.method, route, publicUrlsDisabled)) {
         auth.identity = identity;
         return;
       }

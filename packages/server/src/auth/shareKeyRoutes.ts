@@ -24,9 +24,20 @@ export function isShareKey(identity: Identity): boolean {
   return identity.kind === "api_key" && identity.object.type === "dashboards";
 }
 
-/** Whether an identity may act on the matched route (only share keys are limited here). */
-export function shareKeyOpens(identity: Identity, method: string, routeUrl: string | undefined) {
+/** The public page and its dashboard, which answer for themselves when public URLs are off. */
+const PAGE_ROUTES = new Set(["GET /public/dashboards/:token", "GET /api/dashboards/public/:token"]);
+
+/**
+ * Whether an identity may act on the matched route (only share keys are limited here). With the
+ * organisation's public URLs turned off, a share key runs and reads nothing.
+ */
+export function shareKeyOpens(
+  identity: Identity,
+  method: string,
+  routeUrl: string | undefined,
+  publicUrlsDisabled: boolean,
+): boolean {
   if (!isShareKey(identity)) return true;
-  const verb = method === "HEAD" ? "GET" : method;
-  return routeUrl !== undefined && SHARE_KEY_ROUTES.has(`${verb} ${routeUrl}`);
+  const route = `${method === "HEAD" ? "GET" : method} ${routeUrl ?? ""}`;
+  return publicUrlsDisabled ? PAGE_ROUTES.has(route) : SHARE_KEY_ROUTES.has(route);
 }

@@ -380,6 +380,23 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     }
   });
 
+  it("runs and reads nothing while public URLs are turned off", async () => {
+    const viewer = viewerWith(server, token);
+    const settings = (on: boolean) =>
+      admin.post("/api/settings/organization", { disable_public_urls: on });
+    expect((await settings(true)).status).toBe(200);
+    try {
+      const page = await viewer.get(`/api/dashboards/public/${token}`);
+      expect(page.status).toBe(400);
+      expect(page.body).toEqual({ message: "Public URLs are disabled." });
+      refused(await viewer.post(`/api/queries/${plain.id}/results`, {}), 403, 404);
+      refused(await viewer.get(`/api/queries/${plain.id}/results`), 403, 404);
+    } finally {
+      await settings(false);
+    }
+    expect((await viewer.get(`/api/queries/${plain.id}/results`)).status).toBe(200);
+  });
+
   it("stops a withdrawn key at once on every route, jobs already started included", async () => {
     const viewer = viewerWith(server, token);
     const resultId = await runResultId(viewer, plain.id);

@@ -241,6 +241,26 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     }
   });
 
+  it("lists the options of its queries' dropdown parameters, and of no other query", async () => {
+    const names = await newQuery("SELECT name FROM people -- dropdown source");
+    await runResultId(admin, names.id, { max_age: 0 });
+    const picker = await newQuery("SELECT id FROM people WHERE name = {{ who }}", {
+      parameters: [{ name: "who", title: "who", type: "query", queryId: names.id, value: "Ann" }],
+    });
+    await addWidget(board.id, picker.vizId);
+    const viewer = viewerWith(server, token);
+    const options = await viewer.get(`/api/queries/${picker.id}/dropdowns/${names.id}`);
+    expect(options.status, options.text).toBe(200);
+    expect(options.body).toEqual([
+      { name: "John", value: "John" },
+      { name: "Ann", value: "Ann" },
+    ]);
+    refused(await viewer.get(`/api/queries/${picker.id}/dropdowns/${hidden.id}`), 403, 404);
+    refused(await viewer.get(`/api/queries/${hidden.id}/dropdowns/${names.id}`), 403, 404);
+    refused(await viewer.get(`/api/queries/${names.id}/dropdown`), 403, 404);
+    refused(await viewer.get(`/api/queries/${hidden.id}/dropdown`), 403, 404);
+  });
+
   it("opens nothing else: other dashboards, queries, data sources, users, events, settings", async () => {
     const viewer = viewerWith(server, token);
     const reads = [

@@ -129,9 +129,7 @@ describe("the app shell", () => {
     // My Queries shows the generic empty state, not the offer.
     await page.goto("/queries/my");
     const empty = page.getByTestId("empty-state");
-    await expect
-      .poll(() => empty.textContent())
-      .toContain("You have no queries yet.");
+    await expect.poll(() => empty.textContent()).toContain("You have no queries yet.");
     await page.waitForLoadState("networkidle");
     expect(await page.getByText("Create your first query!").count()).toBe(0);
     await context.close();

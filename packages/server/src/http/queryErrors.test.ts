@@ -47,7 +47,9 @@ describe.each(DATABASES)("query errors through the API on %s", (db) => {
   it("keeps DuckDB's lines and caret, without the annotation", async () => {
     const error = await errorOf("selec 1");
     expect(error).not.toMatch(/Username|Query Hash|Scheduled|\*\//);
-    expect(error).toBe('Parser Error: syntax error at or near "selec"\n\nLINE 1: selec 1\n        ^');
+    expect(error).toBe(
+      'Parser Error: syntax error at or near "selec"\n\nLINE 1: selec 1\n        ^',
+    );
   });
 
   it("keeps the caret under the error further along the first line", async () => {

@@ -1,5 +1,4 @@
 import SQLite from "better-sqlite3";
-import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { Kysely, SqliteDialect, sql, type LogEvent } from "kysely";

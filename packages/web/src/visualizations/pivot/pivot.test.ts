@@ -137,10 +137,11 @@ describe("pivot of dates and whole numbers", () => {
     const amounts = pivot(records, { ...options, vals: ["amount"] }, order);
     expect(amounts.format(amounts.grandTotal())).toBe("7.25");
     expect(amounts.format(amounts.rowTotal(["31/12/2023"]))).toBe("2.00");
-    const big = pivot(
-      [{ day: "x", region: "EU", units: "12000" }],
-      { ...options, rows: ["region"], cols: [] },
-    );
+    const big = pivot([{ day: "x", region: "EU", units: "12000" }], {
+      ...options,
+      rows: ["region"],
+      cols: [],
+    });
     expect(big.format(big.grandTotal())).toBe("12,000");
   });
 });

@@ -2,15 +2,10 @@
 // widgets, and edit mode (layout, text boxes, widgets) for those who may edit.
 import { AppstoreAddOutlined, FileTextOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Checkbox, Modal, Skeleton, Typography } from "antd";
+import { Alert, Button, Checkbox, Skeleton, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { useBlocker, useParams, useSearchParams } from "react-router";
-import {
-  parametersToUrlParams,
-  type ParameterDefinition,
-  type Query,
-  type Visualization,
-} from "@sightline/core";
+import { useParams, useSearchParams } from "react-router";
+import type { Query, Visualization } from "@sightline/core";
 import {
   archiveDashboard,
   createWidget,
@@ -37,15 +32,14 @@ import { DashboardGrid } from "./DashboardGrid";
 import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { fullPosition, newWidgetPosition } from "./gridLayout";
-import { dashboardParameterValues, dashboardParameters } from "./dashboardParameters";
 import { ParametersPanel } from "../queries/ParametersPanel";
-import { withParameterUrl } from "../queries/parameterValues";
-import { mappingsOf } from "./widgetParameters";
+import { useLeaveWarning } from "../queries/useLeaveWarning";
+import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
+import { useWidgetReports } from "./useWidgetReports";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { WidgetParametersDialog } from "./WidgetParametersDialog";
-import { keepSelection, mergeFilters } from "./dashboardFilters";
-import { ResultFilters, type ResultFilter } from "../../visualizations";
+import { ResultFilters } from "../../visualizations";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
@@ -89,20 +83,10 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [editingParameters, setEditingParameters] = useState<DashboardWidget | null>(null);
-  const [foundFilters, setFoundFilters] = useState<ReadonlyMap<number, ResultFilter[]>>(new Map());
-  const [filterSelection, setFilterSelection] = useState<ResultFilter[]>([]);
   const formats = resolveFormats(useVisualizationFormats());
-  const [runningWidgets, setRunningWidgets] = useState<ReadonlySet<number>>(new Set());
-  const onRunningChange = useCallback((widgetId: number, running: boolean) => {
-    setRunningWidgets((current) => {
-      if (current.has(widgetId) === running) return current;
-      const next = new Set(current);
-      if (running) next.add(widgetId);
-      else next.delete(widgetId);
-      return next;
-    });
-  }, []);
-  const [pendingValues, setPendingValues] = useState<Record<string, unknown>>({});
+  const reports = useWidgetReports();
+  const parameters = useDashboardParameters(widgets, dashboard.options.globalParamOrder);
+  const { params } = parameters;
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
   const editing = canEdit && search.has("edit");
@@ -126,50 +110,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     [setSearch],
   );
 
-  // Dashboard parameters: their applied values live in the address (p_<name>).
-  const globalParamOrder = dashboard.options.globalParamOrder;
-  const params = useMemo(
-    () =>
-      dashboardParameters(
-        widgets,
-        Array.isArray(globalParamOrder) ? globalParamOrder.map(String) : [],
-      ),
-    [widgets, globalParamOrder],
-  );
-  const dashboardValues = useMemo(() => dashboardParameterValues(params, search), [params, search]);
-  const applyDashboardValues = () => {
-    const next = { ...dashboardValues, ...pendingValues };
-    setPendingValues({});
-    setSearch((current) => withParameterUrl(current, params, next), { replace: true });
-  };
-  const applyWidgetValues = useCallback(
-    (widget: DashboardWidget, values: Record<string, unknown>) => {
-      const own = ownParameters(widget);
-      setSearch(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(
-            parametersToUrlParams(own, values, widget.id),
-          )) {
-            if (value === null) next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: true },
-      );
-    },
-    [setSearch],
-  );
-
-  // Dashboard-level filters: merged from what the widgets' results offer.
   const filtersOn = dashboard.dashboard_filters_enabled;
-  const onFiltersFound = useCallback((widgetId: number, filters: ResultFilter[]) => {
-    setFoundFilters((current) => new Map(current).set(widgetId, filters));
-  }, []);
-  useEffect(() => {
-    setFilterSelection((previous) => keepSelection(mergeFilters(foundFilters.values()), previous));
-  }, [foundFilters]);
 
   const saver = useLayoutSaver(widgets, (saved) =>
     setWidgets((current) =>
@@ -194,29 +135,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   }, [refreshSeconds]);
 
   // Leaving the page with layout changes not saved yet asks first (spec 3 §4).
-  const unsaved = editing && (saver.pending.size > 0 || saver.status !== "saved");
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [unsaved]);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      unsaved && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    Modal.confirm({
-      title: "Quit editing?",
-      content: "Some changes to the layout are not saved yet. Leave this dashboard anyway?",
-      okText: "Leave",
-      okButtonProps: { danger: true },
-      cancelText: "Stay",
-      onOk: () => blocker.proceed(),
-      onCancel: () => blocker.reset(),
-    });
-  }, [blocker.state]);
+  useLeaveWarning(editing, () => saver.pending.size > 0 || saver.status !== "saved");
 
   async function save(changes: DashboardSaveBody) {
     try {
@@ -350,18 +269,18 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       values={widgetParameterValues(
         widget,
         widget.visualization?.query?.options.parameters ?? [],
-        dashboardValues,
+        parameters.values,
         search,
       )}
       ownParameters={ownParameters(widget)}
-      onApplyOwn={applyWidgetValues}
+      onApplyOwn={parameters.applyWidgetValues}
       refreshToken={refreshToken}
       onRemove={removeWidget}
       onEditText={editText}
       onEditParameters={setEditingParameters}
-      dashboardFilters={filtersOn ? filterSelection : undefined}
-      onFiltersFound={onFiltersFound}
-      onRunningChange={onRunningChange}
+      dashboardFilters={filtersOn ? reports.filterSelection : undefined}
+      onFiltersFound={reports.onFiltersFound}
+      onRunningChange={reports.onRunningChange}
     />
   );
 
@@ -381,7 +300,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         editing={editing}
         canEdit={canEdit}
         saveStatus={leaving && saver.status === "saved" ? "saving" : saver.status}
-        refreshing={runningWidgets.size > 0}
+        refreshing={reports.anyRunning}
         refreshSeconds={refreshSeconds}
         allowedIntervals={allowedIntervals}
         fullscreen={fullscreen}
@@ -406,10 +325,10 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         <div style={{ marginBottom: 12 }} data-testid="dashboard-parameters">
           <ParametersPanel
             parameters={params}
-            applied={dashboardValues}
-            pending={pendingValues}
-            onPendingChange={setPendingValues}
-            onApply={applyDashboardValues}
+            applied={parameters.values}
+            pending={parameters.pending}
+            onPendingChange={parameters.setPending}
+            onApply={parameters.apply}
             parentQueryId={params[0]?.parentQueryId}
           />
         </div>
@@ -424,11 +343,11 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           Use Dashboard Level Filters
         </Checkbox>
       )}
-      {filtersOn && filterSelection.length > 0 && (
+      {filtersOn && reports.filterSelection.length > 0 && (
         <div className={styles.filters} data-testid="dashboard-filters">
           <ResultFilters
-            filters={filterSelection}
-            onChange={setFilterSelection}
+            filters={reports.filterSelection}
+            onChange={reports.setFilterSelection}
             formats={formats}
           />
         </div>
@@ -490,11 +409,4 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       />
     </div>
   );
-}
-
-/** The widget's own parameters: those mapped to neither the dashboard nor a static value. */
-function ownParameters(widget: DashboardWidget): ParameterDefinition[] {
-  const defs = widget.visualization?.query?.options.parameters ?? [];
-  const mappings = mappingsOf(widget, defs);
-  return defs.filter((def) => mappings[def.name].type === "widget-level");
 }

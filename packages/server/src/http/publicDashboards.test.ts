@@ -386,6 +386,8 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
       await new TestClient(server.url).get(`/api/dashboards/public/${token}`),
       await viewer.post(`/api/queries/${plain.id}/results`, {}),
       await viewer.get(`/api/queries/${plain.id}/results`),
+      // The page itself (the web app, or 503 while it is not built).
+      await new TestClient(server.url).get(`/public/dashboards/${token}`),
     ];
     for (const res of framable) {
       expect(res.headers.get("content-security-policy")).toContain("frame-ancestors *");
@@ -394,6 +396,11 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     for (const res of [
       await admin.get(`/api/dashboards/${board.id}`),
       await admin.get("/api/queries"),
+      // Other pages, signed in or not, and the share key on any other page.
+      await admin.get(`/dashboards/${board.id}`),
+      await new TestClient(server.url).get("/login"),
+      await viewer.get(`/api/queries/${plain.id}`),
+      await viewer.get("/api/data_sources"),
     ]) {
       expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
       expect(res.headers.get("x-frame-options")).toBe("deny");

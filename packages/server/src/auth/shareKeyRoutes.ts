@@ -2,7 +2,8 @@ import type { Identity } from "./identity";
 
 /**
  * What a dashboard's share key opens (SECURITY.md rules 5 and 8): the public page, its
- * dashboard, and the runs, results, jobs and dropdown lists of the queries its widgets show.
+ * dashboard, the runs, results, jobs and dropdown lists of the queries its widgets show, and
+ * the page's usage events.
  * The routes check which queries; this list keeps the key from counting as a credential
  * anywhere else, so a route that forgot API keys cannot be reached with it.
  */
@@ -17,6 +18,9 @@ const SHARE_KEY_ROUTES = new Set([
   "GET /api/queries/:id/jobs/:jobId",
   "GET /api/queries/:id/dropdown",
   "GET /api/queries/:id/dropdowns/:dropdown_query_id",
+  // Usage events the page reports, stored under the key's name (api-platform.md §7.4); reading
+  // events stays an admin's.
+  "POST /api/events",
 ]);
 
 /** A dashboard share key: the identity of anonymous viewers of a public dashboard. */

@@ -303,7 +303,6 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
       ["POST", `/api/dashboards/${board.id}/share`, {}],
       ["DELETE", `/api/dashboards/${board.id}/share`, {}],
       ["POST", "/api/widgets", { dashboard_id: board.id, visualization_id: null, text: "x" }],
-      ["POST", "/api/events", [{ action: "view", object_type: "dashboard", object_id: 1 }]],
     ];
     for (const [method, path, json] of writes) {
       const res = await viewer.request(method, path, { json });
@@ -314,6 +313,17 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     }
     expect((await admin.get(`/api/dashboards/${board.id}`)).body.name).toBe("Public board");
     expect((await admin.get(`/api/queries/${plain.id}`)).body.name).not.toBe("Hijacked");
+    // The page's usage events are recorded under the key's name (never the key itself).
+    const reported = await viewer.post("/api/events", [
+      { action: "view", object_type: "dashboard", object_id: board.id },
+    ]);
+    expect(reported.status).toBe(200);
+    const events = await admin.get("/api/events?page_size=5");
+    expect(events.body.results[0]).toMatchObject({
+      user_id: null,
+      user_name: `ApiKey: dashboards ${board.id}`,
+    });
+    expect(events.text).not.toContain(token);
   });
 
   it("polls only jobs of its own queries", async () => {

@@ -1,5 +1,5 @@
-// The dialogs the query page opens: parameter, schedule, API key, permissions, embed and the
-// visualization editor.
+// The dialogs the query page opens: parameter, schedule, API key, permissions, embed, Add to
+// Dashboard and the visualization editor.
 import type {
   ParameterDefinition,
   Query,
@@ -7,16 +7,17 @@ import type {
   Schedule,
   Visualization,
 } from "@sightline/core";
+import { AddToDashboardDialog } from "./AddToDashboardDialog";
 import { ParameterDialog } from "./ParameterDialog";
 import type { ParameterValues } from "./parameterValues";
-import { PermissionsDialog } from "./PermissionsDialog";
+import { PermissionsDialog } from "../../components/PermissionsDialog";
 import { ScheduleDialog } from "./ScheduleDialog";
 import { ApiKeyDialog, EmbedDialog } from "./ShareDialogs";
 import { VisualizationDialog } from "./VisualizationDialog";
 
 export type Dialog =
   | { kind: "parameter"; parameter?: ParameterDefinition }
-  | { kind: "schedule" | "apiKey" | "embed" | "permissions" }
+  | { kind: "schedule" | "apiKey" | "embed" | "permissions" | "addToDashboard" }
   | { kind: "visualization"; visualization?: Visualization };
 
 /** The dialog a navigation asked to open (only a new visualization's editor is passed so). */
@@ -74,7 +75,14 @@ export function QueryDialogs(props: QueryDialogsProps) {
         />
       );
     case "permissions":
-      return <PermissionsDialog queryId={query.id} onClose={props.onClose} />;
+      return (
+        <PermissionsDialog
+          objectType="queries"
+          objectId={query.id}
+          ownerId={query.user?.id ?? query.user_id}
+          onClose={props.onClose}
+        />
+      );
     case "embed":
       return (
         <EmbedDialog
@@ -82,6 +90,13 @@ export function QueryDialogs(props: QueryDialogsProps) {
           visualizationId={props.currentVisualizationId}
           parameters={parameters}
           values={props.values}
+          onClose={props.onClose}
+        />
+      );
+    case "addToDashboard":
+      return props.currentVisualizationId === undefined ? null : (
+        <AddToDashboardDialog
+          visualizationId={props.currentVisualizationId}
           onClose={props.onClose}
         />
       );

@@ -14,7 +14,7 @@ import { FavoriteStar } from "./FavoriteStar";
 import { DownloadMenu } from "./ResultsPanel";
 import styles from "./QueryPage.module.css";
 
-export type HeaderDialog = "apiKey" | "embed" | "permissions";
+export type HeaderDialog = "apiKey" | "embed" | "permissions" | "addToDashboard";
 
 interface QueryHeaderProps {
   query: Query;
@@ -22,6 +22,8 @@ interface QueryHeaderProps {
   canEdit: boolean;
   dataSource: DataSource | null;
   result: QueryResult | null;
+  /** The shown visualization, the one Add to Dashboard places (none on a new query). */
+  visualizationId?: number;
   onRename: (name: string) => void;
   /** Publish and Unpublish save the query with this change. */
   onSave: (changes: Partial<Query>) => void;
@@ -35,6 +37,7 @@ export function QueryHeader({
   canEdit,
   dataSource,
   result,
+  visualizationId,
   onRename,
   onSave,
   onArchived,
@@ -111,6 +114,13 @@ export function QueryHeader({
       : null,
     !isNew && !config.disablePublicUrls
       ? { key: "embed", label: "Embed", onClick: () => onOpenDialog("embed") }
+      : null,
+    !isNew && visualizationId !== undefined
+      ? {
+          key: "addToDashboard",
+          label: "Add to Dashboard",
+          onClick: () => onOpenDialog("addToDashboard"),
+        }
       : null,
   ].filter((i) => i !== null);
 

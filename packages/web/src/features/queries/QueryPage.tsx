@@ -482,6 +482,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
       canEdit={canEdit}
       dataSource={dataSource}
       result={execution.result}
+      visualizationId={currentVisualization?.id}
       onRename={(name) => {
         setQuery((q) => ({ ...q, name }));
         if (isNew) setDirty(true);

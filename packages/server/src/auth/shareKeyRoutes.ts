@@ -9,6 +9,9 @@ import type { Identity } from "./identity";
  */
 const SHARE_KEY_ROUTES = new Set([
   "GET /public/dashboards/:token",
+  // The web app's start: the key's own session (client settings, no user) and configuration.
+  "GET /api/session",
+  "GET /api/config",
   "GET /api/dashboards/public/:token",
   "POST /api/queries/:id/results",
   "GET /api/queries/:id/results",

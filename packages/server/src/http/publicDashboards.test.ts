@@ -188,6 +188,14 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     }
   });
 
+  it("starts the web app: its session has no user, only the client settings", async () => {
+    const session = await viewerWith(server, token).get("/api/session");
+    expect(session.status).toBe(200);
+    expect(session.body.user).toEqual({ permissions: [], apiKey: token });
+    expect(session.text).not.toContain("admin@");
+    expect((await viewerWith(server, token).get("/api/config")).status).toBe(200);
+  });
+
   it("runs and reads its widgets' queries only, with validated parameters", async () => {
     const viewer = viewerWith(server, token);
     await runResultId(viewer, plain.id);

@@ -216,31 +216,6 @@ export function deleteVisualization(id: number): Promise<null> {
   return http.delete<null>(`api/visualizations/${id}`);
 }
 
-export interface AccessGrant {
-  id: number;
-  name: string;
-  email: string;
-  profile_image_url?: string;
-}
-
-export function getQueryAcl(id: number): Promise<Record<string, AccessGrant[]>> {
-  return http.get<Record<string, AccessGrant[]>>(`api/queries/${id}/acl`);
-}
-
-export function grantQueryAccess(id: number, userId: number): Promise<unknown> {
-  return http.post(`api/queries/${id}/acl`, { access_type: "modify", user_id: userId });
-}
-
-export function revokeQueryAccess(id: number, userId: number): Promise<unknown> {
-  return http.delete(`api/queries/${id}/acl`, { access_type: "modify", user_id: userId });
-}
-
-/** Users matching a search, for the Manage Permissions dialog. */
-export async function searchUsers(q: string): Promise<AccessGrant[]> {
-  const page = await http.get<Paginated<AccessGrant>>("api/users", { q, page_size: 10 });
-  return page.results ?? [];
-}
-
 // --- Lazy schema (api-queries §12): sources with several databases/schemas list them one by one.
 
 /** A lazy-schema answer: the data at once, or a job to poll (a failed job carries the error). */

@@ -13,6 +13,7 @@ import type { MenuProps } from "antd";
 import { useState } from "react";
 import { refreshIntervalLabel } from "@sightline/core";
 import type { DashboardDetail } from "../../api/dashboards";
+import { PermissionsDialog } from "../../components/PermissionsDialog";
 import { usePageTitle } from "../../components/usePageTitle";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
 import { refreshChoices } from "./refreshInterval";
@@ -29,6 +30,8 @@ export interface DashboardHeaderProps {
   dashboard: DashboardDetail;
   editing: boolean;
   canEdit: boolean;
+  /** The permissions control is on and the user owns the dashboard or is an admin. */
+  canManagePermissions: boolean;
   saveStatus: SaveStatus;
   refreshing: boolean;
   refreshSeconds: number | null;
@@ -149,6 +152,7 @@ function EditControls(props: DashboardHeaderProps) {
 
 function ViewControls(props: DashboardHeaderProps) {
   const { dashboard } = props;
+  const [managingPermissions, setManagingPermissions] = useState(false);
   if (dashboard.is_archived) return null;
 
   const intervalItems: MenuProps["items"] = [
@@ -163,11 +167,15 @@ function ViewControls(props: DashboardHeaderProps) {
   }
 
   const moreItems: MenuProps["items"] = [{ key: "edit", label: "Edit" }];
+  if (props.canManagePermissions) {
+    moreItems.push({ key: "permissions", label: "Manage Permissions" });
+  }
   if (!dashboard.is_draft) moreItems.push({ key: "unpublish", label: "Unpublish" });
   moreItems.push({ key: "archive", label: "Archive", danger: true });
 
   const onMore: MenuProps["onClick"] = ({ key }) => {
     if (key === "edit") props.onEdit();
+    if (key === "permissions") setManagingPermissions(true);
     if (key === "unpublish") props.onSave({ is_draft: true });
     if (key === "archive") {
       Modal.confirm({
@@ -225,6 +233,14 @@ function ViewControls(props: DashboardHeaderProps) {
             data-testid="dashboard-more"
           />
         </Dropdown>
+      )}
+      {managingPermissions && (
+        <PermissionsDialog
+          objectType="dashboards"
+          objectId={dashboard.id}
+          ownerId={dashboard.user_id}
+          onClose={() => setManagingPermissions(false)}
+        />
       )}
     </>
   );

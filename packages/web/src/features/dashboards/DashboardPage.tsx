@@ -25,7 +25,7 @@ import {
 import { isApiError } from "../../api/errors";
 import { ErrorScreen } from "../../app/ErrorScreen";
 import { notify } from "../../app/notifications";
-import { hasPermission } from "../../app/permissions";
+import { hasPermission, isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { AddWidgetDialog } from "./AddWidgetDialog";
 import { DashboardGrid } from "./DashboardGrid";
@@ -90,6 +90,10 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
   const editing = canEdit && search.has("edit");
+  const canManagePermissions =
+    canEdit &&
+    !!config.showPermissionsControl &&
+    (isAdmin(session.user) || session.user.id === dashboard.user_id);
   const fullscreen = search.has("fullscreen");
   const allowedIntervals = config.dashboardRefreshIntervals ?? [];
   const refreshSeconds = refreshInterval(search.get("refresh"), allowedIntervals);
@@ -299,6 +303,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         dashboard={dashboard}
         editing={editing}
         canEdit={canEdit}
+        canManagePermissions={canManagePermissions}
         saveStatus={leaving && saver.status === "saved" ? "saving" : saver.status}
         refreshing={reports.anyRunning}
         refreshSeconds={refreshSeconds}

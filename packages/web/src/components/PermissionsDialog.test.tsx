@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { stubMatchMedia } from "../testing/matchMedia";
+import { PermissionsDialog } from "./PermissionsDialog";
+
+const OWNER = { id: 1, name: "Olive Owner", email: "olive@example.com" };
+const GRANTEE = { id: 2, name: "Gary Grantee", email: "gary@example.com" };
+const OTHER = { id: 3, name: "Gina Other", email: "gina@example.com" };
+
+interface Sent {
+  method: string;
+  url: string;
+  body: unknown;
+}
+let sent: Sent[];
+let acl: Record<string, unknown[]>;
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+
+beforeEach(() => {
+  sent = [];
+  acl = { modify: [GRANTEE] };
+  // The server is not part of this test: a fake fetch plays the ACL and user search.
+  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
+    const method = init.method ?? "GET";
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    sent.push({ method, url, body });
+    const path = new URL(url, "http://localhost").pathname;
+    if (path === "/api/users") return json({ results: [OWNER, GRANTEE, OTHER], count: 3 });
+    if (path === "/api/dashboards/7/acl" && method === "POST") {
+      acl = { modify: [GRANTEE, OTHER] };
+      return json({ id: 1 });
+    }
+    return json(acl);
+  });
+  // antd's select list measures itself; jsdom has no layout.
+  vi.stubGlobal(
+    "ResizeObserver",
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  stubMatchMedia();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderDialog() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <PermissionsDialog objectType="dashboards" objectId={7} ownerId={1} onClose={vi.fn()} />
+    </QueryClientProvider>,
+  );
+}
+
+const userSearches = () => sent.filter((s) => s.url.includes("/api/users"));
+
+describe("Manage Permissions", () => {
+  it("searches once per pause, offers neither the owner nor existing grantees, and grants edit access", async () => {
+    renderDialog();
+    expect(await screen.findByText("Gary Grantee")).toBeTruthy();
+    const search = screen.getByRole("combobox");
+    for (const text of ["g", "gi", "gin"]) fireEvent.change(search, { target: { value: text } });
+    await screen.findByText("Gina Other <gina@example.com>");
+    expect(userSearches()).toHaveLength(1);
+    expect(userSearches()[0].url).toContain("q=gin");
+    expect(screen.queryByText("Olive Owner <olive@example.com>")).toBeNull();
+    expect(screen.queryByText("Gary Grantee <gary@example.com>")).toBeNull();
+
+    fireEvent.click(screen.getByText("Gina Other <gina@example.com>"));
+    await waitFor(() =>
+      expect(sent).toContainEqual({
+        method: "POST",
+        url: "/api/dashboards/7/acl",
+        body: { access_type: "modify", user_id: 3 },
+      }),
+    );
+    expect(await screen.findByText("Gina Other")).toBeTruthy();
+  });
+
+  it("says so when nobody has been granted access yet", async () => {
+    acl = {};
+    renderDialog();
+    expect(
+      await screen.findByText("No users have edit access to this dashboard yet."),
+    ).toBeTruthy();
+  });
+});

@@ -73,7 +73,9 @@ describe("Add to Dashboard from the query page", () => {
   const savedDashboard = async () =>
     (await api.get<SavedDashboard>(`/api/dashboards/${dashboardId}`)).body;
 
-  /** Adds the query's first visualization to the Demo dashboard and follows the link. */
+  /**
+   * On the query page: adds its first visualization to the Demo dashboard and follows the link.
+   */
   async function addFrom(page: Page, name: string) {
     const searches: string[] = [];
     page.on("request", (request) => {
@@ -81,7 +83,6 @@ describe("Add to Dashboard from the query page", () => {
       if (url.pathname === "/api/dashboards" && url.searchParams.has("q"))
         searches.push(url.searchParams.get("q") ?? "");
     });
-    await page.goto(`/queries/${queryId}`);
     await page.getByTestId("query-actions").click();
     await page.getByRole("menuitem", { name: "Add to Dashboard" }).click();
     await animationsSettled(page);
@@ -107,6 +108,17 @@ describe("Add to Dashboard from the query page", () => {
   it("adds the shown visualization at the dashboard's lowest free spot, and links to it", async () => {
     const before = await savedDashboard();
     const { page, context } = await signedIn();
+    // The dashboard is seen first and the query reached from it, inside the app: the dashboard
+    // the link opens must not be the one remembered from before the widget was added.
+    await page.goto(`/dashboards/${dashboardId}`);
+    await poll(() => page.locator("[data-widget-type=visualization]").count(), 60_000).toBe(
+      before.widgets.filter((w) => w.visualization).length,
+    );
+    await page
+      .locator("[data-widget-type=visualization]")
+      .getByRole("link", { name: "Demo: Orders by country" })
+      .click();
+    await page.waitForURL((url) => url.pathname === `/queries/${queryId}`);
     await addFrom(page, "desktop");
 
     const after = await savedDashboard();
@@ -133,6 +145,7 @@ describe("Add to Dashboard from the query page", () => {
   it("works on a phone", async () => {
     const before = await savedDashboard();
     const { page, context } = await signedIn(PHONE);
+    await page.goto(`/queries/${queryId}`);
     await addFrom(page, "phone");
     expect((await savedDashboard()).widgets).toHaveLength(before.widgets.length + 1);
     await poll(() => page.locator("[data-widget-type=visualization]").count(), 60_000).toBe(

@@ -1,6 +1,6 @@
 // Add to Dashboard from the query page (spec 2 §3, §5; spec 3 §9): search a dashboard by name,
 // pick one, and the shown visualization becomes a widget at the dashboard's lowest free spot.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Input, List, Modal, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
@@ -22,6 +22,7 @@ interface AddToDashboardDialogProps {
 export function AddToDashboardDialog({ visualizationId, onClose }: AddToDashboardDialogProps) {
   const { notification } = App.useApp();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [search, setSearch] = useState("");
   const [q, setQ] = useState("");
   const [chosen, setChosen] = useState<DashboardListItem | null>(null);
@@ -53,6 +54,9 @@ export function AddToDashboardDialog({ visualizationId, onClose }: AddToDashboar
         width: 1,
         options: { isHidden: false, position: newWidgetPosition(positions) },
       });
+      // The dashboard page keeps the widgets it first loaded: a remembered copy (by id or slug)
+      // would open without the new widget.
+      queryClient.removeQueries({ queryKey: ["dashboard"] });
       const path = dashboardPath(current);
       // The notification lives outside the router: the link navigates by hand.
       notification.success({

@@ -150,11 +150,16 @@ describe("query workspace in the browser", () => {
       for (const height of rowHeights) expect(height).toBeLessThan(30);
       await screenshot(page, "queries-list-desktop");
 
+      // Searching clears the chosen sort; clearing the search brings it back (spec 3, Lists).
+      await page.locator("[data-testid=queries-table] thead th", { hasText: /^Name$/ }).click();
+      await poll(() => page.url()).toContain("order=name");
       await page.fill("input[aria-label='Search Queries...']", "zzznothing");
       await poll(() => page.textContent("body")).toContain("Sorry, we couldn't find anything.");
       expect(page.url()).toContain("q=zzznothing");
+      expect(page.url()).not.toContain("order=");
       await page.fill("input[aria-label='Search Queries...']", "");
       await poll(() => page.url()).not.toContain("q=");
+      expect(page.url()).toContain("order=name");
       await page.click("[data-testid=tags-filter] >> text=sales");
       await poll(() => page.url()).toContain("tags=sales");
       await poll(() => page.locator("[data-testid=queries-table] tbody tr").count()).toBe(1);

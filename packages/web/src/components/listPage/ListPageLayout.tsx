@@ -37,7 +37,7 @@ export function ListPageLayout(props: ListPageLayoutProps) {
           value={address.search}
           allowClear
           onChange={(e) => address.setSearch(e.target.value)}
-          onSearch={(value) => update({ q: value || null, page: null })}
+          onSearch={(value) => address.submitSearch(value)}
         />
         <Menu
           mode="vertical"

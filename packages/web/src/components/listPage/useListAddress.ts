@@ -1,5 +1,5 @@
 // The state of a paged list page kept in its address: q, tags, page, page_size and order.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 
 export const SEARCH_DEBOUNCE_MS = 200;
@@ -11,10 +11,13 @@ export interface ListAddress {
   tags: string[];
   page: number;
   pageSize: number;
+  /** The sort sent to the server; empty while searching unless the user sorts the results. */
   order: string;
   /** What the search box shows; written to q 200 ms after typing stops (spec 3 §9). */
   search: string;
   setSearch: (value: string) => void;
+  /** Writes q at once (Enter in the search box). */
+  submitSearch: (value: string) => void;
   update: (changes: AddressChanges) => void;
 }
 
@@ -24,11 +27,14 @@ export function useListAddress(defaults: { pageSize: number; order: string }): L
   const tags = params.getAll("tags");
   const page = Number(params.get("page")) || 1;
   const pageSize = Number(params.get("page_size")) || defaults.pageSize;
-  const order = params.get("order") ?? defaults.order;
+  // Search results come in the server's ranking order, so the default sort applies only without q.
+  const order = params.get("order") ?? (q ? "" : defaults.order);
   const [search, setSearch] = useState(q);
+  // The sort the user last chose (null: the default), brought back when the search is cleared.
+  const savedOrder = useRef(params.get("order"));
 
   // Applied to the latest address, so a late debounced search never undoes a newer change.
-  function update(changes: AddressChanges) {
+  function write(changes: AddressChanges) {
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -43,14 +49,23 @@ export function useListAddress(defaults: { pageSize: number; order: string }): L
     );
   }
 
+  function update(changes: AddressChanges) {
+    if ("order" in changes && !Array.isArray(changes.order)) savedOrder.current = changes.order;
+    write(changes);
+  }
+
+  // Searching clears sorting and returns to page 1; clearing it restores the saved sort (spec 3 §4 Lists).
+  function submitSearch(value: string) {
+    write({ q: value || null, page: null, order: value ? null : savedOrder.current });
+  }
+
   // The box follows q when the address changes (back/forward), and writes q after a pause.
   useEffect(() => setSearch(q), [q]);
   useEffect(() => {
     if (search === q) return;
-    // Searching returns to page 1 (spec 3 §4 Lists).
-    const id = setTimeout(() => update({ q: search || null, page: null }), SEARCH_DEBOUNCE_MS);
+    const id = setTimeout(() => submitSearch(search), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(id);
   }, [search]);
 
-  return { q, tags, page, pageSize, order, search, setSearch, update };
+  return { q, tags, page, pageSize, order, search, setSearch, submitSearch, update };
 }

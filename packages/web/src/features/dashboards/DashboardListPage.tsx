@@ -22,6 +22,7 @@ import {
   ListPageLayout,
   listStyles as styles,
 } from "../../components/listPage/ListPageLayout";
+import { listTableControls } from "../../components/listPage/listTable";
 import { useListAddress } from "../../components/listPage/useListAddress";
 import { formatDateTime } from "../queries/display";
 import NewDashboardDialog from "./NewDashboardDialog";
@@ -56,7 +57,8 @@ export default function DashboardListPage() {
   const canCreate = hasPermission(session.user, "create_dashboard");
   const [creating, setCreating] = useState(false);
   const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
-  const { q, tags, page, pageSize, order, update } = address;
+  const { q, tags, page, pageSize, order } = address;
+  const table = listTableControls<DashboardListItem>(address, ORDER_KEYS, config.pageSize);
 
   const dashboards = useQuery({
     queryKey: ["dashboards", list.kind, { q, tags, page, pageSize, order }],
@@ -64,13 +66,6 @@ export default function DashboardListPage() {
     placeholderData: keepPreviousData,
   });
   const allTags = useQuery({ queryKey: ["dashboards", "tags"], queryFn: getDashboardTags });
-
-  const sortOrder = (key: string) => {
-    const field = ORDER_KEYS[key];
-    if (order === field) return "ascend" as const;
-    if (order === `-${field}`) return "descend" as const;
-    return null;
-  };
 
   const columns: TableProps<DashboardListItem>["columns"] = [
     {
@@ -88,7 +83,7 @@ export default function DashboardListPage() {
       key: "name",
       title: "Name",
       sorter: true,
-      sortOrder: sortOrder("name"),
+      sortOrder: table.sortOrder("name"),
       render: (_, row) => (
         <div className={styles.nameCell}>
           <Link to={dashboardPath(row)}>{row.name}</Link>
@@ -114,22 +109,11 @@ export default function DashboardListPage() {
       className: styles.nowrap,
       title: "Created At",
       sorter: true,
-      sortOrder: sortOrder("created_at"),
+      sortOrder: table.sortOrder("created_at"),
       responsive: ["sm"],
       render: (_, row) => formatDateTime(row.created_at, config),
     },
   ];
-
-  const onTableChange: TableProps<DashboardListItem>["onChange"] = (pagination, _f, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = s?.columnKey ? ORDER_KEYS[String(s.columnKey)] : undefined;
-    const nextOrder = field && s.order ? (s.order === "descend" ? `-${field}` : field) : null;
-    update({
-      order: nextOrder,
-      page: pagination.current && pagination.current > 1 ? String(pagination.current) : null,
-      page_size: pagination.pageSize !== config.pageSize ? String(pagination.pageSize) : null,
-    });
-  };
 
   const openNew = () => setCreating(true);
   let content;
@@ -146,7 +130,7 @@ export default function DashboardListPage() {
         columns={columns}
         dataSource={dashboards.data.results}
         loading={dashboards.isFetching && !dashboards.isPending}
-        onChange={onTableChange}
+        onChange={table.onChange}
         showSorterTooltip={false}
         data-testid="dashboards-table"
         pagination={{

@@ -1,9 +1,8 @@
 import { CodeOutlined, PlusOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Input, Menu, Skeleton, Table, Tag, Typography } from "antd";
+import { Alert, Button, Skeleton, Table, Tag } from "antd";
 import type { TableProps } from "antd";
-import { useEffect, useState } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
+import { Link, useLocation } from "react-router";
 import {
   getQueryTags,
   listQueries,
@@ -13,9 +12,15 @@ import {
 import { hasPermission } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { PageHeader } from "../../components/PageHeader";
+import {
+  ListEmptyState,
+  ListPageLayout,
+  listStyles as styles,
+} from "../../components/listPage/ListPageLayout";
+import { listTableControls } from "../../components/listPage/listTable";
+import { useListAddress } from "../../components/listPage/useListAddress";
 import { formatDateTime, scheduleText } from "./display";
 import { FavoriteStar } from "./FavoriteStar";
-import styles from "./QueryListPage.module.css";
 import { useCanCreateQuery } from "./useCanCreateQuery";
 
 const LISTS: { kind: QueryListKind; path: string; label: string; title: string }[] = [
@@ -34,8 +39,6 @@ const ORDER_KEYS: Record<string, string> = {
   schedule: "schedule",
 };
 
-const SEARCH_DEBOUNCE_MS = 200;
-
 function useListKind() {
   const { pathname } = useLocation();
   const path = pathname.replace(/\/+$/, "");
@@ -50,37 +53,9 @@ export default function QueryListPage() {
   // source to write to ("if creation is permitted"), not a way to the no-permission page.
   const canCreate = hasPermission(session.user, "create_query");
   const mayCreateFirst = useCanCreateQuery() === true;
-  const [params, setParams] = useSearchParams();
-  const q = params.get("q") ?? "";
-  const tags = params.getAll("tags");
-  const page = Number(params.get("page")) || 1;
-  const pageSize = Number(params.get("page_size")) || config.pageSize || 20;
-  const order = params.get("order") ?? "-created_at";
-  const [search, setSearch] = useState(q);
-
-  // The box follows q when the address changes (back/forward), and writes q after a pause.
-  useEffect(() => setSearch(q), [q]);
-  useEffect(() => {
-    if (search === q) return;
-    const id = setTimeout(() => update({ q: search || null, page: null }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(id);
-  }, [search]);
-
-  // Applied to the latest address, so a late debounced search never undoes a newer change.
-  function update(changes: Record<string, string | string[] | null>) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          next.delete(key);
-          if (Array.isArray(value)) value.forEach((v) => next.append(key, v));
-          else if (value !== null && value !== "") next.set(key, value);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  }
+  const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
+  const { q, tags, page, pageSize, order } = address;
+  const table = listTableControls<QueryListItem>(address, ORDER_KEYS, config.pageSize);
 
   const queries = useQuery({
     queryKey: ["queries", list.kind, { q, tags, page, pageSize, order }],
@@ -88,13 +63,6 @@ export default function QueryListPage() {
     placeholderData: keepPreviousData,
   });
   const allTags = useQuery({ queryKey: ["queries", "tags"], queryFn: getQueryTags });
-
-  const sortOrder = (key: string) => {
-    const field = ORDER_KEYS[key];
-    if (order === field) return "ascend" as const;
-    if (order === `-${field}`) return "descend" as const;
-    return null;
-  };
 
   const columns: TableProps<QueryListItem>["columns"] = [
     {
@@ -106,7 +74,7 @@ export default function QueryListPage() {
       key: "name",
       title: "Name",
       sorter: true,
-      sortOrder: sortOrder("name"),
+      sortOrder: table.sortOrder("name"),
       render: (_, row) => (
         <div className={styles.nameCell}>
           <Link to={`/queries/${row.id}`}>{row.name}</Link>
@@ -125,7 +93,7 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Created By",
       sorter: true,
-      sortOrder: sortOrder("user"),
+      sortOrder: table.sortOrder("user"),
       responsive: ["md"],
       render: (_, row) => row.user?.name ?? "",
     },
@@ -134,7 +102,7 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Created At",
       sorter: true,
-      sortOrder: sortOrder("created_at"),
+      sortOrder: table.sortOrder("created_at"),
       responsive: ["md"],
       render: (_, row) => formatDateTime(row.created_at, config),
     },
@@ -143,7 +111,7 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Last Executed At",
       sorter: true,
-      sortOrder: sortOrder("retrieved_at"),
+      sortOrder: table.sortOrder("retrieved_at"),
       responsive: ["lg"],
       render: (_, row) => formatDateTime(row.retrieved_at, config),
     },
@@ -152,22 +120,11 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Refresh Schedule",
       sorter: true,
-      sortOrder: sortOrder("schedule"),
+      sortOrder: table.sortOrder("schedule"),
       responsive: ["lg"],
       render: (_, row) => scheduleText(row.schedule),
     },
   ];
-
-  const onTableChange: TableProps<QueryListItem>["onChange"] = (pagination, _f, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = s?.columnKey ? ORDER_KEYS[String(s.columnKey)] : undefined;
-    const nextOrder = field && s.order ? (s.order === "descend" ? `-${field}` : field) : null;
-    update({
-      order: nextOrder,
-      page: pagination.current && pagination.current > 1 ? String(pagination.current) : null,
-      page_size: pagination.pageSize !== config.pageSize ? String(pagination.pageSize) : null,
-    });
-  };
 
   const empty = emptyState(list.kind, q, tags, mayCreateFirst);
   let content;
@@ -184,7 +141,7 @@ export default function QueryListPage() {
         columns={columns}
         dataSource={queries.data.results}
         loading={queries.isFetching && !queries.isPending}
-        onChange={onTableChange}
+        onChange={table.onChange}
         showSorterTooltip={false}
         data-testid="queries-table"
         pagination={{
@@ -214,56 +171,15 @@ export default function QueryListPage() {
           )
         }
       />
-      <div className={styles.layout}>
-        <aside className={styles.sidebar}>
-          <Input.Search
-            placeholder="Search Queries..."
-            aria-label="Search Queries..."
-            value={search}
-            allowClear
-            onChange={(e) => setSearch(e.target.value)}
-            onSearch={(value) => update({ q: value || null, page: null })}
-          />
-          <Menu
-            mode="vertical"
-            selectedKeys={[list.path]}
-            style={{ borderInlineEnd: "none", borderRadius: 8 }}
-            items={LISTS.map((l) => ({
-              key: l.path,
-              label: (
-                <Link to={{ pathname: l.path, search: q ? `?q=${encodeURIComponent(q)}` : "" }}>
-                  {l.label}
-                </Link>
-              ),
-            }))}
-          />
-          {(allTags.data ?? []).length > 0 && (
-            <div className={styles.tags} data-testid="tags-filter">
-              <Typography.Text type="secondary">Tags</Typography.Text>
-              <div>
-                {allTags.data!.map((tag) => {
-                  const on = tags.includes(tag.name);
-                  return (
-                    <Tag.CheckableTag
-                      key={tag.name}
-                      checked={on}
-                      onChange={(checked) =>
-                        update({
-                          tags: checked ? [...tags, tag.name] : tags.filter((t) => t !== tag.name),
-                          page: null,
-                        })
-                      }
-                    >
-                      {tag.name} {tag.count}
-                    </Tag.CheckableTag>
-                  );
-                })}
-              </div>
-            </div>
-          )}
-        </aside>
-        <main className={styles.main}>{content}</main>
-      </div>
+      <ListPageLayout
+        searchPlaceholder="Search Queries..."
+        links={LISTS}
+        currentPath={list.path}
+        address={address}
+        tags={allTags.data ?? []}
+      >
+        {content}
+      </ListPageLayout>
     </div>
   );
 }
@@ -292,11 +208,6 @@ function emptyState(kind: QueryListKind, q: string, tags: string[], canCreate: b
       );
     }
   }
-  return (
-    <div className={styles.empty} data-testid="empty-state">
-      <CodeOutlined style={{ fontSize: 40, color: "var(--ant-color-text-quaternary)" }} />
-      <Typography.Paragraph style={{ marginTop: 12 }}>{text}</Typography.Paragraph>
-      {action}
-    </div>
-  );
+  const icon = <CodeOutlined style={{ fontSize: 40, color: "var(--ant-color-text-quaternary)" }} />;
+  return <ListEmptyState icon={icon} text={text} action={action} />;
 }

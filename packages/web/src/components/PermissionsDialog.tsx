@@ -86,7 +86,7 @@ export function PermissionsDialog({
             ]}
           >
             <List.Item.Meta
-              avatar={<Avatar src={user.profile_image_url} />}
+              avatar={<Avatar src={user.profile_image_url}>{user.name[0]}</Avatar>}
               title={user.name}
               description={user.email}
             />

@@ -2,7 +2,7 @@
 // and the list in a card on the right; on phones the sidebar stacks above.
 import { Input, Menu, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { ListAddress } from "./useListAddress";
 import styles from "./ListPage.module.css";
 
@@ -14,6 +14,12 @@ export interface ListLink {
 export interface TagCount {
   name: string;
   count: number;
+}
+
+/** The list the address names (a trailing slash allowed), else the first. */
+export function useCurrentList<L extends ListLink>(lists: L[]): L {
+  const path = useLocation().pathname.replace(/\/+$/, "");
+  return lists.find((l) => l.path === path) ?? lists[0];
 }
 
 interface ListPageLayoutProps {

@@ -1,10 +1,9 @@
 // /dashboards, /dashboards/my, /dashboards/favorites (spec 3 §2 Dashboard list).
 import { AppstoreOutlined, PlusOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Skeleton, Table, Tag } from "antd";
+import { Button } from "antd";
 import type { TableProps } from "antd";
 import { useState } from "react";
-import { Link, useLocation } from "react-router";
 import {
   dashboardPath,
   getDashboardTags,
@@ -21,8 +20,9 @@ import {
   ListEmptyState,
   ListPageLayout,
   listStyles as styles,
+  useCurrentList,
 } from "../../components/listPage/ListPageLayout";
-import { listTableControls } from "../../components/listPage/listTable";
+import { ListNameCell, ListTable, listTableControls } from "../../components/listPage/ListTable";
 import { useListAddress } from "../../components/listPage/useListAddress";
 import { formatDateTime } from "../queries/display";
 import NewDashboardDialog from "./NewDashboardDialog";
@@ -44,14 +44,8 @@ const ORDER_KEYS: Record<string, string> = {
   created_at: "created_at",
 };
 
-function useListKind() {
-  const { pathname } = useLocation();
-  const path = pathname.replace(/\/+$/, "");
-  return LISTS.find((l) => l.path === path) ?? LISTS[0];
-}
-
 export default function DashboardListPage() {
-  const list = useListKind();
+  const list = useCurrentList(LISTS);
   const session = useSession();
   const config = session.client_config;
   const canCreate = hasPermission(session.user, "create_dashboard");
@@ -85,16 +79,13 @@ export default function DashboardListPage() {
       sorter: true,
       sortOrder: table.sortOrder("name"),
       render: (_, row) => (
-        <div className={styles.nameCell}>
-          <Link to={dashboardPath(row)}>{row.name}</Link>
-          {row.is_draft && <Tag color="default">Unpublished</Tag>}
-          {row.is_archived && <Tag color="warning">Archived</Tag>}
-          {(row.tags ?? []).map((tag) => (
-            <Tag key={tag} color="blue">
-              {tag}
-            </Tag>
-          ))}
-        </div>
+        <ListNameCell
+          to={dashboardPath(row)}
+          name={row.name}
+          isDraft={row.is_draft}
+          isArchived={row.is_archived}
+          tags={row.tags}
+        />
       ),
     },
     {
@@ -116,37 +107,6 @@ export default function DashboardListPage() {
   ];
 
   const openNew = () => setCreating(true);
-  let content;
-  if (dashboards.isError) {
-    content = <Alert type="error" showIcon title={dashboards.error.message} />;
-  } else if (dashboards.isPending) {
-    content = <Skeleton active title={false} paragraph={{ rows: 10 }} style={{ padding: 16 }} />;
-  } else if (dashboards.data.results.length === 0 && page === 1) {
-    content = emptyState(list.kind, q, tags, canCreate, openNew);
-  } else {
-    content = (
-      <Table<DashboardListItem>
-        rowKey="id"
-        columns={columns}
-        dataSource={dashboards.data.results}
-        loading={dashboards.isFetching && !dashboards.isPending}
-        onChange={table.onChange}
-        showSorterTooltip={false}
-        data-testid="dashboards-table"
-        pagination={{
-          current: page,
-          pageSize,
-          total: dashboards.data.count,
-          showSizeChanger: true,
-          pageSizeOptions: (config.pageSizeOptions ?? [5, 10, 20, 50, 100]).map(String),
-          // Hidden while one page holds everything (at most 5 rows with the size selector, spec 3 §9).
-          hideOnSinglePage: dashboards.data.count <= 5,
-          style: { paddingRight: 16 },
-        }}
-      />
-    );
-  }
-
   return (
     <div>
       <PageHeader
@@ -166,7 +126,17 @@ export default function DashboardListPage() {
         address={address}
         tags={allTags.data ?? []}
       >
-        {content}
+        <ListTable<DashboardListItem>
+          result={dashboards}
+          address={address}
+          columns={columns}
+          onChange={table.onChange}
+          empty={emptyState(list.kind, q, tags, canCreate, openNew)}
+          pageSizeOptions={config.pageSizeOptions}
+          // Hidden while one page holds everything (at most 5 rows with the size selector, spec 3 §9).
+          hidePagerUpTo={5}
+          testId="dashboards-table"
+        />
       </ListPageLayout>
       <NewDashboardDialog open={creating} onClose={() => setCreating(false)} />
     </div>

@@ -1,8 +1,8 @@
 import { CodeOutlined, PlusOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Skeleton, Table, Tag } from "antd";
+import { Button } from "antd";
 import type { TableProps } from "antd";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import {
   getQueryTags,
   listQueries,
@@ -16,8 +16,9 @@ import {
   ListEmptyState,
   ListPageLayout,
   listStyles as styles,
+  useCurrentList,
 } from "../../components/listPage/ListPageLayout";
-import { listTableControls } from "../../components/listPage/listTable";
+import { ListNameCell, ListTable, listTableControls } from "../../components/listPage/ListTable";
 import { useListAddress } from "../../components/listPage/useListAddress";
 import { formatDateTime, scheduleText } from "./display";
 import { FavoriteStar } from "./FavoriteStar";
@@ -39,14 +40,8 @@ const ORDER_KEYS: Record<string, string> = {
   schedule: "schedule",
 };
 
-function useListKind() {
-  const { pathname } = useLocation();
-  const path = pathname.replace(/\/+$/, "");
-  return LISTS.find((l) => l.path === path) ?? LISTS[0];
-}
-
 export default function QueryListPage() {
-  const list = useListKind();
+  const list = useCurrentList(LISTS);
   const session = useSession();
   const config = session.client_config;
   // The New Query button needs create_query (spec 2); the empty state's offer also needs a data
@@ -76,16 +71,13 @@ export default function QueryListPage() {
       sorter: true,
       sortOrder: table.sortOrder("name"),
       render: (_, row) => (
-        <div className={styles.nameCell}>
-          <Link to={`/queries/${row.id}`}>{row.name}</Link>
-          {row.is_draft && <Tag color="default">Unpublished</Tag>}
-          {row.is_archived && <Tag color="warning">Archived</Tag>}
-          {(row.tags ?? []).map((tag) => (
-            <Tag key={tag} color="blue">
-              {tag}
-            </Tag>
-          ))}
-        </div>
+        <ListNameCell
+          to={`/queries/${row.id}`}
+          name={row.name}
+          isDraft={row.is_draft}
+          isArchived={row.is_archived}
+          tags={row.tags}
+        />
       ),
     },
     {
@@ -126,37 +118,6 @@ export default function QueryListPage() {
     },
   ];
 
-  const empty = emptyState(list.kind, q, tags, mayCreateFirst);
-  let content;
-  if (queries.isError) {
-    content = <Alert type="error" showIcon title={queries.error.message} />;
-  } else if (queries.isPending) {
-    content = <Skeleton active title={false} paragraph={{ rows: 10 }} style={{ padding: 16 }} />;
-  } else if (queries.data.results.length === 0 && page === 1) {
-    content = empty;
-  } else {
-    content = (
-      <Table<QueryListItem>
-        rowKey="id"
-        columns={columns}
-        dataSource={queries.data.results}
-        loading={queries.isFetching && !queries.isPending}
-        onChange={table.onChange}
-        showSorterTooltip={false}
-        data-testid="queries-table"
-        pagination={{
-          current: page,
-          pageSize,
-          total: queries.data.count,
-          showSizeChanger: true,
-          pageSizeOptions: (config.pageSizeOptions ?? [5, 10, 20, 50, 100]).map(String),
-          hideOnSinglePage: false,
-          style: { paddingRight: 16 },
-        }}
-      />
-    );
-  }
-
   return (
     <div>
       <PageHeader
@@ -178,7 +139,15 @@ export default function QueryListPage() {
         address={address}
         tags={allTags.data ?? []}
       >
-        {content}
+        <ListTable<QueryListItem>
+          result={queries}
+          address={address}
+          columns={columns}
+          onChange={table.onChange}
+          empty={emptyState(list.kind, q, tags, mayCreateFirst)}
+          pageSizeOptions={config.pageSizeOptions}
+          testId="queries-table"
+        />
       </ListPageLayout>
     </div>
   );

@@ -1,6 +1,6 @@
 import type { TablePaginationConfig } from "antd";
 import { describe, expect, it, vi } from "vitest";
-import { listTableControls } from "./listTable";
+import { listTableControls } from "./ListTable";
 import type { AddressChanges, ListAddress } from "./useListAddress";
 
 function controls(order: string) {

@@ -164,8 +164,12 @@ export async function buildApp(
     if (!request.auth?.org) return reply.redirect("/setup");
     const identity = request.auth.identity;
     const pagePath = request.url.split("?")[0]!;
-    const embed = pagePath.startsWith("/embed/") || pagePath.startsWith("/public/dashboards/");
-    if (identity.kind === "anonymous" || (identity.kind === "api_key" && !embed)) {
+    const embed = pagePath.startsWith("/embed/");
+    // The public dashboard page answers a wrong or withdrawn token itself (its not-found card):
+    // the page is only the app's static shell, the API decides what the token opens.
+    const publicPage = pagePath.startsWith("/public/dashboards/");
+    const refused = identity.kind === "anonymous" || (identity.kind === "api_key" && !embed);
+    if (refused && !publicPage) {
       return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);
     }
     if (!hasWebApp) {

@@ -470,6 +470,12 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     ] as const) {
       refused(await viewer.request(method, path, method === "POST" ? { json: {} } : {}), 403, 404);
     }
+    // The page itself still opens (no login redirect): it shows its not-found card.
+    for (const address of [`/public/dashboards/${token}`, "/public/dashboards/wrong"]) {
+      const page = await new TestClient(server.url).get(address);
+      expect([200, 503], `${address}: ${page.status}`).toContain(page.status);
+      expect(page.headers.get("content-security-policy")).toContain("frame-ancestors *");
+    }
     // Shared again: a new key, the old one stays dead.
     const again = (await admin.post(`/api/dashboards/${board.id}/share`)).body.api_key;
     expect(again).not.toBe(token);

@@ -128,6 +128,21 @@ describe("api client", () => {
     expect(waiter.isExpired()).toBe(false);
   });
 
+  it("does not wait for a login when an API key was refused", async () => {
+    const waiter = createLoginWaiter();
+    const server = fakeServer([json(404, { message: "Please login" })]);
+    const client = createApiClient({
+      fetch: server.fetch,
+      readCookie: () => undefined,
+      waitForLogin: () => waiter.wait(),
+    });
+    client.setApiKey("withdrawn");
+    await expect(client.get("api/dashboards/public/withdrawn")).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(waiter.isExpired()).toBe(false);
+  });
+
   it("reports unreachable servers as status 0 and non-JSON errors by status text", async () => {
     const client = createApiClient({
       fetch: async () => {

@@ -126,7 +126,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         await renewCsrfCookie();
         continue;
       }
-      if (options.waitForLogin && isSessionExpiredError(path, error)) {
+      // A page opened with an API key (embed, public dashboard) has no session to log back
+      // into: a refused key is that page's answer, not a reason to wait for a login.
+      if (options.waitForLogin && !apiKey && isSessionExpiredError(path, error)) {
         await options.waitForLogin();
         continue;
       }

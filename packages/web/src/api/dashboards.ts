@@ -165,3 +165,26 @@ export function dashboardIdFromPath(param: string): number | null {
   const id = param.split("-")[0];
   return /^\d+$/.test(id) ? Number(id) : null;
 }
+
+/** Turns public access on (reusing the active share key): the secret address and its key. */
+export function shareDashboard(id: number): Promise<{ public_url: string; api_key: string }> {
+  return http.post(`api/dashboards/${id}/share`);
+}
+
+/** Turns public access off: every share key of the dashboard stops working. */
+export function unshareDashboard(id: number): Promise<null> {
+  return http.delete<null>(`api/dashboards/${id}/share`);
+}
+
+/** A dashboard as its public page reads it (no ids of owners, no query text). */
+export interface PublicDashboard {
+  name: string;
+  dashboard_filters_enabled: boolean;
+  options: { globalParamOrder?: unknown; [key: string]: unknown };
+  widgets: DashboardWidget[];
+}
+
+/** The dashboard a share key opens; the key must be the client's API key too. */
+export function getPublicDashboard(token: string): Promise<PublicDashboard> {
+  return http.get<PublicDashboard>(`api/dashboards/public/${encodeURIComponent(token)}`);
+}

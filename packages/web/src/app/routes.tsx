@@ -5,23 +5,6 @@ import { AppLayout } from "./AppLayout";
 import { ShellSkeleton } from "./ShellSkeleton";
 import { NotFoundScreen, RouteErrorScreen } from "./ErrorScreen";
 
-type Tabs = "settings" | "admin";
-
-/**
- * A page for an area that is not built yet: names the area (and shows the settings or admin tabs)
- * so that navigation works. Each area replaces its entries with its own lazily loaded pages.
- */
-function area(path: string, title: string, tabs?: Tabs, id?: string): RouteObject {
-  return {
-    id,
-    path,
-    lazy: async () => {
-      const { default: AreaPlaceholder } = await import("../components/AreaPlaceholder");
-      return { Component: () => <AreaPlaceholder title={title} tabs={tabs} /> };
-    },
-  };
-}
-
 /** Every logged-in path of the spec (route ids follow spec 1 §2). */
 const sessionRoutes: RouteObject[] = [
   { index: true, lazy: () => import("../features/home/HomePage").then(asComponent) },
@@ -217,7 +200,11 @@ export const routes: RouteObject[] = [
     lazy: () => import("./SessionRestoredPage").then(asComponent),
   },
   // Pages opened without a session (api_key or public token), without the frame.
-  { ...area("/public/dashboards/:token", "Dashboard"), HydrateFallback: PlainPageSkeleton },
+  {
+    path: "/public/dashboards/:token",
+    HydrateFallback: PlainPageSkeleton,
+    lazy: () => import("../features/dashboards/PublicDashboardPage").then(asComponent),
+  },
   {
     path: "/embed/query/:queryId/visualization/:visualizationId",
     HydrateFallback: PlainPageSkeleton,

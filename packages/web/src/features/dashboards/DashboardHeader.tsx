@@ -6,6 +6,7 @@ import {
   FullscreenExitOutlined,
   FullscreenOutlined,
   ReloadOutlined,
+  ShareAltOutlined,
   TagsOutlined,
 } from "@ant-design/icons";
 import { Avatar, Button, Dropdown, Modal, Select, Space, Tag, Typography } from "antd";
@@ -17,6 +18,7 @@ import { PermissionsDialog } from "../../components/PermissionsDialog";
 import { usePageTitle } from "../../components/usePageTitle";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
 import { refreshChoices } from "./refreshInterval";
+import { ShareDashboardDialog } from "./ShareDashboardDialog";
 import type { SaveStatus } from "./useLayoutSaver";
 import styles from "./DashboardPage.module.css";
 
@@ -32,6 +34,8 @@ export interface DashboardHeaderProps {
   canEdit: boolean;
   /** The permissions control is on and the user owns the dashboard or is an admin. */
   canManagePermissions: boolean;
+  /** Public URLs are disabled by configuration (no Share button). */
+  publicUrlsDisabled: boolean;
   saveStatus: SaveStatus;
   refreshing: boolean;
   refreshSeconds: number | null;
@@ -47,6 +51,7 @@ export interface DashboardHeaderProps {
   onDoneEditing: () => void;
   onRetrySave: () => void;
   onArchive: () => void;
+  onPublicUrlChange: (publicUrl: string | null) => void;
 }
 
 export function DashboardHeader(props: DashboardHeaderProps) {
@@ -153,7 +158,11 @@ function EditControls(props: DashboardHeaderProps) {
 function ViewControls(props: DashboardHeaderProps) {
   const { dashboard } = props;
   const [managingPermissions, setManagingPermissions] = useState(false);
+  const [sharing, setSharing] = useState(false);
   if (dashboard.is_archived) return null;
+  // Spec 3 §2: shown when public access is on, or to those who may edit a published dashboard.
+  const canShare =
+    !props.publicUrlsDisabled && (!!dashboard.public_url || (props.canEdit && !dashboard.is_draft));
 
   const intervalItems: MenuProps["items"] = [
     ...refreshChoices(props.allowedIntervals).map(({ seconds, disabled }) => ({
@@ -225,6 +234,14 @@ function ViewControls(props: DashboardHeaderProps) {
           data-testid="dashboard-fullscreen"
         />
       )}
+      {canShare && (
+        <Button
+          aria-label="Share"
+          icon={<ShareAltOutlined />}
+          onClick={() => setSharing(true)}
+          data-testid="dashboard-share"
+        />
+      )}
       {props.canEdit && (
         <Dropdown trigger={["click"]} menu={{ items: moreItems, onClick: onMore }}>
           <Button
@@ -233,6 +250,13 @@ function ViewControls(props: DashboardHeaderProps) {
             data-testid="dashboard-more"
           />
         </Dropdown>
+      )}
+      {sharing && (
+        <ShareDashboardDialog
+          dashboard={dashboard}
+          onClose={() => setSharing(false)}
+          onChange={props.onPublicUrlChange}
+        />
       )}
       {managingPermissions && (
         <PermissionsDialog

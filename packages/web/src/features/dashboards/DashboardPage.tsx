@@ -304,6 +304,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         editing={editing}
         canEdit={canEdit}
         canManagePermissions={canManagePermissions}
+        publicUrlsDisabled={!!config.disablePublicUrls}
         saveStatus={leaving && saver.status === "saved" ? "saving" : saver.status}
         refreshing={reports.anyRunning}
         refreshSeconds={refreshSeconds}
@@ -325,6 +326,9 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         onDoneEditing={doneEditing}
         onRetrySave={saver.retry}
         onArchive={archive}
+        onPublicUrlChange={(publicUrl) =>
+          setDashboard((current) => ({ ...current, public_url: publicUrl ?? undefined }))
+        }
       />
       {params.length > 0 && (
         <div style={{ marginBottom: 12 }} data-testid="dashboard-parameters">

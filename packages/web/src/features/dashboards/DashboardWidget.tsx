@@ -56,6 +56,8 @@ export interface WidgetProps {
   onFiltersFound?: (widgetId: number, filters: ResultFilter[]) => void;
   /** Reports when the widget's query starts and stops running (the dashboard's Refresh spins). */
   onRunningChange?: (widgetId: number, running: boolean) => void;
+  /** The public page: no widget menu and no refresh button (spec 3, public dashboard page). */
+  readOnly?: boolean;
 }
 
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
@@ -254,7 +256,7 @@ function VisualizationWidget(props: WidgetProps) {
     <div className={styles.card} data-testid="widget" data-widget-type="visualization">
       <div className={styles.header}>
         {title}
-        {items.length > 0 && (
+        {items.length > 0 && !props.readOnly && (
           <Dropdown menu={{ items }} trigger={["click"]}>
             <Button
               className={`${styles.menu} no-drag`}
@@ -285,16 +287,18 @@ function VisualizationWidget(props: WidgetProps) {
       <div className={styles.footer}>
         <span>{result ? `Updated ${relativeTime(new Date(result.retrieved_at), now)}` : ""}</span>
         <span className="no-drag">
-          <Tooltip title="Refresh">
-            <Button
-              type="text"
-              size="small"
-              aria-label="Refresh"
-              icon={<SyncOutlined spin={running} />}
-              onClick={refresh}
-              disabled={running}
-            />
-          </Tooltip>
+          {!props.readOnly && (
+            <Tooltip title="Refresh">
+              <Button
+                type="text"
+                size="small"
+                aria-label="Refresh"
+                icon={<SyncOutlined spin={running} />}
+                onClick={refresh}
+                disabled={running}
+              />
+            </Tooltip>
+          )}
           <Tooltip title="Expand">
             <Button
               type="text"

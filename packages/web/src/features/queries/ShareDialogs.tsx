@@ -16,7 +16,7 @@ function origin(): string {
 }
 
 /** Copy button feedback: 'Copied!' or 'Copy failed' for 2 s. */
-function CopyButton({ text }: { text: string }) {
+export function CopyButton({ text }: { text: string }) {
   const [label, setLabel] = useState("Copy");
   const copy = () => {
     const done = (text: string) => {

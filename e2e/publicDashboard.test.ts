@@ -1,0 +1,156 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { demoDataSourceId } from "./demoVisualizations";
+import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+
+/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
+  expect.poll(fn, { timeout, interval: 200 });
+
+/** Sharing the Demo dashboard setup creates, and opening its secret address without a session. */
+describe("Public dashboard", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: TestClient;
+  let webApp: string;
+  let dashboardId: number;
+  let visualizationWidgets: number;
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    api = await setUpAndLogin(server.url);
+    browser = await launchBrowser();
+    webApp = await snapshotWebApp();
+    await demoDataSourceId(api);
+    const dashboards = await api.get<{ results: { id: number; name: string }[] }>(
+      "/api/dashboards",
+    );
+    const demo = dashboards.body.results.find((d) => d.name === "Demo: Online shop");
+    if (!demo) throw new Error(`no Demo dashboard: ${dashboards.text}`);
+    dashboardId = demo.id;
+    const full = await api.get<{ widgets: { visualization?: unknown }[] }>(
+      `/api/dashboards/${dashboardId}`,
+    );
+    visualizationWidgets = full.body.widgets.filter((w) => w.visualization).length;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
+  });
+
+  async function signedIn(): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, DESKTOP);
+    await useWebAppSnapshot(context, webApp);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+      origin: server.url,
+    });
+    await page.goto("/login");
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname === "/");
+    return { page, context };
+  }
+
+  /** A browser context of its own: no cookies, no session. */
+  async function anonymous(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
+    await useWebAppSnapshot(context, webApp);
+    return { page, context };
+  }
+
+  /** Every visualization widget shows its result: an update time, no spinner, no error. */
+  async function widgetsDrawn(page: Page) {
+    const widgets = page.locator("[data-widget-type=visualization]");
+    await poll(() => widgets.count(), 60_000).toBe(visualizationWidgets);
+    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(
+      visualizationWidgets,
+    );
+    // Charts load their code lazily, behind a spinner of their own.
+    await poll(() => widgets.locator(".ant-spin-spinning").count(), 60_000).toBe(0);
+    expect(await widgets.locator(".ant-alert-error").count()).toBe(0);
+  }
+
+  it("shares by a secret address that opens read only without a session, until withdrawn", async () => {
+    const owner = await signedIn();
+    await owner.page.goto(`/dashboards/${dashboardId}`);
+    await widgetsDrawn(owner.page);
+    await owner.page.getByTestId("dashboard-share").click();
+    await animationsSettled(owner.page);
+    const dialog = owner.page.getByRole("dialog");
+    await poll(() => dialog.textContent()).toContain("Share Dashboard");
+    await dialog.getByTestId("share-toggle").click();
+    const address = dialog.getByTestId("share-url");
+    await poll(() => address.inputValue()).toContain("/public/dashboards/");
+    const publicUrl = new URL(await address.inputValue());
+
+    // The copy button puts the address on the clipboard, and says so for 2 s.
+    await dialog.getByRole("button", { name: "Copy" }).click();
+    await poll(() => dialog.getByRole("button", { name: "Copied!" }).count()).toBe(1);
+    expect(await owner.page.evaluate(() => navigator.clipboard.readText())).toBe(publicUrl.href);
+    await poll(() => dialog.getByRole("button", { name: "Copy" }).count(), 10_000).toBe(1);
+    await screenshot(owner.page, "public-dashboard-share-dialog");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // A visitor without a session: the dashboard, read only.
+    const path = `${publicUrl.pathname}${publicUrl.search}`;
+    for (const [viewport, name] of [
+      [DESKTOP, "desktop"],
+      [PHONE, "phone"],
+    ] as const) {
+      const visitor = await anonymous(viewport);
+      await visitor.page.goto(path);
+      await poll(() => visitor.page.getByTestId("dashboard-title").textContent(), 60_000).toBe(
+        "Demo: Online shop",
+      );
+      await widgetsDrawn(visitor.page);
+      expect(await visitor.page.getByRole("button", { name: "Widget menu" }).count()).toBe(0);
+      expect(await visitor.page.getByRole("button", { name: "Refresh" }).count()).toBe(0);
+      expect(await visitor.page.getByTestId("dashboard-refresh").count()).toBe(0);
+      expect(await visitor.page.getByTestId("dashboard-more").count()).toBe(0);
+      expect(await visitor.page.getByTestId("public-dashboard-footer").textContent()).toContain(
+        "Powered by",
+      );
+      await screenshot(visitor.page, `public-dashboard-${name}`);
+      await visitor.context.close();
+    }
+
+    // A parameter changed on the public page: applied in the address, the widget runs again.
+    const visitor = await anonymous();
+    await visitor.page.goto(path);
+    await widgetsDrawn(visitor.page);
+    const runs: string[] = [];
+    visitor.page.on("request", (request) => {
+      if (request.method() === "POST" && /\/api\/queries\/\d+\/results/.test(request.url()))
+        runs.push(request.postData() ?? "");
+    });
+    const parameters = visitor.page.getByTestId("dashboard-parameters");
+    await parameters.getByRole("button", { name: "Dynamic values" }).click();
+    await visitor.page.getByRole("menuitem", { name: "Last 7 days" }).click();
+    await parameters.getByTestId("apply-parameters").click();
+    await visitor.page.waitForURL((url) => url.searchParams.get("p_period") === "d_last_7_days");
+    await poll(() => runs.length).toBeGreaterThan(0);
+    await widgetsDrawn(visitor.page);
+    await screenshot(visitor.page, "public-dashboard-parameter");
+
+    // Withdrawn: the same address shows the not-found card.
+    await owner.page.getByTestId("dashboard-share").click();
+    await animationsSettled(owner.page);
+    await owner.page.getByRole("dialog").getByTestId("share-toggle").click();
+    await poll(() => owner.page.getByRole("dialog").getByTestId("share-url").count()).toBe(0);
+    await visitor.page.reload();
+    await poll(
+      () => visitor.page.getByTestId("public-dashboard-not-found").textContent(),
+      60_000,
+    ).toContain("Sorry, we couldn't find anything.");
+    expect(await visitor.page.locator("[data-widget-type]").count()).toBe(0);
+    await screenshot(visitor.page, "public-dashboard-withdrawn");
+    await visitor.context.close();
+    await owner.context.close();
+  }, 300_000);
+});

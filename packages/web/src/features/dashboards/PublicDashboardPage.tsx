@@ -1,0 +1,152 @@
+// /public/dashboards/{token} (spec 3, public dashboard page): a shared dashboard, read only, for
+// visitors without a session. The token is the API key of every call the page makes.
+import { useQuery } from "@tanstack/react-query";
+import { Card, Result, Spin, Typography } from "antd";
+import { useMemo, useState } from "react";
+import { useParams, useSearchParams } from "react-router";
+import { getClientConfig } from "../../api/config";
+import { getPublicDashboard, type PublicDashboard } from "../../api/dashboards";
+import { isApiError } from "../../api/errors";
+import { http } from "../../api/http";
+import { ErrorScreen } from "../../app/ErrorScreen";
+import { useVisualizationFormats } from "../../app/visualizationFormats";
+import { PRODUCT_NAME, usePageTitle } from "../../components/usePageTitle";
+import { ResultFilters } from "../../visualizations";
+import { resolveFormats } from "../../visualizations/types";
+import { ParametersPanel } from "../queries/ParametersPanel";
+import { DashboardGrid } from "./DashboardGrid";
+import { DashboardWidgetCard } from "./DashboardWidget";
+import { fullPosition } from "./gridLayout";
+import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
+import { useWidgetReports } from "./useWidgetReports";
+import { widgetParameterValues } from "./widgetParameters";
+import styles from "./PublicDashboardPage.module.css";
+
+export const PUBLIC_NOT_FOUND = "Sorry, we couldn't find anything.";
+
+const ignore = () => {};
+
+export default function PublicDashboardPage() {
+  const { token = "" } = useParams();
+  // Set before the first call leaves: the share key authorises everything this page loads.
+  useState(() => http.setApiKey(token));
+  const config = useQuery({
+    queryKey: ["client-config"],
+    queryFn: getClientConfig,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  const enabled = !!config.data && !config.data.client_config.disablePublicUrls;
+  const dashboard = useQuery({
+    queryKey: ["public-dashboard", token],
+    queryFn: () => getPublicDashboard(token),
+    enabled,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+
+  // Nothing at all until the configuration says public addresses are on.
+  if (!enabled) return null;
+  if (dashboard.isPending)
+    return (
+      <div className={styles.loading} data-testid="public-dashboard-loading">
+        <Spin size="large" />
+      </div>
+    );
+  if (dashboard.isError) {
+    const missing =
+      isApiError(dashboard.error) && [400, 401, 403, 404].includes(dashboard.error.status);
+    return (
+      <div className={styles.page}>
+        {missing ? (
+          <Card data-testid="public-dashboard-not-found">
+            <Result status="404" title={PUBLIC_NOT_FOUND} />
+          </Card>
+        ) : (
+          <ErrorScreen error={dashboard.error} />
+        )}
+      </div>
+    );
+  }
+  return <LoadedPublicDashboard dashboard={dashboard.data} />;
+}
+
+function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
+  usePageTitle(dashboard.name);
+  const [search] = useSearchParams();
+  const formats = resolveFormats(useVisualizationFormats());
+  const reports = useWidgetReports();
+  const widgets = useMemo(
+    () => (dashboard.widgets ?? []).filter((w) => !w.options.isHidden),
+    [dashboard.widgets],
+  );
+  const parameters = useDashboardParameters(widgets, dashboard.options?.globalParamOrder);
+  const { params } = parameters;
+  const positions = useMemo(
+    () => new Map(widgets.map((w) => [w.id, fullPosition(w.options.position)])),
+    [widgets],
+  );
+  const filtersOn = dashboard.dashboard_filters_enabled;
+
+  return (
+    <div className={styles.page} data-testid="public-dashboard">
+      <Typography.Title level={3} className={styles.title} data-testid="dashboard-title">
+        {dashboard.name}
+      </Typography.Title>
+      {params.length > 0 && (
+        <div className={styles.block} data-testid="dashboard-parameters">
+          <ParametersPanel
+            parameters={params}
+            applied={parameters.values}
+            pending={parameters.pending}
+            onPendingChange={parameters.setPending}
+            onApply={parameters.apply}
+          />
+        </div>
+      )}
+      {filtersOn && reports.filterSelection.length > 0 && (
+        <div className={styles.filters} data-testid="dashboard-filters">
+          <ResultFilters
+            filters={reports.filterSelection}
+            onChange={reports.setFilterSelection}
+            formats={formats}
+          />
+        </div>
+      )}
+      <DashboardGrid
+        widgets={widgets}
+        positions={positions}
+        editing={false}
+        onPositionsChange={ignore}
+        renderWidget={(widget) => (
+          <DashboardWidgetCard
+            widget={widget}
+            editing={false}
+            readOnly
+            canViewQuery={false}
+            values={widgetParameterValues(
+              widget,
+              widget.visualization?.query?.options.parameters ?? [],
+              parameters.values,
+              search,
+            )}
+            ownParameters={ownParameters(widget)}
+            onApplyOwn={parameters.applyWidgetValues}
+            refreshToken={0}
+            onRemove={ignore}
+            onEditText={ignore}
+            onEditParameters={ignore}
+            dashboardFilters={filtersOn ? reports.filterSelection : undefined}
+            onFiltersFound={reports.onFiltersFound}
+          />
+        )}
+      />
+      <footer className={styles.footer} data-testid="public-dashboard-footer">
+        Powered by{" "}
+        <Typography.Link href="/" target="_blank" rel="noopener noreferrer">
+          {PRODUCT_NAME}
+        </Typography.Link>
+      </footer>
+    </div>
+  );
+}

@@ -18,7 +18,7 @@ import { PermissionsDialog } from "../../components/PermissionsDialog";
 import { usePageTitle } from "../../components/usePageTitle";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
 import { refreshChoices } from "./refreshInterval";
-import { ShareDashboardDialog } from "./ShareDashboardDialog";
+import { ShareDashboardDialog, shareButtonShown } from "./ShareDashboardDialog";
 import type { SaveStatus } from "./useLayoutSaver";
 import styles from "./DashboardPage.module.css";
 
@@ -160,9 +160,7 @@ function ViewControls(props: DashboardHeaderProps) {
   const [managingPermissions, setManagingPermissions] = useState(false);
   const [sharing, setSharing] = useState(false);
   if (dashboard.is_archived) return null;
-  // Spec 3 §2: shown when public access is on, or to those who may edit a published dashboard.
-  const canShare =
-    !props.publicUrlsDisabled && (!!dashboard.public_url || (props.canEdit && !dashboard.is_draft));
+  const canShare = shareButtonShown(dashboard, props.canEdit, props.publicUrlsDisabled);
 
   const intervalItems: MenuProps["items"] = [
     ...refreshChoices(props.allowedIntervals).map(({ seconds, disabled }) => ({

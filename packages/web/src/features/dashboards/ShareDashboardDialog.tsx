@@ -16,6 +16,19 @@ export const UNSAFE_SHARE_MESSAGE =
 export const SHARE_ON_FAILED = "Failed to turn on sharing for this dashboard";
 export const SHARE_OFF_FAILED = "Failed to turn off sharing for this dashboard";
 
+/**
+ * Spec 3 §2: the Share button shows unless public URLs are disabled, and only when public access
+ * is already on or the user can edit a published dashboard.
+ */
+export function shareButtonShown(
+  dashboard: Pick<DashboardDetail, "public_url" | "is_draft">,
+  canEdit: boolean,
+  publicUrlsDisabled: boolean,
+): boolean {
+  if (publicUrlsDisabled) return false;
+  return !!dashboard.public_url || (canEdit && !dashboard.is_draft);
+}
+
 /** A widget whose query takes a free text value (such a query never runs for a public viewer). */
 function hasUnsafeQuery(widget: DashboardWidget): boolean {
   const query = widget.visualization?.query;

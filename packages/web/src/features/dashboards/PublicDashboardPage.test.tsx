@@ -1,0 +1,106 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { http } from "../../api/http";
+import { stubMatchMedia } from "../../testing/matchMedia";
+import PublicDashboardPage, { PUBLIC_NOT_FOUND } from "./PublicDashboardPage";
+
+interface Sent {
+  path: string;
+  authorization: string | null;
+}
+let sent: Sent[];
+let config: () => Promise<Response>;
+let board: () => Response;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const configAnswer = (disablePublicUrls: boolean) => () =>
+  Promise.resolve(json({ org_slug: "default", client_config: { disablePublicUrls } }));
+
+beforeEach(() => {
+  sent = [];
+  config = configAnswer(false);
+  // The server is not part of this test: a fake fetch plays api/config and the public dashboard.
+  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
+    const path = new URL(url, "http://localhost").pathname;
+    const headers = new Headers(init.headers);
+    sent.push({ path, authorization: headers.get("Authorization") });
+    if (path === "/api/config") return config();
+    return board();
+  });
+  vi.stubGlobal(
+    "ResizeObserver",
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  stubMatchMedia();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  http.setApiKey(null);
+});
+
+async function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [{ path: "/public/dashboards/:token", element: <PublicDashboardPage /> }],
+    { initialEntries: ["/public/dashboards/secret"] },
+  );
+  const view = render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  // Lets the fake answers arrive.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  return view;
+}
+
+describe("Public dashboard page", () => {
+  it("renders nothing while the configuration loads", async () => {
+    config = () => new Promise(() => undefined);
+    const { container } = await renderPage();
+    expect(container.innerHTML).toBe("");
+    expect(sent.map((s) => s.path)).toEqual(["/api/config"]);
+  });
+
+  it("renders nothing, and asks for nothing more, when public URLs are disabled", async () => {
+    config = configAnswer(true);
+    const { container } = await renderPage();
+    expect(container.innerHTML).toBe("");
+    expect(sent.map((s) => s.path)).toEqual(["/api/config"]);
+  });
+
+  it("shows the not-found card for a wrong or withdrawn token", async () => {
+    board = () => json({ message: "Please login" }, 404);
+    await renderPage();
+    expect((await screen.findByTestId("public-dashboard-not-found")).textContent).toContain(
+      PUBLIC_NOT_FOUND,
+    );
+  });
+
+  it("loads the dashboard with the token as its API key, with a footer credit", async () => {
+    board = () =>
+      json({
+        name: "Shop",
+        dashboard_filters_enabled: false,
+        options: {},
+        widgets: [{ id: 1, width: 1, text: "Hello **there**", options: {} }],
+      });
+    await renderPage();
+    expect((await screen.findByTestId("dashboard-title")).textContent).toBe("Shop");
+    expect(screen.getByTestId("public-dashboard-footer").textContent).toContain("Powered by");
+    expect(sent.find((s) => s.path === "/api/dashboards/public/secret")?.authorization).toBe(
+      "Key secret",
+    );
+    expect(screen.queryByRole("button", { name: "Widget menu" })).toBeNull();
+  });
+});

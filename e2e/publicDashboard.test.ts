@@ -43,8 +43,8 @@ describe("Public dashboard", () => {
     if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
   });
 
-  async function signedIn(): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, DESKTOP);
+  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
     await useWebAppSnapshot(context, webApp);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], {
       origin: server.url,
@@ -152,5 +152,15 @@ describe("Public dashboard", () => {
     await screenshot(visitor.page, "public-dashboard-withdrawn");
     await visitor.context.close();
     await owner.context.close();
+
+    // The dialog on a phone, sharing off again.
+    const phone = await signedIn(PHONE);
+    await phone.page.goto(`/dashboards/${dashboardId}`);
+    await phone.page.getByTestId("dashboard-share").click();
+    await animationsSettled(phone.page);
+    await poll(() => phone.page.getByRole("dialog").textContent()).toContain("Allow public access");
+    expect(await phone.page.getByTestId("share-url").count()).toBe(0);
+    await screenshot(phone.page, "public-dashboard-share-dialog-phone");
+    await phone.context.close();
   }, 300_000);
 });

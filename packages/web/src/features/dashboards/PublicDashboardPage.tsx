@@ -101,6 +101,7 @@ function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
             pending={parameters.pending}
             onPendingChange={parameters.setPending}
             onApply={parameters.apply}
+            parentQueryId={params[0]?.parentQueryId}
           />
         </div>
       )}

@@ -357,7 +357,7 @@ describe("administration in the browser", () => {
       await dialog.getByLabel("Name", { exact: true }).fill("Test PG");
       expect(await dialog.getByLabel("Host").inputValue()).toBe("127.0.0.1");
       expect(await dialog.getByLabel("Port").inputValue()).toBe("5432");
-      await dialog.getByLabel("User").fill("postgres");
+      await dialog.getByLabel("User", { exact: true }).fill("postgres");
       await dialog.getByLabel("Database Name").fill("test");
       await screenshot(page, "admin-data-source-configuration");
       const created = page.waitForResponse(

@@ -737,6 +737,31 @@ describe("visualizations in the embed page", () => {
     await context.close();
   });
 
+  it("PIVOT: dates sort by date, not by their DD/MM/YY text; whole sums show no decimals", async () => {
+    // As text "03/02/24" < "10/03/24" < "15/01/24"; by date January comes first.
+    const sql = `SELECT DATE '2024-03-10' AS day, 2 AS n
+      UNION ALL SELECT DATE '2024-01-15', 5
+      UNION ALL SELECT DATE '2024-02-03', 7
+      UNION ALL SELECT DATE '2024-01-15', 1`;
+    const { page, context, errors } = await embed(sql, "PIVOT", "Items per day", {
+      rows: ["day"],
+      cols: [],
+      vals: ["n"],
+      aggregatorName: "Sum",
+      controls: { enabled: true },
+    });
+    const table = page.locator("[data-testid=pivot-table]");
+    await table.waitFor();
+    const rowHeads = await table.locator("tbody tr th").allTextContents();
+    expect(rowHeads.slice(0, 3)).toEqual(["15/01/24", "03/02/24", "10/03/24"]);
+    const sums = await table.locator("tbody td").allTextContents();
+    expect(sums.slice(0, 3)).toEqual(["6", "7", "2"]);
+    expect(sums.join(" ")).not.toContain(".00");
+    await screenshot(page, "viz-pivot-dates");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   const CITY_COORDS = `
     SELECT c.city, c.country, count(*) AS customers, k.lat, k.lon FROM customers c JOIN (VALUES
       ('New York', 40.71, -74.01), ('Chicago', 41.88, -87.63), ('Austin', 30.27, -97.74),

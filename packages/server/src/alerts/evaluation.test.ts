@@ -219,7 +219,8 @@ describe.each(SETUPS)("alert evaluation ($db metadata, $queue queue)", ({ db, qu
     });
     expect(typeof payload!.metadata["Job ID"]).toBe("string");
     expect(payload!.metadata["Query Hash"]).toMatch(/^[0-9a-f]{32}$/);
-    expect(statesSeen).toEqual(["triggered"]);
+    // The sink records a request before its answer has read the stored state: wait for that read.
+    await expect.poll(() => statesSeen).toEqual(["triggered"]);
     expect((await alertRow(alertId)).last_triggered_at).not.toBeNull();
 
     await expect
@@ -240,7 +241,7 @@ describe.each(SETUPS)("alert evaluation ($db metadata, $queue queue)", ({ db, qu
     await run(owner, query.id);
     await expect.poll(() => hooksFor(alertId).length, { timeout: 15_000 }).toBe(2);
     expect(hooksFor(alertId)[1]!.alert.state).toBe("ok");
-    expect(statesSeen).toEqual(["triggered", "ok"]);
+    await expect.poll(() => statesSeen).toEqual(["triggered", "ok"]);
     sink.answer = () => 200;
   });
 

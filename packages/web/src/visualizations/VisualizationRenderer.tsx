@@ -8,6 +8,8 @@ import { ResultFilters } from "./ResultFilters";
 import { buildFilters, filterData, type ResultFilter } from "./resultFilters";
 import {
   resolveFormats,
+  type DatumClick,
+  type DatumSelection,
   type Options,
   type QueryResultData,
   type RenderContext,
@@ -27,6 +29,10 @@ export interface VisualizationRendererProps {
   /** Filter selections controlled from outside (dashboard-level filters). */
   filters?: ResultFilter[];
   onFiltersChange?: (filters: ResultFilter[]) => void;
+  /** Clicks on values (bars, slices, points, regions, cells); see RendererProps. */
+  onDatumClick?: (click: DatumClick) => void;
+  /** Values the visualization highlights; see RendererProps. */
+  selection?: DatumSelection;
 }
 
 /** Normalizes the data, shows the result filters and draws the visualization inside an error boundary. */
@@ -76,6 +82,8 @@ export function VisualizationRenderer(props: VisualizationRendererProps) {
               context={context}
               onOptionsChange={onOptionsChange}
               hideToolbox={hideToolbox}
+              onDatumClick={props.onDatumClick}
+              selection={props.selection}
             />
           </Suspense>
         </VisualizationErrorBoundary>

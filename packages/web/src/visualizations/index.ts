@@ -8,6 +8,8 @@ export type {
   VisualizationSpec,
   VisualizationFormats,
   RenderContext,
+  DatumClick,
+  DatumSelection,
 } from "./types";
 export { DEFAULT_FORMATS } from "./types";
 export { VisualizationRenderer, type VisualizationRendererProps } from "./VisualizationRenderer";

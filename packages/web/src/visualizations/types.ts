@@ -71,6 +71,36 @@ export function resolveFormats(partial?: Partial<VisualizationFormats>): Visuali
 
 export type RenderContext = "query" | "widget" | "embed";
 
+/**
+ * A click on one value of a visualization: a bar, slice, point, map region or marker, funnel step,
+ * table cell. Hosts use it for cross-filtering and drill-down (issue 19).
+ */
+export interface DatumClick {
+  /** The result column the clicked value is a value of (a chart's category/x column, a cell's column). */
+  column: string;
+  /** The clicked value, as it is in the result's rows. */
+  value: unknown;
+  /**
+   * The values known for the clicked element: the whole row for a table cell or a point drawn from
+   * one row; for an aggregated element (a bar summing rows, a region) the columns it stands for
+   * (e.g. x and series). Undefined when nothing more is known.
+   */
+  row?: Readonly<Row>;
+  /** Ctrl (or ⌘ on a Mac) was held: add to the selection rather than replace it. */
+  additive: boolean;
+}
+
+/**
+ * The values a visualization highlights (its own cross-filter selection): elements of a listed
+ * column whose value is not selected are dimmed; elements of other columns are drawn as usual.
+ */
+export interface DatumSelection {
+  /** The columns that have selected values. */
+  columns: readonly string[];
+  /** Whether a value of one of those columns is selected (dates and numbers compare by value). */
+  has(column: string, value: unknown): boolean;
+}
+
 /** What each type's renderer receives. Data is already normalized and filtered. */
 export interface RendererProps {
   name: string;
@@ -80,6 +110,13 @@ export interface RendererProps {
   context: RenderContext;
   onOptionsChange?: (options: Options) => void;
   hideToolbox?: boolean;
+  /**
+   * Called when the user clicks a value. Renderers without it behave as before: no pointer cursor,
+   * no click handling.
+   */
+  onDatumClick?: (click: DatumClick) => void;
+  /** Values to highlight; undefined or no columns: nothing is highlighted or dimmed. */
+  selection?: DatumSelection;
 }
 
 /** What each type's editor receives: the filled-in options, and a way to merge changes in. */

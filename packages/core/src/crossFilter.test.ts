@@ -27,8 +27,9 @@ const widget = (id: number, columns: CrossFilterWidget["columns"]): CrossFilterW
 
 describe("settings in the stored options", () => {
   it("default to enabled with no mappings", () => {
-    expect(readDashboardCrossFilterOptions({})).toEqual({ enabled: true, mappings: {} });
-    expect(readDashboardCrossFilterOptions(null)).toEqual({ enabled: true, mappings: {} });
+    const none = { enabled: true, mappings: {}, parameters: {} };
+    expect(readDashboardCrossFilterOptions({})).toEqual(none);
+    expect(readDashboardCrossFilterOptions(null)).toEqual(none);
     expect(readWidgetCrossFilterOptions(undefined)).toEqual({ enabled: true });
     expect(readWidgetCrossFilterOptions({ position: {} })).toEqual({ enabled: true });
   });
@@ -42,12 +43,18 @@ describe("settings in the stored options", () => {
         crossFilter: {
           enabled: false,
           mappings: { country: { "3": "cntry", "4": 5, "5": "" }, bad: "x", empty: {} },
+          parameters: { year: { "7": "p_year", "8": null }, month: [] },
         },
       }),
-    ).toEqual({ enabled: false, mappings: { country: { "3": "cntry" } } });
+    ).toEqual({
+      enabled: false,
+      mappings: { country: { "3": "cntry" } },
+      parameters: { year: { "7": "p_year" } },
+    });
     expect(readDashboardCrossFilterOptions({ crossFilter: [] })).toEqual({
       enabled: true,
       mappings: {},
+      parameters: {},
     });
   });
 });

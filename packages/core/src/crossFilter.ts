@@ -4,7 +4,8 @@
 // How it plugs into a dashboard:
 // - Settings are extra keys in the stored `options` objects, which Redash ignores (so Redash
 //   clients still read and write these dashboards unchanged):
-//     dashboard.options.crossFilter = { enabled: boolean, mappings: { <filterColumn>: { <widgetId>: <column> } } }
+//     dashboard.options.crossFilter = { enabled: boolean, mappings: { <filterColumn>: { <widgetId>: <column> } },
+//                                       parameters: { <filterColumn>: { <widgetId>: <parameterName> } } }
 //     widget.options.crossFilter    = { enabled: boolean }
 //   Both default to enabled; `readDashboardCrossFilterOptions` / `readWidgetCrossFilterOptions`
 //   read them defensively from whatever is stored.
@@ -26,8 +27,8 @@
 //   Column types come from the result's columns (fill missing ones with `inferColumnTypes`).
 // - A dashboard with cross-filtering off ignores clicks and any `cf` parameter; a widget with it
 //   off neither starts filters nor is filtered (the page checks the options before calling here).
-// - Not here yet: a widget mapping a filter to one of its query's parameters (set the parameter
-//   and re-run instead of filtering rows) and drill-down links; both read the same state.
+// - A widget may map a filter to one of its query's parameters instead (`parameters` above): the
+//   parameter is set and the widget re-runs rather than filtering rows (crossFilterParameters.ts).
 import type { ColumnType } from "./columns";
 
 /** A clicked value, typed as its column: numbers, booleans, dates as ISO strings, or null. */
@@ -50,6 +51,8 @@ export type CrossFilterMappings = Readonly<Record<string, Readonly<Record<string
 export interface DashboardCrossFilterOptions {
   enabled: boolean;
   mappings: CrossFilterMappings;
+  /** Filter column → widget id → the widget's query parameter the filter sets. */
+  parameters: CrossFilterMappings;
 }
 
 export interface WidgetCrossFilterOptions {
@@ -75,17 +78,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The dashboard's settings from its stored options; anything malformed is left out. */
 export function readDashboardCrossFilterOptions(options: unknown): DashboardCrossFilterOptions {
   const raw = isRecord(options) && isRecord(options.crossFilter) ? options.crossFilter : {};
+  return {
+    enabled: raw.enabled !== false,
+    mappings: readMappings(raw.mappings),
+    parameters: readMappings(raw.parameters),
+  };
+}
+
+/** filter column → widget id → name, keeping only non-empty names. */
+function readMappings(raw: unknown): CrossFilterMappings {
   const mappings: Record<string, Record<string, string>> = {};
-  if (isRecord(raw.mappings)) {
-    for (const [filterColumn, byWidget] of Object.entries(raw.mappings)) {
-      if (!isRecord(byWidget)) continue;
-      const clean: Record<string, string> = {};
-      for (const [widgetId, column] of Object.entries(byWidget))
-        if (typeof column === "string" && column !== "") clean[widgetId] = column;
-      if (Object.keys(clean).length > 0) mappings[filterColumn] = clean;
-    }
+  if (!isRecord(raw)) return mappings;
+  for (const [filterColumn, byWidget] of Object.entries(raw)) {
+    if (!isRecord(byWidget)) continue;
+    const clean: Record<string, string> = {};
+    for (const [widgetId, name] of Object.entries(byWidget))
+      if (typeof name === "string" && name !== "") clean[widgetId] = name;
+    if (Object.keys(clean).length > 0) mappings[filterColumn] = clean;
   }
-  return { enabled: raw.enabled !== false, mappings };
+  return mappings;
 }
 
 /** The widget's settings from its stored options. */

@@ -12,3 +12,4 @@ export * from "./entities";
 export * from "./queryHash";
 export * from "./alerts";
 export * from "./crossFilter";
+export * from "./crossFilterParameters";

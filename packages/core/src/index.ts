@@ -13,3 +13,5 @@ export * from "./queryHash";
 export * from "./alerts";
 export * from "./crossFilter";
 export * from "./crossFilterParameters";
+export * from "./drillDown";
+export * from "./drillDownTrail";

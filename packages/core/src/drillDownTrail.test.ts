@@ -12,9 +12,13 @@ const region = { title: "Region detail", path: "/dashboards/2-region?p_region=EU
 
 describe("readDrillDownTrail", () => {
   it.each([null, undefined, "x", 3, {}, { drillDownTrail: "x" }, { drillDownTrail: {} }])(
-    "is empty for %j",
-    (state) => expect(readDrillDownTrail(state)).toEqual([]),
+    "is none for %j",
+    (state) => expect(readDrillDownTrail(state)).toBeNull(),
   );
+
+  it("is an empty trail for an empty list", () => {
+    expect(readDrillDownTrail({ drillDownTrail: [] })).toEqual([]);
+  });
 
   it("keeps crumbs with app paths only, in order", () => {
     const state = {
@@ -54,7 +58,7 @@ describe("drillDownTrailState", () => {
     let state: unknown = null;
     for (let i = 0; i < DRILL_DOWN_TRAIL_MAX + 3; i++)
       state = drillDownTrailState(state, { title: `P${i}`, path: `/queries/${i}` });
-    const trail = readDrillDownTrail(state);
+    const trail = readDrillDownTrail(state) ?? [];
     expect(trail).toHaveLength(DRILL_DOWN_TRAIL_MAX);
     expect(trail[0].title).toBe("P3");
     expect(trail.at(-1)?.title).toBe(`P${DRILL_DOWN_TRAIL_MAX + 2}`);

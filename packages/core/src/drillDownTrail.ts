@@ -27,11 +27,15 @@ function readCrumb(value: unknown): DrillDownCrumb | null {
   return { title: typeof title === "string" && title.trim() !== "" ? title : path, path };
 }
 
-/** The trail in a history entry's state (anything else in it is ignored); [] when none. */
-export function readDrillDownTrail(state: unknown): DrillDownCrumb[] {
-  if (typeof state !== "object" || state === null) return [];
+/**
+ * The trail in a history entry's state (anything else in it is ignored), or null when the entry
+ * holds none at all: an address changed in place (a parameter applied) drops the state, and the
+ * page then keeps showing the trail it had. An empty trail is a trail: the first page gone back to.
+ */
+export function readDrillDownTrail(state: unknown): DrillDownCrumb[] | null {
+  if (typeof state !== "object" || state === null) return null;
   const raw = (state as Record<string, unknown>)[DRILL_DOWN_TRAIL_STATE_KEY];
-  if (!Array.isArray(raw)) return [];
+  if (!Array.isArray(raw)) return null;
   return raw
     .map(readCrumb)
     .filter((c): c is DrillDownCrumb => c !== null)
@@ -43,7 +47,7 @@ export function drillDownTrailState(
   state: unknown,
   from: DrillDownCrumb,
 ): { [DRILL_DOWN_TRAIL_STATE_KEY]: DrillDownCrumb[] } {
-  const trail = [...readDrillDownTrail(state), from].slice(-DRILL_DOWN_TRAIL_MAX);
+  const trail = [...(readDrillDownTrail(state) ?? []), from].slice(-DRILL_DOWN_TRAIL_MAX);
   return { [DRILL_DOWN_TRAIL_STATE_KEY]: trail };
 }
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { UrlQuery } from "@sightline/core";
 import type { AppContext } from "../context";
+import { queryArgs } from "./input";
 import { QueueUnavailableError } from "../execution";
 import { requireLogin } from "../policies";
 import { canAccessJob } from "../policies/jobs";
@@ -41,7 +43,16 @@ export async function jobRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     try {
       const job = await ctx.execution.getJob(jobId);
       // Another organisation's or another user's job is as unknown as a missing one.
-      if (!job || !(await canAccessJob(ctx.database.db, identity, org.id, job))) {
+      if (
+        !job ||
+        !(await canAccessJob(
+          ctx.database.db,
+          identity,
+          org.id,
+          job,
+          queryArgs(request) as UrlQuery,
+        ))
+      ) {
         throw notFound(JOB_NOT_FOUND_MESSAGE);
       }
       return job;

@@ -1,6 +1,6 @@
 import { applyAutoLimit } from "@sightline/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metadataDatabases } from "../testing/services";
+import { metadataDatabases, TEST_PG_URL } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { setUpAndLogin, TestClient, type Response } from "../testing/httpClient";
 import { makeSqliteFile } from "./queryTestSupport";
@@ -11,6 +11,7 @@ import { makeSqliteFile } from "./queryTestSupport";
  */
 
 const DATABASES = await metadataDatabases();
+const pgUrl = new URL(TEST_PG_URL);
 
 /** Expects a 4xx `{message}` answer of one of the statuses. */
 function refused(res: Response<any>, ...statuses: number[]) {
@@ -369,6 +370,110 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
     refused(await viewer.request("DELETE", `/api/jobs/${foreign}`), 403, 404);
     // Finished before the next test counts executions.
     for (const id of [own, foreign, disguised]) await finished(id);
+  });
+
+  it("reads a run with changed parameter values, and no result those values did not make", async () => {
+    // A PostgreSQL query slow enough that every run answers with a job to poll.
+    const slow = await admin.post("/api/data_sources", {
+      name: "Slow pg",
+      type: "pg",
+      options: {
+        host: pgUrl.hostname,
+        port: Number(pgUrl.port || 5432),
+        user: decodeURIComponent(pgUrl.username),
+        password: decodeURIComponent(pgUrl.password),
+        // Not the test database, which PostgreSQL metadata uses (no data source may read it).
+        dbname: "postgres",
+        sslmode: "disable",
+      },
+    });
+    expect(slow.status, slow.text).toBe(200);
+    const created = await admin.post("/api/queries", {
+      name: "Days in a period",
+      query:
+        "SELECT to_char(d, 'YYYY-MM-DD') AS day FROM pg_sleep(1.5) AS pause, " +
+        "generate_series('{{ period.start }}'::date, '{{ period.end }}'::date, interval '1 day') AS d",
+      data_source_id: slow.body.id,
+      options: {
+        parameters: [
+          {
+            name: "period",
+            title: "period",
+            type: "date-range",
+            value: { start: "2026-01-01", end: "2026-01-02" },
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const ranged = created.body.id as number;
+    await admin.post(`/api/queries/${ranged}`, { is_draft: false });
+    await addWidget(board.id, created.body.visualizations[0].id);
+
+    const viewer = viewerWith(server, token);
+    const march = "p_period=2026-03-01--2026-03-03";
+    const april = "p_period=2026-04-01--2026-04-02";
+    /** Starts a run (always a job here) and polls it with the values, as the public page does. */
+    const run = async (client: TestClient, start: string, end: string) => {
+      const res = await client.post(`/api/queries/${ranged}/results`, {
+        parameters: { period: { start, end } },
+        max_age: 0,
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.job, res.text).toBeDefined();
+      return res.body.job.id as string;
+    };
+    const pollDone = async (jobId: string, args: string) => {
+      let job = { status: 0, query_result_id: null as number | null };
+      while (job.status < 3) {
+        const res = await viewer.get(`/api/jobs/${jobId}?${args}`);
+        expect(res.status, res.text).toBe(200);
+        job = res.body.job;
+        if (job.status < 3) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(job.status).toBe(3);
+      return job.query_result_id!;
+    };
+
+    const jobId = await run(viewer, "2026-03-01", "2026-03-03");
+    const resultId = await pollDone(jobId, march);
+    for (const path of [
+      `/api/query_results/${resultId}?${march}`,
+      `/api/queries/${ranged}/results/${resultId}.json?${march}`,
+    ]) {
+      const res = await viewer.get(path);
+      expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(200);
+      expect(res.body.query_result.data.rows).toEqual([
+        { day: "2026-03-01" },
+        { day: "2026-03-02" },
+        { day: "2026-03-03" },
+      ]);
+    }
+    // The result id without the values, with other values or invalid ones: refused.
+    for (const args of ["", april, "p_period=2026-03-01", "p_period=x--y", "p_other=1"]) {
+      refused(await viewer.get(`/api/query_results/${resultId}?${args}`), 403, 404);
+      refused(
+        await viewer.get(`/api/queries/${ranged}/results/${resultId}.json?${args}`),
+        403,
+        404,
+      );
+    }
+    // Another query's result under these values, or through this query's address: refused.
+    refused(await viewer.get(`/api/query_results/${hiddenResultId}?${march}`), 403, 404);
+    refused(
+      await viewer.get(`/api/queries/${ranged}/results/${hiddenResultId}.json?${march}`),
+      403,
+      404,
+    );
+
+    // A signed-in user's run of other values: the viewer's values do not open its job.
+    const adminJob = await run(admin, "2026-04-01", "2026-04-02");
+    refused(await viewer.get(`/api/jobs/${adminJob}?${march}`), 404);
+    refused(await viewer.get(`/api/jobs/${adminJob}`), 404);
+    // With the values it ran with, the viewer may follow it (it could have started that run).
+    const aprilResult = await pollDone(adminJob, april);
+    expect((await viewer.get(`/api/query_results/${aprilResult}?${april}`)).status).toBe(200);
+    refused(await viewer.get(`/api/query_results/${aprilResult}?${march}`), 404);
   });
 
   it("serves cached results to viewers within the refresh period or the minimum age", async () => {

@@ -23,6 +23,7 @@ import { findDataSource } from "../store/dataSources";
 import { accessAllows, type DataSourceAccess } from "../policies";
 import { findRunner } from "../services/dataSourceTypes";
 import { validationContext } from "../services/queryDropdowns";
+import { viewerAutoLimit } from "../policies/viewerRuns";
 import { loadResultMeta } from "../results";
 import { QueueUnavailableError } from "../execution";
 import { presentJob, sendQueryResult } from "./queryResults";
@@ -168,10 +169,11 @@ export function executeSavedQuery(
       body.parameters && typeof body.parameters === "object" && !Array.isArray(body.parameters)
         ? (body.parameters as Record<string, unknown>)
         : {};
+    // Public viewers run the query as saved, so their results can be matched to it again.
     const autoLimit =
-      "apply_auto_limit" in body
+      "apply_auto_limit" in body && !isShareKey(c.identity)
         ? body.apply_auto_limit === true
-        : c.query.options.apply_auto_limit === true;
+        : viewerAutoLimit(c.query);
     return run(ctx, reply, {
       orgId: c.org.id,
       query: c.query,

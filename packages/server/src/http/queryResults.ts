@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { collectParametersFromQueryString } from "@sightline/core";
+import { collectParametersFromQueryString, type UrlQuery } from "@sightline/core";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import {
@@ -32,7 +32,12 @@ import {
   type ResultMeta,
 } from "../results";
 import { principalOf } from "../execution/principal";
-import { dashboardQueryOfResult, requireStoredResultAccess } from "../policies/results";
+import {
+  dashboardQueryOfResult,
+  isOwnResult,
+  requireStoredResultAccess,
+} from "../policies/results";
+import { isViewerRunOf } from "../policies/viewerRuns";
 import { groupIdsOfDataSource } from "../store/groups";
 import { orgSetting } from "../services/orgSettings";
 import { recordEventSoon } from "../services/events";
@@ -243,26 +248,23 @@ async function sendResult(
   if (!meta) throw input.explicitResult ? notFound() : notFound(NO_CACHED_RESULT_MESSAGE);
   let query = input.query;
   let reader = identity;
-  if (identity.kind === "api_key") {
-    // A share key reading a result by its id alone: the dashboard query that made it, if any.
-    if (!query && identity.object.type === "dashboards") {
-      const queryId = await dashboardQueryOfResult(db, org.id, identity.object.id, meta);
-      query = queryId === null ? null : await findQuery(db, org.id, queryId);
-    }
-    // An API key opens only its queries' results: their current text on their data source.
-    if (
-      !query ||
-      meta.queryHash !== query.query_hash ||
-      meta.dataSourceId !== query.data_source_id
-    ) {
-      throw notFound(NO_CACHED_RESULT_MESSAGE);
-    }
-    if (identity.object.type === "queries" && identity.object.id !== query.id) throw forbidden();
-    if (identity.object.type === "dashboards") {
-      // One of the dashboard's widget queries; then read as that query's own key would.
-      if ((await queryAccess(db, identity, query, [])) === "none") throw forbidden();
-      reader = { ...identity, groupIds: await groupIdsOfDataSource(db, query.data_source_id) };
-    }
+  if (identity.kind === "api_key" && identity.object.type === "dashboards") {
+    // One of the dashboard's widget queries made it: its saved text, or the text rendered with
+    // the values the viewer ran it with (p_<name> arguments); then read as that query's key would.
+    const args = queryArgs(request) as UrlQuery;
+    const principal = principalOf(identity);
+    query = query
+      ? (await isViewerRunOf(db, query, meta, args, principal))
+        ? query
+        : null
+      : await dashboardQueryOfResult(db, org.id, identity.object.id, meta, args, principal);
+    if (!query) throw notFound(NO_CACHED_RESULT_MESSAGE);
+    if ((await queryAccess(db, identity, query, [])) === "none") throw forbidden();
+    reader = { ...identity, groupIds: await groupIdsOfDataSource(db, query.data_source_id) };
+  } else if (identity.kind === "api_key") {
+    // A query's key opens only its query's results: its current text on its data source.
+    if (!query || !isOwnResult(query, meta, true)) throw notFound(NO_CACHED_RESULT_MESSAGE);
+    if (identity.object.id !== query.id) throw forbidden();
   }
   // The data source's groups, and for Query Results the queries its text read (SECURITY.md rule 5).
   await requireStoredResultAccess(db, reader, meta);

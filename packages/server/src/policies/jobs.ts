@@ -1,4 +1,7 @@
 import type { Kysely } from "kysely";
+import type { UrlQuery } from "@sightline/core";
+import { principalOf } from "../execution/principal";
+import { isViewerRunOf } from "./viewerRuns";
 import type { Identity } from "../auth/identity";
 import type { DB } from "../store/schema";
 import { groupLinksOf } from "../store/dataSources";
@@ -26,6 +29,8 @@ export async function canAccessJob(
   identity: Identity,
   orgId: number,
   job: JobOwner,
+  /** The request's `p_<name>` arguments: the values a share key's run was started with. */
+  args: UrlQuery = {},
 ): Promise<boolean> {
   if (identity.kind === "anonymous" || job.orgId !== orgId) return false;
   if (identity.kind === "user") {
@@ -37,9 +42,14 @@ export async function canAccessJob(
   const query = await findQuery(db, orgId, queryId);
   if (!query || query.data_source_id !== job.dataSourceId) return false;
   if (identity.object.type === "dashboards") {
-    // A dashboard query's own text, or a run this key started (with validated parameters): not
-    // any text run under the query's id.
-    if (job.queryHash !== query.query_hash && job.apiKey !== identity.apiKey) return false;
+    // A run this key started, or the query's own text, or its text with the viewer's validated
+    // values (runs of most data sources do not record the key): not any text under its id.
+    if (
+      job.apiKey !== identity.apiKey &&
+      !(await isViewerRunOf(db, query, job, args, principalOf(identity)))
+    ) {
+      return false;
+    }
   } else if (job.queryId !== query.id && job.queryHash !== query.query_hash) return false;
   const links = await groupLinksOf(db, job.dataSourceId);
   return (await queryAccess(db, identity, query, links)) !== "none";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { dataSourceAccess as coreDataSourceAccess } from "@sightline/core";
+import { dataSourceAccess as coreDataSourceAccess, type UrlQuery } from "@sightline/core";
 import type { Identity } from "../auth/identity";
 import { principalOf } from "../execution/principal";
 import { groupsResults, principalResults } from "../execution/readableResults";
@@ -10,6 +10,8 @@ import type { GroupLink } from "../store/dataSources";
 import type { DB } from "../store/schema";
 import { bool } from "../store/values";
 import { forbidden } from "../http/errors";
+import { findQueriesByIds, type Query } from "../store/queries";
+import { isViewerRunOf } from "./viewerRuns";
 import { accessAllows, dataSourceAccess } from "./index";
 
 /** A stored result, as far as who may read it goes. */
@@ -129,25 +131,39 @@ export async function requireStoredResultAccess(
 }
 
 /**
- * The query of a share key's dashboard whose current text, on the result's data source, made
- * the result (a result id alone names no query), or null.
+ * The query of a share key's dashboard that made a result (a result id alone names no query):
+ * one of its widgets' queries on the result's data source whose saved text, or whose text
+ * rendered with the viewer's values (`args`), has the result's hash; or null.
  */
 export async function dashboardQueryOfResult(
   db: Kysely<DB>,
   orgId: number,
   dashboardId: number,
   result: { dataSourceId: number; queryHash: string },
-): Promise<number | null> {
-  const row = await db
+  args: UrlQuery,
+  principal: RunPrincipal | null,
+): Promise<Query | null> {
+  const ids = await db
     .selectFrom("widgets")
     .innerJoin("visualizations", "visualizations.id", "widgets.visualization_id")
     .innerJoin("queries", "queries.id", "visualizations.query_id")
     .select("queries.id")
+    .distinct()
     .where("widgets.dashboard_id", "=", dashboardId)
     .where("queries.org_id", "=", orgId)
     .where("queries.data_source_id", "=", result.dataSourceId)
-    .where("queries.query_hash", "=", result.queryHash)
     .orderBy("queries.id")
-    .executeTakeFirst();
-  return row?.id ?? null;
+    .execute();
+  const queries = await findQueriesByIds(
+    db,
+    orgId,
+    ids.map((row) => row.id),
+  );
+  // Saved texts first (no rendering needed), then each query with the viewer's values.
+  const own = queries.find((q) => q.query_hash === result.queryHash);
+  if (own) return own;
+  for (const query of queries) {
+    if (await isViewerRunOf(db, query, result, args, principal)) return query;
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { Alert, Spin } from "antd";
-import { Suspense, useEffect, useMemo, useState } from "react";
+import { memo, Suspense, useEffect, useMemo, useState } from "react";
 import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
 import { findDefinition } from "./definitions";
 import { asObject } from "./lib/merge";
@@ -35,8 +35,13 @@ export interface VisualizationRendererProps {
   selection?: DatumSelection;
 }
 
-/** Normalizes the data, shows the result filters and draws the visualization inside an error boundary. */
-export function VisualizationRenderer(props: VisualizationRendererProps) {
+/**
+ * Normalizes the data, shows the result filters and draws the visualization inside an error
+ * boundary. Memoised: a dashboard re-rendering for a cross-filter leaves unaffected widgets be.
+ */
+export const VisualizationRenderer = memo(function VisualizationRenderer(
+  props: VisualizationRendererProps,
+) {
   const { visualization, context = "query", hideToolbox, onOptionsChange } = props;
   const formats = useMemo(() => resolveFormats(props.formats), [props.formats]);
   const data = useMemo(() => normalizeData(props.data), [props.data]);
@@ -90,4 +95,4 @@ export function VisualizationRenderer(props: VisualizationRendererProps) {
       </div>
     </div>
   );
-}
+});

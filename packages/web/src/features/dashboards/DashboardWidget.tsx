@@ -12,7 +12,11 @@ import { Alert, Button, Dropdown, Modal, Spin, Tooltip } from "antd";
 import type { MenuProps } from "antd";
 import { memo, useEffect, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { relativeTime, type ParameterDefinition } from "@sightline/core";
+import {
+  readWidgetCrossFilterOptions,
+  relativeTime,
+  type ParameterDefinition,
+} from "@sightline/core";
 import { ParametersPanel } from "../queries/ParametersPanel";
 import type { DashboardWidget as Widget } from "../../api/dashboards";
 import { resultDownloadUrl } from "../../api/queries";
@@ -21,6 +25,12 @@ import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { VisualizationRenderer, buildFilters, type ResultFilter } from "../../visualizations";
 import { normalizeData } from "../../visualizations/lib/normalize";
 import { applySelection } from "./dashboardFilters";
+import {
+  useCrossFilterParameterValues,
+  useWidgetCrossFilter,
+  type WidgetDatumClickHandler,
+} from "./crossFilter/useWidgetCrossFilter";
+import type { DashboardCrossFilter } from "./crossFilter/widgetCrossFilter";
 import { markdownHtml } from "./markdown";
 import { useWidgetResult } from "./useWidgetResult";
 import styles from "./DashboardWidget.module.css";
@@ -58,6 +68,12 @@ export interface WidgetProps {
   onRunningChange?: (widgetId: number, running: boolean) => void;
   /** The public page: no widget menu and no refresh button (spec 3, public dashboard page). */
   readOnly?: boolean;
+  /** The dashboard's cross-filters (issue 19); undefined when cross-filtering is off. */
+  crossFilter?: DashboardCrossFilter;
+  /** Where clicks on the widget's values (bars, slices, cells...) go. */
+  onDatumClick?: WidgetDatumClickHandler;
+  /** Edit mode: switches the widget's cross-filtering on or off. */
+  onCrossFilterToggle?: (widget: Widget, enabled: boolean) => void;
 }
 
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
@@ -134,11 +150,10 @@ function VisualizationWidget(props: WidgetProps) {
   const { widget, editing } = props;
   const visualization = widget.visualization!;
   const query = visualization.query;
-  const { state, result, refresh, running } = useWidgetResult(
-    query,
-    props.values,
-    props.refreshToken,
-  );
+  // A cross-filter mapped to one of the query's parameters sets it (and the widget runs again).
+  const values = useCrossFilterParameterValues(widget, props.values, props.crossFilter);
+  const { state, result, refresh, running } = useWidgetResult(query, values, props.refreshToken);
+  const cross = useWidgetCrossFilter(widget, result?.data, props.crossFilter, props.onDatumClick);
   const formats = useVisualizationFormats();
   const { onRunningChange } = props;
   useEffect(() => {
@@ -182,12 +197,14 @@ function VisualizationWidget(props: WidgetProps) {
   ) : result ? (
     <VisualizationRenderer
       visualization={spec}
-      data={result.data}
+      data={cross.data ?? result.data}
       context="widget"
       formats={formats}
       hideToolbox
       filters={controlled}
       hideFilters={controlled !== undefined}
+      onDatumClick={cross.onDatumClick}
+      selection={cross.selection}
     />
   ) : (
     <div className={styles.center}>
@@ -226,6 +243,14 @@ function VisualizationWidget(props: WidgetProps) {
         key: "parameters",
         label: "Edit Parameters",
         onClick: () => props.onEditParameters(widget),
+      });
+    }
+    if (props.crossFilter && props.onCrossFilterToggle) {
+      const on = readWidgetCrossFilterOptions(widget.options).enabled;
+      items.push({
+        key: "crossFilter",
+        label: on ? "Turn Off Cross-filtering" : "Turn On Cross-filtering",
+        onClick: () => props.onCrossFilterToggle?.(widget, !on),
       });
     }
     items.push({

@@ -81,7 +81,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     getOptions: (stored, _data, formats) => getChartOptions(stored, formats),
     Renderer: ChartRenderer,
     Editor: ChartEditor,
-    size: { cols: 6, rows: 8, minCols: 1, minRows: 5 },
+    size: { cols: 3, rows: 8, minCols: 1, minRows: 5 },
   },
   {
     type: "TABLE",
@@ -91,7 +91,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     getOptions: (stored, data, formats) => getTableOptions(stored, data.columns, formats),
     Renderer: TableRenderer,
     Editor: TableEditor,
-    size: { cols: 6, rows: 14, minCols: 2, autoHeight: true },
+    size: { cols: 3, rows: 14, minCols: 2, autoHeight: true },
   },
   {
     type: "COUNTER",
@@ -101,7 +101,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     getOptions: (stored) => getCounterOptions(stored),
     Renderer: CounterRenderer,
     Editor: CounterEditor,
-    size: { cols: 4, rows: 5 },
+    size: { cols: 2, rows: 5 },
   },
   {
     type: "PIVOT",
@@ -111,7 +111,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     getOptions: (stored) => getPivotOptions(stored),
     Renderer: PivotRenderer,
     Editor: PivotEditor,
-    size: { cols: 6, rows: 10, minCols: 2 },
+    size: { cols: 3, rows: 10, minCols: 2 },
   },
   {
     type: "MAP",
@@ -121,7 +121,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     getOptions: (stored) => getMapOptions(stored),
     Renderer: MapRenderer,
     Editor: MapEditor,
-    size: { cols: 6, rows: 8, minCols: 2 },
+    size: { cols: 3, rows: 8, minCols: 2 },
   },
   {
     type: "CHOROPLETH",
@@ -132,7 +132,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
       getChoroplethOptions(stored, formats.choroplethAvailableMaps),
     Renderer: ChoroplethRenderer,
     Editor: ChoroplethEditor,
-    size: { cols: 6, rows: 8, minCols: 2 },
+    size: { cols: 3, rows: 8, minCols: 2 },
   },
   {
     type: "COHORT",
@@ -192,7 +192,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     getOptions: (stored, data, formats) => getDetailsOptions(stored, data.columns, formats),
     Renderer: DetailsRenderer,
     Editor: DetailsEditor,
-    size: { cols: 4, rows: 2 },
+    size: { cols: 2, rows: 2, autoHeight: true },
   },
   {
     type: "BOXPLOT",

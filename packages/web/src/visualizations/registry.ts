@@ -19,6 +19,6 @@ export interface VisualizationDefinition {
   getOptions(stored: Options, data: QueryResultData, formats: VisualizationFormats): Options;
   Renderer: ComponentType<RendererProps>;
   Editor: ComponentType<EditorProps>;
-  /** Widget size hints (12-column grid). */
+  /** Widget size on the dashboard grid: 6 columns, 50 px rows (Redash's hints for its 6-column grid). */
   size?: { cols?: number; rows?: number; minCols?: number; minRows?: number; autoHeight?: boolean };
 }

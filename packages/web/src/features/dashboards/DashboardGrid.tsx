@@ -1,6 +1,6 @@
 // The widget grid (spec 3 §9): 6 columns of 50 px rows on wide screens, editable in edit mode;
-// one column in reading order below 800 px.
-import { useMemo } from "react";
+// one column in reading order below 800 px. Auto-height widgets take their content's height.
+import { useMemo, useState } from "react";
 import ReactGridLayout, { useContainerWidth, type Layout } from "react-grid-layout";
 import "react-grid-layout/css/styles.css";
 import "react-resizable/css/styles.css";
@@ -12,8 +12,11 @@ import {
   SINGLE_COLUMN_BELOW_PX,
   changedPositions,
   readingOrder,
+  rowsToPixels,
+  shownPositions,
   toGridItem,
 } from "./gridLayout";
+import { AUTO_HEIGHT_CLASS, useAutoHeight } from "./useAutoHeight";
 import styles from "./DashboardPage.module.css";
 
 interface DashboardGridProps {
@@ -27,12 +30,17 @@ interface DashboardGridProps {
 export function DashboardGrid(props: DashboardGridProps) {
   const { width, containerRef, mounted } = useContainerWidth();
   const { widgets, positions, editing } = props;
+  const [resizing, setResizing] = useState(false);
+  const autoIds = widgets.filter((w) => positions.get(w.id)?.autoHeight).map((w) => w.id);
+  const measured = useAutoHeight(containerRef, autoIds, resizing);
+  const shown = useMemo(() => shownPositions(positions, measured), [positions, measured]);
   const layout = useMemo(
-    () => widgets.map((w) => toGridItem(w.id, positions.get(w.id)!)),
-    [widgets, positions],
+    () => widgets.map((w) => toGridItem(w.id, shown.get(w.id)!)),
+    [widgets, shown],
   );
   const singleColumn = mounted && width < SINGLE_COLUMN_BELOW_PX;
-  const onStop = (next: Layout) => props.onPositionsChange(changedPositions(positions, next));
+  const onStop = (next: Layout) => props.onPositionsChange(changedPositions(shown, next));
+  const cellClass = (id: number) => (shown.get(id)?.autoHeight ? AUTO_HEIGHT_CLASS : undefined);
 
   return (
     <div
@@ -42,12 +50,14 @@ export function DashboardGrid(props: DashboardGridProps) {
     >
       {singleColumn ? (
         <div className={styles.column}>
-          {readingOrder(widgets.map((w) => ({ widget: w, position: positions.get(w.id)! }))).map(
+          {readingOrder(widgets.map((w) => ({ widget: w, position: shown.get(w.id)! }))).map(
             ({ widget, position }) => (
               <div
                 key={widget.id}
                 data-widget-id={widget.id}
-                style={{ height: position.sizeY * ROW_HEIGHT + (position.sizeY - 1) * GRID_MARGIN }}
+                className={cellClass(widget.id)}
+                // An auto-height widget is as tall as its content; the others keep their rows.
+                style={position.autoHeight ? undefined : { height: rowsToPixels(position.sizeY) }}
               >
                 {props.renderWidget(widget)}
               </div>
@@ -61,17 +71,26 @@ export function DashboardGrid(props: DashboardGridProps) {
             layout={layout}
             gridConfig={{
               cols: GRID_COLUMNS,
-              rowHeight: ROW_HEIGHT,
+              // Redash's row height includes the margin below the row.
+              rowHeight: ROW_HEIGHT - GRID_MARGIN,
               margin: [GRID_MARGIN, GRID_MARGIN],
               containerPadding: [0, 0],
             }}
             dragConfig={{ enabled: editing, cancel: ".no-drag, a, button, input, textarea" }}
             resizeConfig={{ enabled: editing, handles: ["se"] }}
             onDragStop={onStop}
-            onResizeStop={onStop}
+            onResizeStart={() => setResizing(true)}
+            onResizeStop={(next) => {
+              setResizing(false);
+              onStop(next);
+            }}
           >
             {widgets.map((widget) => (
-              <div key={String(widget.id)} data-widget-id={widget.id}>
+              <div
+                key={String(widget.id)}
+                data-widget-id={widget.id}
+                className={cellClass(widget.id)}
+              >
                 {props.renderWidget(widget)}
               </div>
             ))}

@@ -20,7 +20,6 @@ import {
   type DashboardSaveBody,
   type DashboardWidget,
   type ParameterMapping,
-  type WidgetPosition,
 } from "../../api/dashboards";
 import { isApiError } from "../../api/errors";
 import { ErrorScreen } from "../../app/ErrorScreen";
@@ -31,7 +30,7 @@ import { AddWidgetDialog } from "./AddWidgetDialog";
 import { DashboardGrid } from "./DashboardGrid";
 import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
-import { fullPosition, newWidgetPosition } from "./gridLayout";
+import { placeNewWidget, widgetPositions } from "./widgetSize";
 import { ParametersPanel } from "../queries/ParametersPanel";
 import { useLeaveWarning } from "../queries/useLeaveWarning";
 import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
@@ -125,9 +124,8 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     ),
   );
   const positions = useMemo(() => {
-    const out = new Map<number, WidgetPosition>();
-    for (const w of widgets)
-      out.set(w.id, saver.pending.get(w.id) ?? fullPosition(w.options.position));
+    const out = widgetPositions(widgets);
+    for (const [id, position] of saver.pending) if (out.has(id)) out.set(id, position);
     return out;
   }, [widgets, saver.pending]);
 
@@ -198,7 +196,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         width: 1,
         options: {
           isHidden: false,
-          position: newWidgetPosition(existingPositions()),
+          position: placeNewWidget(existingPositions(), visualization.type),
           parameterMappings,
         },
       });
@@ -231,7 +229,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         visualization_id: null,
         text,
         width: 1,
-        options: { isHidden: false, position: newWidgetPosition(existingPositions()) },
+        options: { isHidden: false, position: placeNewWidget(existingPositions()) },
       });
       setWidgets((current) => [...current, created]);
     } catch (error) {

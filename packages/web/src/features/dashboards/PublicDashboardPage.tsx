@@ -16,10 +16,10 @@ import { resolveFormats } from "../../visualizations/types";
 import { ParametersPanel } from "../queries/ParametersPanel";
 import { DashboardGrid } from "./DashboardGrid";
 import { DashboardWidgetCard } from "./DashboardWidget";
-import { fullPosition } from "./gridLayout";
 import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
 import { useWidgetReports } from "./useWidgetReports";
 import { widgetParameterValues } from "./widgetParameters";
+import { widgetPositions } from "./widgetSize";
 import styles from "./PublicDashboardPage.module.css";
 
 export const PUBLIC_NOT_FOUND = "Sorry, we couldn't find anything.";
@@ -82,10 +82,7 @@ function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
   );
   const parameters = useDashboardParameters(widgets, dashboard.options?.globalParamOrder);
   const { params } = parameters;
-  const positions = useMemo(
-    () => new Map(widgets.map((w) => [w.id, fullPosition(w.options.position)])),
-    [widgets],
-  );
+  const positions = useMemo(() => widgetPositions(widgets), [widgets]);
   const filtersOn = dashboard.dashboard_filters_enabled;
 
   return (

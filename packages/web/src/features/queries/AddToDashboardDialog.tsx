@@ -12,14 +12,20 @@ import {
   type DashboardListItem,
 } from "../../api/dashboards";
 import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
-import { fullPosition, newWidgetPosition } from "../dashboards/gridLayout";
+import { placeNewWidget, widgetPositions } from "../dashboards/widgetSize";
 
 interface AddToDashboardDialogProps {
   visualizationId: number;
+  /** The new widget takes this type's default size. */
+  visualizationType?: string;
   onClose: () => void;
 }
 
-export function AddToDashboardDialog({ visualizationId, onClose }: AddToDashboardDialogProps) {
+export function AddToDashboardDialog({
+  visualizationId,
+  visualizationType,
+  onClose,
+}: AddToDashboardDialogProps) {
   const { notification } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -46,13 +52,13 @@ export function AddToDashboardDialog({ visualizationId, onClose }: AddToDashboar
     try {
       // Placed below what the dashboard holds now, not what the list showed earlier.
       const current = await getDashboard(chosen.id);
-      const positions = current.widgets.map((w) => fullPosition(w.options.position));
+      const positions = [...widgetPositions(current.widgets).values()];
       await createWidget({
         dashboard_id: chosen.id,
         visualization_id: visualizationId,
         text: "",
         width: 1,
-        options: { isHidden: false, position: newWidgetPosition(positions) },
+        options: { isHidden: false, position: placeNewWidget(positions, visualizationType) },
       });
       // The dashboard page keeps the widgets it first loaded: a remembered copy (by id or slug)
       // would open without the new widget.

@@ -97,6 +97,9 @@ export function QueryDialogs(props: QueryDialogsProps) {
       return props.currentVisualizationId === undefined ? null : (
         <AddToDashboardDialog
           visualizationId={props.currentVisualizationId}
+          visualizationType={
+            query.visualizations?.find((v) => v.id === props.currentVisualizationId)?.type
+          }
           onClose={props.onClose}
         />
       );

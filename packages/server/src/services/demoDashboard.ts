@@ -17,7 +17,7 @@ export const DEMO_DASHBOARD_NAME = "Demo: Online shop";
 export const DEMO_DASHBOARD_TEXT = `## Welcome to the Demo dashboard
 The **Demo** data source is an online shop: \`customers\`, \`products\`, \`orders\` and \`order_items\`.
 
-Try another **Period** above, open a widget's menu to see its query, or write your own query from **Create → Query**.`;
+Try another **Period** above to see the daily orders follow it. Each widget's title names the query behind it: with an account, open it from **Queries**, or write your own.`;
 
 /** A widget's place on the 6-column grid (rows are 50 px high). */
 interface Position {

@@ -162,10 +162,16 @@ export function executeSaved(queryId: number, body: SavedExecution): Promise<Exe
   return http.post<ExecutionAnswer>(`api/queries/${queryId}/results`, { id: queryId, ...body });
 }
 
+/**
+ * The parameter values a run was started with, as `p_<name>` arguments of its job polls and
+ * result reads: a public dashboard's share key may read a run only of values it names.
+ */
+export type RunValueArgs = Record<string, string>;
+
 /** Polls a job; query API keys use the query-scoped form. */
-export async function getJob(jobId: string, queryId?: number): Promise<Job> {
+export async function getJob(jobId: string, queryId?: number, values?: RunValueArgs): Promise<Job> {
   const path = queryId ? `api/queries/${queryId}/jobs/${jobId}` : `api/jobs/${jobId}`;
-  const answer = await http.get<{ job: Job }>(path);
+  const answer = await http.get<{ job: Job }>(path, values);
   return answer.job;
 }
 
@@ -173,11 +179,15 @@ export function cancelJob(jobId: string): Promise<null> {
   return http.delete<null>(`api/jobs/${jobId}`);
 }
 
-export async function getQueryResult(resultId: number, queryId?: number): Promise<QueryResult> {
+export async function getQueryResult(
+  resultId: number,
+  queryId?: number,
+  values?: RunValueArgs,
+): Promise<QueryResult> {
   const path = queryId
     ? `api/queries/${queryId}/results/${resultId}.json`
     : `api/query_results/${resultId}`;
-  const answer = await http.get<{ query_result: QueryResult }>(path);
+  const answer = await http.get<{ query_result: QueryResult }>(path, values);
   return answer.query_result;
 }
 

@@ -1,7 +1,7 @@
 // React side of an execution: one running at a time, its state, and the held result.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { QueryResult } from "@sightline/core";
-import { cancelJob, getJob, getQueryResult } from "../../api/queries";
+import { cancelJob, getJob, getQueryResult, type RunValueArgs } from "../../api/queries";
 import {
   runExecution,
   type ExecutionHandle,
@@ -13,8 +13,11 @@ export interface Execution {
   state: ExecutionState | null;
   result: QueryResult | null;
   running: boolean;
-  /** Starts an execution (the previous one is dropped): polls its job and loads its result. */
-  run: (start: () => Promise<StartAnswer>) => void;
+  /**
+   * Starts an execution (the previous one is dropped): polls its job and loads its result,
+   * naming the run's parameter values (`p_<name>`) in both calls when given.
+   */
+  run: (start: () => Promise<StartAnswer>, values?: RunValueArgs) => void;
   /** Loads a stored result (a query's latest one) with the retries of a run's result load. */
   load: (resultId: number) => void;
   /** Fails at once with a message (empty query, missing parameters). */
@@ -46,14 +49,14 @@ export function useExecution(options: ExecutionOptions = {}): Execution {
 
   useEffect(() => () => handle.current?.dispose(), []);
 
-  const run = useCallback((start: () => Promise<StartAnswer>) => {
+  const run = useCallback((start: () => Promise<StartAnswer>, values?: RunValueArgs) => {
     handle.current?.dispose();
     const scope = latest.current.scopeQueryId;
     handle.current = runExecution(
       {
         start,
-        getJob: (id) => getJob(id, scope),
-        getResult: (id) => getQueryResult(id, scope),
+        getJob: (id) => getJob(id, scope, values),
+        getResult: (id) => getQueryResult(id, scope, values),
         cancelJob,
       },
       (next) => {

@@ -1,7 +1,7 @@
 // Running a saved query by id: what the read-only query view and dashboard widgets do.
 import { useCallback } from "react";
-import { executionValues, type ParameterDefinition } from "@sightline/core";
-import { executeSaved } from "../../api/queries";
+import { executionValues, parametersToUrlParams, type ParameterDefinition } from "@sightline/core";
+import { executeSaved, type RunValueArgs } from "../../api/queries";
 import { missingValuesRefusal, type ParameterValues } from "./parameterValues";
 import { useExecution, type Execution, type ExecutionOptions } from "./useExecution";
 
@@ -25,6 +25,18 @@ export interface SavedQueryExecution extends Execution {
   runSaved: (query: SavedQueryRef, values: ParameterValues, options?: RunOptions) => void;
 }
 
+/** The run's values as `p_<name>` arguments (empty values left out). */
+function runValueArgs(
+  parameters: readonly ParameterDefinition[],
+  values: Record<string, unknown>,
+): RunValueArgs {
+  const args: RunValueArgs = {};
+  for (const [key, value] of Object.entries(parametersToUrlParams(parameters, values))) {
+    if (value !== null) args[key] = value;
+  }
+  return args;
+}
+
 /**
  * An execution of saved queries: `runSaved` for a run with parameter values, `load` for a result
  * already stored (the query's latest one), with the state, result, and cancel of `useExecution`.
@@ -37,12 +49,14 @@ export function useSavedQueryExecution(options: ExecutionOptions = {}): SavedQue
       const refusal = missingValuesRefusal(query.parameters, values);
       if (refusal) return refuse(refusal);
       const parameters = executionValues(query.parameters, values, new Date());
-      run(() =>
-        executeSaved(query.id, {
-          parameters,
-          apply_auto_limit: !!runOptions.applyAutoLimit,
-          max_age: runOptions.maxAge ?? 0,
-        }),
+      run(
+        () =>
+          executeSaved(query.id, {
+            parameters,
+            apply_auto_limit: !!runOptions.applyAutoLimit,
+            max_age: runOptions.maxAge ?? 0,
+          }),
+        runValueArgs(query.parameters, parameters),
       );
     },
     [run, refuse],

@@ -6,11 +6,19 @@ import { useElementSize } from "../components/useElementSize";
 import type { RendererProps } from "../types";
 import { CustomChart } from "./CustomChart";
 import { buildChartOption } from "./echartsOption";
-import { getChartOptions } from "./options";
+import { chartDatumClick, dimUnselected } from "./datumClick";
+import { getChartOptions, readMapping } from "./options";
 import { prepareChart } from "./prepare";
 import { clickUrl } from "./text";
 
-export function ChartRenderer({ options: stored, data, formats, hideToolbox }: RendererProps) {
+export function ChartRenderer({
+  options: stored,
+  data,
+  formats,
+  hideToolbox,
+  onDatumClick,
+  selection,
+}: RendererProps) {
   const options = useMemo(() => getChartOptions(stored, formats), [stored, formats]);
   const ref = useRef<HTMLDivElement>(null);
   const { width, height } = useElementSize(ref);
@@ -31,13 +39,24 @@ export function ChartRenderer({ options: stored, data, formats, hideToolbox }: R
       hideToolbox: hideToolbox || formats.hidePlotlyModeBar,
     });
   }, [isCustom, data, options, width, height, seps, hideToolbox, formats.hidePlotlyModeBar]);
+  const mapping = useMemo(() => readMapping(options), [options]);
+  // The widget's own cross-filter selection: other values dimmed.
+  const drawn = useMemo(
+    () => built && dimUnselected(built.option, built, selection, mapping.x),
+    [built, selection, mapping.x],
+  );
   const customSeries = useMemo(
     () => (isCustom ? prepareChart(data, options).series : []),
     [isCustom, data, options],
   );
 
   const onClick = (p: EChartsClick) => {
-    if (!options.enableLink || !options.linkFormat || !built) return;
+    if (!built) return;
+    if (!options.enableLink || !options.linkFormat) {
+      const click = onDatumClick && chartDatumClick(built, p, mapping);
+      if (click) onDatumClick?.(click);
+      return;
+    }
     const hit = built.pointAt(p.seriesIndex ?? -1, p.dataIndex ?? -1);
     if (!hit) return;
     const url = clickUrl(
@@ -69,12 +88,8 @@ export function ChartRenderer({ options: stored, data, formats, hideToolbox }: R
             series={customSeries}
             enableConsoleLogs={!!options.enableConsoleLogs}
           />
-        ) : built && (built.option.series as unknown[]).length > 0 ? (
-          <EChart
-            option={built.option}
-            onClick={onClick}
-            style={{ position: "absolute", inset: 0 }}
-          />
+        ) : drawn && (drawn.series as unknown[]).length > 0 ? (
+          <EChart option={drawn} onClick={onClick} style={{ position: "absolute", inset: 0 }} />
         ) : null}
       </div>
     </div>

@@ -16,6 +16,8 @@ export type EChartsClick = {
   dataIndex?: number;
   name?: string;
   data?: unknown;
+  /** ZRender's event; `event` is the browser's (modifier keys). */
+  event?: { event?: { ctrlKey?: boolean; metaKey?: boolean } };
 };
 
 export interface EChartEvent {

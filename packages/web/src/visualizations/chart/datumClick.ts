@@ -1,0 +1,70 @@
+// Chart clicks as value clicks (a bar, point or slice: its x column's value) and the widget's
+// own selection drawn by dimming the other values (issue 19).
+import type { EChartsClick } from "../components/EChart";
+import type { DatumClick, DatumSelection, Row } from "../types";
+import type { BuiltChart } from "./echartsOption";
+import { LARGE_SERIES } from "./echartsOption";
+import type { ColumnMapping } from "./options";
+import type { ChartPoint } from "./prepare";
+
+type Obj = Record<string, unknown>;
+
+/** Kinds whose points sum several rows: only the x (and series) values stand for them. */
+const SUMMED = new Set(["column", "line", "area", "pie"]);
+
+/** Opacity of the values outside the selection. */
+export const DIMMED_OPACITY = 0.25;
+
+/** The x column's value a point stands for: from its row when it has one, else the drawn x. */
+function xValue(point: ChartPoint, xColumn: string): unknown {
+  return xColumn in point.row ? point.row[xColumn] : point.x;
+}
+
+export function chartDatumClick(
+  built: BuiltChart,
+  params: EChartsClick,
+  mapping: Pick<ColumnMapping, "x" | "series">,
+): DatumClick | null {
+  const x = mapping.x;
+  if (!x) return null;
+  const hit = built.pointAt(params.seriesIndex ?? -1, params.dataIndex ?? -1);
+  if (!hit) return null;
+  const value = xValue(hit.point, x);
+  let row: Row = hit.point.row;
+  if (SUMMED.has(hit.series.type) || !(x in row)) {
+    row = { [x]: value };
+    if (mapping.series && mapping.series in hit.point.row)
+      row[mapping.series] = hit.point.row[mapping.series];
+  }
+  const native = params.event?.event;
+  return { column: x, value, row, additive: !!(native?.ctrlKey || native?.metaKey) };
+}
+
+/**
+ * The option with the values of the x column that are not selected dimmed; the same option when
+ * the selection is not on the x column. Very large series are left as drawn.
+ */
+export function dimUnselected(
+  option: Obj,
+  built: BuiltChart,
+  selection: DatumSelection | undefined,
+  xColumn: string | null,
+): Obj {
+  if (!selection || !xColumn || !selection.columns.includes(xColumn)) return option;
+  const series = (option.series as Obj[]).map((s, si) => {
+    const data = s.data;
+    if (!Array.isArray(data) || data.length > LARGE_SERIES) return s;
+    return {
+      ...s,
+      data: data.map((d: unknown, di) => {
+        const hit = built.pointAt(si, di);
+        if (!hit || selection.has(xColumn, xValue(hit.point, xColumn))) return d;
+        const item: Obj =
+          typeof d === "object" && d !== null && !Array.isArray(d) ? (d as Obj) : { value: d };
+        const style = (item.itemStyle as Obj | undefined) ?? {};
+        return { ...item, itemStyle: { ...style, opacity: DIMMED_OPACITY } };
+      }),
+    };
+  });
+  return { ...option, series };
+}

@@ -11,6 +11,7 @@ import {
   type CellContext,
 } from "./cells";
 import type { ColumnOptions } from "./columns";
+import { DrillDownLinkCell, columnDrillDown } from "./drillDownLink";
 
 function JsonTree({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (value === null || typeof value !== "object") {
@@ -59,6 +60,9 @@ export function CellContent({
     case "link": {
       if (value === null || value === undefined) return null;
       const { href, text, title } = linkParts(value, row, column);
+      const drillDown = columnDrillDown(column);
+      if (drillDown)
+        return <DrillDownLinkCell link={drillDown} row={row} text={text} title={title} />;
       if (!href) return <span>{text}</span>;
       return (
         <a

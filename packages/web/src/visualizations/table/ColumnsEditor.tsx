@@ -8,6 +8,7 @@ import {
 } from "@ant-design/icons";
 import { CheckField, Field, TextField } from "../components/controls";
 import { DISPLAY_AS, type ColumnOptions } from "./columns";
+import { DrillDownColumnSettings } from "./DrillDownColumnSettings";
 
 export function ColumnsEditor({
   columns,
@@ -64,7 +65,12 @@ export function ColumnsEditor({
           </Space>
         ),
         children: (
-          <ColumnSettings column={c} kind={kind} onChange={(changes) => update(c.name, changes)} />
+          <ColumnSettings
+            column={c}
+            kind={kind}
+            columnNames={columns.map((col) => col.name)}
+            onChange={(changes) => update(c.name, changes)}
+          />
         ),
       }))}
     />
@@ -74,10 +80,12 @@ export function ColumnsEditor({
 function ColumnSettings({
   column: c,
   kind,
+  columnNames,
   onChange,
 }: {
   column: ColumnOptions;
   kind: "table" | "details";
+  columnNames: readonly string[];
   onChange: (changes: Partial<ColumnOptions>) => void;
 }) {
   return (
@@ -187,11 +195,18 @@ function ColumnSettings({
       ) : null}
       {c.displayAs === "link" ? (
         <>
-          <TextField
-            label="URL template"
-            value={c.linkUrlTemplate}
-            onChange={(v) => onChange({ linkUrlTemplate: v })}
-          />
+          <DrillDownColumnSettings column={c} columnNames={columnNames} onChange={onChange}>
+            <TextField
+              label="URL template"
+              value={c.linkUrlTemplate}
+              onChange={(v) => onChange({ linkUrlTemplate: v })}
+            />
+            <CheckField
+              label="Open in new tab"
+              checked={c.linkOpenInNewTab}
+              onChange={(v) => onChange({ linkOpenInNewTab: v })}
+            />
+          </DrillDownColumnSettings>
           <TextField
             label="Text template"
             value={c.linkTextTemplate}
@@ -202,11 +217,6 @@ function ColumnSettings({
             value={c.linkTitleTemplate}
             onChange={(v) => onChange({ linkTitleTemplate: v })}
             hint="Use {{ @ }} for this cell and {{ column }} for others."
-          />
-          <CheckField
-            label="Open in new tab"
-            checked={c.linkOpenInNewTab}
-            onChange={(v) => onChange({ linkOpenInNewTab: v })}
           />
         </>
       ) : null}

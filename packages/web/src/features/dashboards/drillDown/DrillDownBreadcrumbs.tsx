@@ -1,0 +1,51 @@
+// Where a drilled-to page was reached from (issue 19): "← Sales overview › Region detail", each
+// crumb going back to that page as it was (its address kept its parameters).
+import { ArrowLeftOutlined } from "@ant-design/icons";
+import { Breadcrumb } from "antd";
+import { useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { drillDownBackState, readDrillDownTrail, type DrillDownCrumb } from "@sightline/core";
+import { isPlainLeftClick } from "./useFollowDrillDown";
+import styles from "./DrillDownBreadcrumbs.module.css";
+
+/**
+ * The trail this page was reached with. Applying a parameter or a cross-filter changes the
+ * address in place, which drops the history state: the page keeps the trail it was opened with.
+ */
+export function useDrillDownTrail(): DrillDownCrumb[] {
+  const location = useLocation();
+  const fromState = readDrillDownTrail(location.state);
+  const [kept, setKept] = useState<DrillDownCrumb[]>(fromState ?? []);
+  if (fromState !== null && JSON.stringify(fromState) !== JSON.stringify(kept)) setKept(fromState);
+  return fromState ?? kept;
+}
+
+/** Shows nothing unless this page was reached through a drill-down click. */
+export function DrillDownBreadcrumbs() {
+  const navigate = useNavigate();
+  const trail = useDrillDownTrail();
+  if (trail.length === 0) return null;
+  return (
+    <nav aria-label="Drill-down trail" className={styles.trail} data-testid="drill-down-trail">
+      <ArrowLeftOutlined className={styles.icon} aria-hidden />
+      <Breadcrumb
+        separator="›"
+        items={trail.map((crumb, index) => ({
+          key: `${index}`,
+          title: (
+            <a
+              href={crumb.path}
+              onClick={(event) => {
+                if (!isPlainLeftClick(event)) return;
+                event.preventDefault();
+                navigate(crumb.path, { state: drillDownBackState(trail, index) });
+              }}
+            >
+              {crumb.title}
+            </a>
+          ),
+        }))}
+      />
+    </nav>
+  );
+}

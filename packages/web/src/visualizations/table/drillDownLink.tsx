@@ -1,0 +1,68 @@
+// A TABLE (or DETAILS) column linked to a dashboard or query (issue 19): each cell is a real link
+// to the target with the row's values as its parameters, so a middle click or Ctrl/⌘-click opens
+// a new tab as on any link; a plain click opens it inside the app, with a breadcrumb back.
+import type { MouseEvent, ReactNode } from "react";
+import { useInRouterContext } from "react-router";
+import { drillDownHref, readDrillDownLink, type DrillDownLink } from "@sightline/core";
+import {
+  isPlainLeftClick,
+  useOpenDrillDownHref,
+} from "../../features/dashboards/drillDown/useFollowDrillDown";
+import type { Row } from "../types";
+import type { ColumnOptions } from "./columns";
+
+/** The column's drill-down link (its `drillDown` option), when it shows links. */
+export function columnDrillDown(column: ColumnOptions): DrillDownLink | null {
+  return column.displayAs === "link" ? readDrillDownLink(column.drillDown) : null;
+}
+
+interface DrillDownLinkCellProps {
+  link: DrillDownLink;
+  row: Row;
+  text: string;
+  title: string;
+}
+
+export function DrillDownLinkCell(props: DrillDownLinkCellProps) {
+  // Outside the app's router (a bare renderer), the link is an ordinary one.
+  return useInRouterContext() ? <RouterLink {...props} /> : <PlainLink {...props} />;
+}
+
+function PlainLink({
+  link,
+  row,
+  text,
+  title,
+  onClick,
+}: DrillDownLinkCellProps & { onClick?: (e: MouseEvent<HTMLAnchorElement>) => void }) {
+  const href = drillDownHref(link, row);
+  return (
+    <a
+      href={href}
+      title={title || undefined}
+      data-drill-down-link=""
+      // The click is the link's: it does not also select the cell's value on the dashboard.
+      onClick={(event) => {
+        event.stopPropagation();
+        onClick?.(event);
+      }}
+      {...(link.newTab ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+    >
+      {text || href}
+    </a>
+  );
+}
+
+function RouterLink(props: DrillDownLinkCellProps): ReactNode {
+  const open = useOpenDrillDownHref();
+  return (
+    <PlainLink
+      {...props}
+      onClick={(event) => {
+        if (props.link.newTab || !isPlainLeftClick(event)) return;
+        event.preventDefault();
+        open(event.currentTarget.getAttribute("href") ?? "", false);
+      }}
+    />
+  );
+}

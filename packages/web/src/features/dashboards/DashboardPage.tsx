@@ -42,6 +42,12 @@ import { ResultFilters } from "../../visualizations";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
+import CrossFilterBar from "./crossFilter/CrossFilterBar";
+import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
+import {
+  useDashboardCrossFilter,
+  useWidgetCrossFilterSwitch,
+} from "./crossFilter/useDashboardCrossFilter";
 import { widgetParameterValues } from "./widgetParameters";
 import styles from "./DashboardPage.module.css";
 
@@ -86,6 +92,8 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const reports = useWidgetReports();
   const parameters = useDashboardParameters(widgets, dashboard.options.globalParamOrder);
   const { params } = parameters;
+  const crossFilter = useDashboardCrossFilter(dashboard.options);
+  const switchWidgetCrossFilter = useWidgetCrossFilterSwitch(setWidgets);
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
   const editing = canEdit && search.has("edit");
@@ -283,6 +291,9 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       dashboardFilters={filtersOn ? reports.filterSelection : undefined}
       onFiltersFound={reports.onFiltersFound}
       onRunningChange={reports.onRunningChange}
+      crossFilter={crossFilter.state}
+      onDatumClick={crossFilter.onDatumClick}
+      onCrossFilterToggle={switchWidgetCrossFilter}
     />
   );
 
@@ -350,6 +361,14 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           Use Dashboard Level Filters
         </Checkbox>
       )}
+      {editing && (
+        <CrossFilterSettingsButton
+          settings={crossFilter.settings}
+          stored={dashboard.options.crossFilter}
+          widgets={widgets}
+          onSave={(next) => save({ options: { ...dashboard.options, crossFilter: next } })}
+        />
+      )}
       {filtersOn && reports.filterSelection.length > 0 && (
         <div className={styles.filters} data-testid="dashboard-filters">
           <ResultFilters
@@ -359,6 +378,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           />
         </div>
       )}
+      <CrossFilterBar {...crossFilter.bar} />
       {visible.length === 0 && !editing ? (
         <div className={styles.empty} data-testid="dashboard-empty">
           <Typography.Paragraph type="secondary">This dashboard is empty.</Typography.Paragraph>

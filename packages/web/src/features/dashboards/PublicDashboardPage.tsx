@@ -18,6 +18,8 @@ import { DashboardGrid } from "./DashboardGrid";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
 import { useWidgetReports } from "./useWidgetReports";
+import CrossFilterBar from "./crossFilter/CrossFilterBar";
+import { useDashboardCrossFilter } from "./crossFilter/useDashboardCrossFilter";
 import { widgetParameterValues } from "./widgetParameters";
 import { widgetPositions } from "./widgetSize";
 import styles from "./PublicDashboardPage.module.css";
@@ -84,6 +86,8 @@ function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
   const { params } = parameters;
   const positions = useMemo(() => widgetPositions(widgets), [widgets]);
   const filtersOn = dashboard.dashboard_filters_enabled;
+  // Read-only viewers filter too (`cf` in the public address).
+  const crossFilter = useDashboardCrossFilter(dashboard.options);
 
   return (
     <div className={styles.page} data-testid="public-dashboard">
@@ -111,6 +115,7 @@ function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
           />
         </div>
       )}
+      <CrossFilterBar {...crossFilter.bar} />
       <DashboardGrid
         widgets={widgets}
         positions={positions}
@@ -136,6 +141,8 @@ function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
             onEditParameters={ignore}
             dashboardFilters={filtersOn ? reports.filterSelection : undefined}
             onFiltersFound={reports.onFiltersFound}
+            crossFilter={crossFilter.state}
+            onDatumClick={crossFilter.onDatumClick}
           />
         )}
       />

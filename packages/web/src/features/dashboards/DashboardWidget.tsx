@@ -18,7 +18,7 @@ import {
   type ParameterDefinition,
 } from "@sightline/core";
 import { ParametersPanel } from "../queries/ParametersPanel";
-import type { DashboardWidget as Widget } from "../../api/dashboards";
+import type { DashboardWidget as Widget, WidgetOptions } from "../../api/dashboards";
 import { resultDownloadUrl } from "../../api/queries";
 import { useNow } from "../admin/TimeAgo";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
@@ -31,6 +31,7 @@ import {
   type WidgetDatumClickHandler,
 } from "./crossFilter/useWidgetCrossFilter";
 import type { DashboardCrossFilter } from "./crossFilter/widgetCrossFilter";
+import { useWidgetDrillDown } from "./drillDown/useWidgetDrillDown";
 import { markdownHtml } from "./markdown";
 import { useWidgetResult } from "./useWidgetResult";
 import styles from "./DashboardWidget.module.css";
@@ -74,6 +75,8 @@ export interface WidgetProps {
   onDatumClick?: WidgetDatumClickHandler;
   /** Edit mode: switches the widget's cross-filtering on or off. */
   onCrossFilterToggle?: (widget: Widget, enabled: boolean) => void;
+  /** Keeps the widget's options saved by a setting (drill-down); without it none is offered. */
+  onOptionsSaved?: (widgetId: number, options: WidgetOptions) => void;
 }
 
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
@@ -154,6 +157,13 @@ function VisualizationWidget(props: WidgetProps) {
   const values = useCrossFilterParameterValues(widget, props.values, props.crossFilter);
   const { state, result, refresh, running } = useWidgetResult(query, values, props.refreshToken);
   const cross = useWidgetCrossFilter(widget, result?.data, props.crossFilter, props.onDatumClick);
+  // A widget with a drill-down link opens it on click instead of cross-filtering.
+  const drill = useWidgetDrillDown(widget, {
+    editing,
+    readOnly: props.readOnly,
+    columns: result?.data.columns,
+    onSaved: props.onOptionsSaved,
+  });
   const formats = useVisualizationFormats();
   const { onRunningChange } = props;
   useEffect(() => {
@@ -203,7 +213,7 @@ function VisualizationWidget(props: WidgetProps) {
       hideToolbox
       filters={controlled}
       hideFilters={controlled !== undefined}
-      onDatumClick={cross.onDatumClick}
+      onDatumClick={drill.onDatumClick ?? cross.onDatumClick}
       selection={cross.selection}
     />
   ) : (
@@ -253,6 +263,7 @@ function VisualizationWidget(props: WidgetProps) {
         onClick: () => props.onCrossFilterToggle?.(widget, !on),
       });
     }
+    if (drill.menuItem) items.push(drill.menuItem);
     items.push({
       key: "remove",
       icon: <DeleteOutlined />,
@@ -345,6 +356,7 @@ function VisualizationWidget(props: WidgetProps) {
       >
         <div style={{ height: "70vh", display: "flex", flexDirection: "column" }}>{body}</div>
       </Modal>
+      {drill.dialog}
     </div>
   );
 }

@@ -30,6 +30,7 @@ import { AddWidgetDialog } from "./AddWidgetDialog";
 import { DashboardGrid } from "./DashboardGrid";
 import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
+import { DrillDownBreadcrumbs } from "./drillDown/DrillDownBreadcrumbs";
 import { placeNewWidget, widgetPositions } from "./widgetSize";
 import { ParametersPanel } from "../queries/ParametersPanel";
 import { useLeaveWarning } from "../queries/useLeaveWarning";
@@ -255,6 +256,11 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     }
   }, []);
   const editText = useCallback((widget: DashboardWidget) => setTextbox({ widget }), []);
+  const keepOptions = useCallback(
+    (id: number, options: DashboardWidget["options"]) =>
+      setWidgets((current) => current.map((w) => (w.id === id ? { ...w, options } : w))),
+    [],
+  );
 
   async function saveMappings(
     widget: DashboardWidget,
@@ -294,6 +300,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       crossFilter={crossFilter.state}
       onDatumClick={crossFilter.onDatumClick}
       onCrossFilterToggle={switchWidgetCrossFilter}
+      onOptionsSaved={keepOptions}
     />
   );
 
@@ -308,6 +315,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           description={CONFLICT_DESCRIPTION}
         />
       )}
+      <DrillDownBreadcrumbs />
       <DashboardHeader
         dashboard={dashboard}
         editing={editing}

@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
 import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
 import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { TEST_PG_URL } from "../packages/server/src/testing/services";
 import { demoDataSourceId } from "./demoVisualizations";
 import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
 
@@ -163,4 +164,91 @@ describe("Public dashboard", () => {
     await screenshot(phone.page, "public-dashboard-share-dialog-phone");
     await phone.context.close();
   }, 300_000);
+
+  it("runs a parameterised query again for a public viewer when its values change", async () => {
+    // A PostgreSQL query slow enough that a run answers with a job: the page polls it and reads
+    // the result under the values it ran with.
+    const pgUrl = new URL(TEST_PG_URL);
+    const source = await api.post<{ id: number }>("/api/data_sources", {
+      name: "Slow pg",
+      type: "pg",
+      options: {
+        host: pgUrl.hostname,
+        port: Number(pgUrl.port || 5432),
+        user: decodeURIComponent(pgUrl.username),
+        password: decodeURIComponent(pgUrl.password),
+        dbname: pgUrl.pathname.slice(1),
+        sslmode: "disable",
+      },
+    });
+    expect(source.status, source.text).toBe(200);
+    const query = await api.post<{ id: number; visualizations: { id: number }[] }>("/api/queries", {
+      name: "Days of the period",
+      query:
+        // Text, not a date: the table shows it as it is.
+        "SELECT 'Day ' || to_char(d, 'YYYY-MM-DD') AS day FROM pg_sleep(1.5) AS pause, " +
+        "generate_series('{{ period.start }}'::date, '{{ period.end }}'::date, " +
+        "interval '1 day') AS d",
+      data_source_id: source.body.id,
+      options: {
+        parameters: [
+          {
+            name: "period",
+            title: "Period",
+            type: "date-range",
+            value: { start: "2026-01-01", end: "2026-01-02" },
+          },
+        ],
+      },
+    });
+    expect(query.status, query.text).toBe(200);
+    await api.post(`/api/queries/${query.body.id}`, { is_draft: false });
+    const board = await api.post<{ id: number }>("/api/dashboards", { name: "Slow days" });
+    await api.post("/api/widgets", {
+      dashboard_id: board.body.id,
+      visualization_id: query.body.visualizations[0]!.id,
+      width: 1,
+      text: "",
+      options: {
+        parameterMappings: {
+          period: {
+            name: "period",
+            type: "dashboard-level",
+            mapTo: "period",
+            value: null,
+            title: "",
+          },
+        },
+      },
+    });
+    const share = await api.post<{ public_url: string }>(`/api/dashboards/${board.body.id}/share`);
+    const publicUrl = new URL(share.body.public_url);
+
+    const visitor = await anonymous();
+    const jobs: string[] = [];
+    visitor.page.on("request", (request) => {
+      if (/\/api\/jobs\//.test(request.url())) jobs.push(request.url());
+    });
+    // Values in the address no viewer ran before: a fresh run, polled, its result read.
+    await visitor.page.goto(`${publicUrl.pathname}?p_period=2026-03-01--2026-03-03`);
+    const widget = visitor.page.locator("[data-widget-type=visualization]");
+    await poll(() => widget.textContent(), 60_000).toContain("2026-03-03");
+    expect(await widget.textContent()).toContain("2026-03-01");
+    expect(await widget.locator(".ant-alert-error").count()).toBe(0);
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(jobs.every((url) => url.includes("p_period=2026-03-01--2026-03-03"))).toBe(true);
+
+    // Changed on the page: another fresh run, shown once its job ends.
+    const parameters = visitor.page.getByTestId("dashboard-parameters");
+    await parameters.getByRole("button", { name: "Dynamic values" }).click();
+    await visitor.page.getByRole("menuitem", { name: "Last 7 days" }).click();
+    await parameters.getByTestId("apply-parameters").click();
+    await visitor.page.waitForURL((url) => url.searchParams.get("p_period") === "d_last_7_days");
+    await poll(() => widget.textContent(), 60_000).not.toContain("2026-03-01");
+    await poll(() => widget.filter({ hasText: "Updated" }).count(), 60_000).toBe(1);
+    expect(await widget.locator(".ant-alert-error").count()).toBe(0);
+    expect(await widget.textContent()).toMatch(/Day \d{4}-\d{2}-\d{2}/);
+    await screenshot(visitor.page, "public-dashboard-fresh-run");
+    await visitor.context.close();
+  }, 180_000);
 });

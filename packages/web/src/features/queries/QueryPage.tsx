@@ -22,6 +22,7 @@ import type { QueryEditorHandle } from "./QueryEditor";
 import { QueryEditorLayout } from "./QueryEditorLayout";
 import { QueryEditorPane } from "./QueryEditorPane";
 import { QueryHeader } from "./QueryHeader";
+import { DrillDownBreadcrumbs } from "../dashboards/drillDown/DrillDownBreadcrumbs";
 import { QuerySidePanel } from "./QuerySidePanel";
 import { QueryViewLayout } from "./QueryViewLayout";
 import { ResultsPanel } from "./ResultsPanel";
@@ -128,18 +129,21 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
 
   // -- the parts -------------------------------------------------------------------------------
   const header = (
-    <QueryHeader
-      query={query}
-      editing={editing}
-      canEdit={canEdit}
-      dataSource={dataSource}
-      result={execution.result}
-      visualizationId={tabs.current?.id}
-      onRename={doc.rename}
-      onSave={(changes) => void save(changes, { quiet: true })}
-      onArchived={() => setQuery((q) => ({ ...q, is_archived: true, schedule: null }))}
-      onOpenDialog={(kind) => setDialog({ kind })}
-    />
+    <>
+      <DrillDownBreadcrumbs />
+      <QueryHeader
+        query={query}
+        editing={editing}
+        canEdit={canEdit}
+        dataSource={dataSource}
+        result={execution.result}
+        visualizationId={tabs.current?.id}
+        onRename={doc.rename}
+        onSave={(changes) => void save(changes, { quiet: true })}
+        onArchived={() => setQuery((q) => ({ ...q, is_archived: true, schedule: null }))}
+        onOpenDialog={(kind) => setDialog({ kind })}
+      />
+    </>
   );
 
   const parametersPanel = (

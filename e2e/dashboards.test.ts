@@ -15,6 +15,7 @@ interface Position {
   row: number;
   sizeX: number;
   sizeY: number;
+  autoHeight?: boolean;
 }
 interface SavedDashboard {
   id: number;
@@ -141,12 +142,20 @@ describe("dashboards in the browser", () => {
       await poll(() => chartWidget.locator("canvas").count(), 30_000).toBeGreaterThan(0);
       expect(await chartWidget.textContent()).toContain("Orders by month");
 
-      // New widgets sit side by side at the default size (3×3).
+      // New widgets sit side by side, each at its kind's default size: a text box 3×3, a chart
+      // 3×8 (Redash's sizes).
       const saved = await getDashboard(id);
       const text = saved.widgets.find((w) => !w.visualization)!;
       const chart = saved.widgets.find((w) => w.visualization)!;
       expect(text.options.position).toMatchObject({ col: 0, row: 0, sizeX: 3, sizeY: 3 });
-      expect(chart.options.position).toMatchObject({ col: 3, row: 0, sizeX: 3, sizeY: 3 });
+      expect(chart.options.position).toMatchObject({
+        col: 3,
+        row: 0,
+        sizeX: 3,
+        sizeY: 8,
+        minSizeY: 5,
+        autoHeight: false,
+      });
 
       // Resize the chart two rows taller, then move the text box under it.
       const handle = page.locator(`[data-widget-id="${chart.id}"] .react-resizable-handle`);
@@ -159,7 +168,7 @@ describe("dashboards in the browser", () => {
       await poll(
         async () =>
           (await getDashboard(id)).widgets.find((w) => w.id === chart.id)!.options.position.sizeY,
-      ).toBeGreaterThan(3);
+      ).toBeGreaterThan(8);
       await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
 
       const textCard = page.locator(`[data-widget-id="${text.id}"]`);

@@ -263,4 +263,33 @@ describe("dashboard layout in the browser", () => {
       await context.close();
     },
   );
+
+  it("shows the Demo dashboard whole on desktop and phone", { timeout: 120_000 }, async () => {
+    const list = await api.get<{ results: { id: number; name: string }[] }>(
+      "/api/dashboards?q=Demo",
+    );
+    const demo = list.body.results.find((d) => d.name.startsWith("Demo"))!;
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { page, context } = await signedIn(viewport);
+      await page.goto(`/dashboards/${demo.id}`);
+      const widgets = page.locator("[data-widget-type=visualization]");
+      await poll(() => widgets.count()).toBeGreaterThanOrEqual(4);
+      await poll(() => widgets.locator("canvas").count()).toBe(3);
+      await poll(() => page.getByTestId("counter-value").count()).toBe(1);
+      // Every card's parts fit inside its cell (the text box included).
+      const cut = await page.locator("[data-widget-id]").evaluateAll((cells) =>
+        cells
+          .map((cell) => {
+            // The card, or a text box's scrolling text.
+            const box =
+              cell.querySelector("[data-widget-type=textbox] > div") ?? cell.firstElementChild!;
+            return box.scrollHeight - box.clientHeight;
+          })
+          .filter((px) => px > 1),
+      );
+      expect(cut).toEqual([]);
+      await screenshot(page, `dashboard-demo-${viewport === DESKTOP ? "desktop" : "phone"}`);
+      await context.close();
+    }
+  });
 });

@@ -56,8 +56,13 @@ export function DashboardGrid(props: DashboardGridProps) {
                 key={widget.id}
                 data-widget-id={widget.id}
                 className={cellClass(widget.id)}
-                // An auto-height widget is as tall as its content; the others keep their rows.
-                style={position.autoHeight ? undefined : { height: rowsToPixels(position.sizeY) }}
+                // Auto-height widgets and text boxes are as tall as their content (a phone's
+                // narrow column wraps text onto more lines); the others keep their rows.
+                style={
+                  position.autoHeight || !widget.visualization
+                    ? undefined
+                    : { height: rowsToPixels(position.sizeY) }
+                }
               >
                 {props.renderWidget(widget)}
               </div>

@@ -206,6 +206,9 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
                     drafts={drafts}
                     queryId={chosen.data.id}
                     onChange={setDrafts}
+                    onSubmit={() => {
+                      if (visualization && !mappingError && !saving) void add();
+                    }}
                   />
                 </>
               )}

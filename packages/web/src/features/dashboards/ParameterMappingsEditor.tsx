@@ -17,6 +17,8 @@ interface ParameterMappingsEditorProps {
   drafts: Record<string, MappingDraft>;
   queryId: number;
   onChange: (drafts: Record<string, MappingDraft>) => void;
+  /** Enter in a title field: the dialog saves, as its OK button would. */
+  onSubmit?: () => void;
 }
 
 export function ParameterMappingsEditor(props: ParameterMappingsEditorProps) {
@@ -54,6 +56,7 @@ export function ParameterMappingsEditor(props: ParameterMappingsEditorProps) {
               maxLength={MAPPING_TITLE_MAX}
               value={drafts[def.name]?.title ?? ""}
               onChange={(e) => update(def, { title: e.target.value })}
+              onPressEnter={props.onSubmit}
             />
           ),
         },

@@ -78,6 +78,9 @@ export function WidgetParametersDialog(props: WidgetParametersDialogProps) {
           drafts={drafts}
           queryId={widget.visualization?.query?.id ?? 0}
           onChange={setDrafts}
+          onSubmit={() => {
+            if (!invalid && !saving) void save();
+          }}
         />
       )}
     </Modal>

@@ -1,15 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
-import { App } from "antd";
-import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Query } from "@sightline/core";
-import { NotificationsBridge } from "../../app/notifications";
-import { SessionGate } from "../../app/session";
 import { stubMatchMedia } from "../../testing/matchMedia";
 import { newQuery } from "./queryDocument";
+import { appProviders, sessionAnswer } from "./testAppProviders";
 import { CONFLICT_MESSAGE, useQueryDocument, type QueryDocument } from "./useQueryDocument";
 
 interface Sent {
@@ -30,14 +25,7 @@ beforeEach(() => {
   // The server is not part of this test: a fake fetch plays api/session and the query's save.
   vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
     const path = new URL(url, "http://localhost").pathname;
-    if (path === "/api/session") {
-      return json({
-        user: { id: 1, name: "Ann", permissions },
-        messages: [],
-        org_slug: "default",
-        client_config: { autoPublishNamedQueries: true },
-      });
-    }
+    if (path === "/api/session") return sessionAnswer(permissions);
     const body = JSON.parse(String(init.body ?? "{}")) as Record<string, unknown>;
     sent.push({ path, body });
     return saveAnswers.shift() ?? json({ message: "no answer" }, 500);
@@ -61,28 +49,11 @@ const saved: Query = {
   can_edit: true,
 };
 
-/** The hook inside the app's providers: session, antd's App (modals, notifications), router. */
 async function renderDocument(initial: Query) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const editor = { current: null };
-  const wrapper = ({ children }: { children: ReactNode }) => {
-    const router = createMemoryRouter([{ path: "*", element: children }], {
-      initialEntries: ["/queries/5/source"],
-    });
-    return (
-      <QueryClientProvider client={client}>
-        <App>
-          <NotificationsBridge />
-          <SessionGate>
-            <RouterProvider router={router} />
-          </SessionGate>
-        </App>
-      </QueryClientProvider>
-    );
-  };
   const hook = renderHook(
     () => useQueryDocument({ initial, dataSources: [], editing: true, editor }),
-    { wrapper },
+    appProviders("/queries/5/source"),
   );
   await waitFor(() => expect(hook.result.current).not.toBeNull());
   return () => hook.result.current as QueryDocument;

@@ -98,10 +98,14 @@ describe("dashboards in the browser", () => {
       await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Unpublished");
 
       // The title is edited in place; tags from the header.
+      const historyLength = await page.evaluate(() => history.length);
       await page.getByTestId("dashboard-title").getByRole("button").click();
       await page.getByTestId("dashboard-header").locator("textarea").fill("Sales overview 2026");
       await page.keyboard.press("Enter");
       await poll(async () => (await getDashboard(id)).name).toBe("Sales overview 2026");
+      // The address shows the new slug, replacing the old one (Back does not return to it).
+      await page.waitForURL(new RegExp(`/dashboards/${id}-sales-overview-2026\\?edit`));
+      expect(await page.evaluate(() => history.length)).toBe(historyLength);
       await page.getByRole("button", { name: "Add tag" }).click();
       await animationsSettled(page);
       await page.getByRole("combobox", { name: "Tags" }).fill("sales");

@@ -43,6 +43,7 @@ import { ResultFilters } from "../../visualizations";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
+import { useDashboardAddress } from "./useDashboardAddress";
 import CrossFilterBar from "./crossFilter/CrossFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
 import {
@@ -123,6 +124,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   );
 
   const filtersOn = dashboard.dashboard_filters_enabled;
+  const showAddressOf = useDashboardAddress();
 
   const saver = useLayoutSaver(widgets, (saved) =>
     setWidgets((current) =>
@@ -157,6 +159,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         widgets: current.widgets,
         can_edit: current.can_edit,
       }));
+      if (changes.name !== undefined) showAddressOf(saved);
       queryClient.invalidateQueries({ queryKey: ["dashboards"] });
     } catch (error) {
       if (isApiError(error) && error.status === 409) setConflict(true);

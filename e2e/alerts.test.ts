@@ -38,6 +38,7 @@ describe("alerts in the browser", () => {
   let browser: Browser;
   let api: TestClient;
   let webApp: string;
+  let queryId: number;
 
   beforeAll(async () => {
     server = await startTestServer("sqlite");
@@ -55,6 +56,7 @@ describe("alerts in the browser", () => {
       data_source_id: demo.id,
     });
     expect(saved.status, saved.text).toBe(200);
+    queryId = saved.body.id;
     await api.post(`/api/queries/${saved.body.id}`, { is_draft: false });
     // A draft: listed in the selector but not pickable.
     await api.post("/api/queries", {
@@ -160,6 +162,9 @@ describe("alerts in the browser", () => {
       await poll(() =>
         page.getByText("Value column isn't supported by condition type.").count(),
       ).toBe(0);
+      // The condition reads the largest value of the column rather than the first row's.
+      await page.locator("#alert-selector").click();
+      await page.locator(".ant-select-item-option", { hasText: "Maximum" }).click();
       // The default name follows the condition.
       expect(await page.getByLabel("Name").getAttribute("placeholder")).toBe(
         "Orders by month: orders > 100",
@@ -178,18 +183,24 @@ describe("alerts in the browser", () => {
         column: "orders",
         op: ">",
         value: 100,
+        selector: "max",
         muted: false,
       });
       expect(created.rearm).toBe(3600);
 
       // The view page.
       await page.getByText("At most every 1 hour").waitFor();
+      expect(await page.getByTestId("alert-selector").textContent()).toBe("Maximum");
       await poll(() => page.getByTestId("alert-state").first().textContent()).toBe("UNKNOWN");
       await screenshot(page, "alerts-view-desktop");
 
       // Edit: rename and switch to a custom template, then back to default with the confirmation.
       await page.getByTestId("edit-alert").click();
       await page.waitForURL((url) => url.pathname === `/alerts/${id}/edit`);
+      // The stored selector is loaded into the form.
+      await poll(() =>
+        page.locator("#alert-selector").locator("..").locator("..").textContent(),
+      ).toContain("Maximum");
       await page.getByLabel("Name").fill("Many orders");
       await page.locator("#alert-template").click();
       await page.locator(".ant-select-item-option", { hasText: "Custom template" }).click();
@@ -294,4 +305,54 @@ describe("alerts in the browser", () => {
       await context.close();
     },
   );
+
+  it("clears the list's sort while searching and brings it back when the search is cleared", async () => {
+    // Created in this order; six match "orders", more than a page of five.
+    const created = ["Beta orders", "Alpha orders", "Gamma sales", "Delta orders"];
+    created.push("Zeta orders", "Epsilon orders", "Eta orders");
+    const ids: number[] = [];
+    for (const name of created) {
+      const res = await api.post<{ id: number }>("/api/alerts", {
+        name,
+        query_id: queryId,
+        options: { column: "orders", op: ">", value: 1 },
+      });
+      expect(res.status, res.text).toBe(200);
+      ids.push(res.body.id);
+    }
+    const byName = [...created].sort();
+    const { page, context } = await signedIn();
+    await page.goto("/alerts?page_size=5");
+    const table = page.getByTestId("alerts-table");
+    const names = () => table.locator("tbody tr td:nth-child(2)").allTextContents();
+    // Newest first by default.
+    await poll(names).toEqual([...created].reverse().slice(0, 5));
+    const nameHeader = table.locator("th", { hasText: "Name" });
+    await nameHeader.click();
+    await page.waitForURL((url) => url.searchParams.get("order") === "name");
+    await poll(names).toEqual(byName.slice(0, 5));
+    expect(await nameHeader.getAttribute("aria-sort")).toBe("ascending");
+
+    // Searching drops the sort: the matches come in the list's own order (oldest first), no
+    // header sorted; paging through them keeps the sort chosen before.
+    await page.getByPlaceholder("Search Alerts...").fill("orders");
+    await page.waitForURL((url) => url.searchParams.get("q") === "orders");
+    expect(new URL(page.url()).searchParams.get("order")).toBeNull();
+    const matches = created.filter((name) => name.endsWith("orders"));
+    await poll(names).toEqual(matches.slice(0, 5));
+    expect(await nameHeader.getAttribute("aria-sort")).toBeNull();
+    await screenshot(page, "alerts-list-search-desktop");
+    await page.locator(".ant-pagination-item-2").click();
+    await page.waitForURL((url) => url.searchParams.get("page") === "2");
+    await poll(names).toEqual(matches.slice(5));
+    expect(new URL(page.url()).searchParams.get("order")).toBeNull();
+
+    // Cleared: the sort chosen before comes back, on page 1.
+    await page.getByPlaceholder("Search Alerts...").fill("");
+    await page.waitForURL((url) => !url.searchParams.has("q"));
+    expect(new URL(page.url()).searchParams.get("order")).toBe("name");
+    await poll(names).toEqual(byName.slice(0, 5));
+    await context.close();
+    for (const id of ids) await api.request("DELETE", `/api/alerts/${id}`);
+  }, 120_000);
 });

@@ -138,6 +138,14 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
         ].sort(),
       );
       expect(alert.query.user.email).toBe("admin@example.com");
+      // The selector is kept as sent, and read back.
+      for (const selector of ["first", "min", "max"]) {
+        const withSelector = await newAlert(owner, { options: { ...OPTIONS, selector } });
+        expect(withSelector.options.selector).toBe(selector);
+        expect((await owner.get(`/api/alerts/${withSelector.id}`)).body.options.selector).toBe(
+          selector,
+        );
+      }
       expect(alert.user).not.toHaveProperty("api_key");
       expect(await events("create")).toEqual(
         expect.arrayContaining([expect.objectContaining({ object_id: String(alert.id) })]),
@@ -175,6 +183,8 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
         { ...base, options: "x" },
         { ...base, options: { ...OPTIONS, custom_body: "{{#QUERY_RESULT_ROWS}} unclosed" } },
         { ...base, options: { ...OPTIONS, custom_subject: "{{/nothing}}" } },
+        { ...base, options: { ...OPTIONS, selector: "last" } },
+        { ...base, options: { ...OPTIONS, selector: 1 } },
         { ...base, rearm: -1 },
         { ...base, rearm: 1.5 },
         { ...base, rearm: "soon" },

@@ -137,11 +137,17 @@ function readName(value: unknown): string {
   return value.trim();
 }
 
+/** Which value of the column is compared (reference §9.1); absent means `first`. */
+const SELECTORS: readonly unknown[] = ["first", "min", "max"];
+
 function readOptions(value: unknown): AlertOptions {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw badRequest("options is required and must be an object.");
   }
   const options = value as AlertOptions;
+  if (options.selector !== undefined && !SELECTORS.includes(options.selector)) {
+    throw badRequest("selector must be first, min or max.");
+  }
   // A template that cannot be rendered would only fail later, when the alert fires.
   for (const key of ["custom_subject", "custom_body", "template"] as const) {
     const problem = templateProblem(options[key]);

@@ -19,6 +19,7 @@ import {
   NEW_ALERT_REARM,
   OPERATORS,
   REARM_UNITS,
+  SELECTORS,
   TEMPLATE_VARIABLES,
   alertName,
   chooseColumn,
@@ -26,11 +27,13 @@ import {
   rearmMode,
   rearmParts,
   rearmSeconds,
+  selectorOf,
   thresholdHint,
   thresholdValue,
   usesCustomTemplate,
   type RearmMode,
   type RearmUnit,
+  type Selector,
 } from "./alertRules";
 import { QuerySelector } from "./QuerySelector";
 import { ALERTS_KEY, alertKey } from "./queryKeys";
@@ -178,6 +181,15 @@ export function AlertForm({ alert }: AlertFormProps) {
                 options={columns.map((c) => ({ value: c, label: c }))}
                 notFoundContent="No options available."
                 onChange={(value: string) => change({ column: value })}
+              />
+            </Form.Item>
+            <Form.Item label="Value" htmlFor="alert-selector">
+              <Select
+                id="alert-selector"
+                style={{ width: 130 }}
+                value={selectorOf(options)}
+                options={SELECTORS.map((s) => ({ value: s.value, label: s.label }))}
+                onChange={(selector: Selector) => change({ selector })}
               />
             </Form.Item>
             <Form.Item label="Condition" htmlFor="alert-op">

@@ -13,12 +13,22 @@ import {
   ListPageLayout,
   listStyles as styles,
 } from "../../components/listPage/ListPageLayout";
+import { listTableControls } from "../../components/listPage/ListTable";
 import { useListAddress } from "../../components/listPage/useListAddress";
 import { formatDateTime } from "../queries/display";
 import { AlertStateTag } from "./AlertStateTag";
 import { ALERTS_KEY } from "./queryKeys";
 
 const LINKS = [{ path: "/alerts", label: "All Alerts" }];
+
+/** Sortable columns, each its own order key in the address. */
+const ORDER_KEYS = {
+  name: "name",
+  created_by: "created_by",
+  state: "state",
+  updated_at: "updated_at",
+  created_at: "created_at",
+};
 
 /** Sortable columns: the value each sorts by. */
 const SORT_VALUES: Record<string, (alert: Alert) => string> = {
@@ -47,15 +57,17 @@ export default function AlertListPage() {
   // Creating is open to all; the button follows list_alerts (spec 3 §6).
   const canCreate = hasPermission(session.user, "list_alerts");
   const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
-  const { q, page, pageSize, order, update } = address;
+  const { q, page, pageSize, order } = address;
   const alerts = useQuery({ queryKey: ALERTS_KEY, queryFn: listAlerts });
   const navigate = useNavigate();
 
-  const sortOrder = (key: string) => {
-    if (order === key) return "ascend" as const;
-    if (order === `-${key}`) return "descend" as const;
-    return null;
-  };
+  // The lists' shared sorting and paging: a search clears the sort (the rows then keep the
+  // server's order), clearing it brings back the sort last chosen by a header click.
+  const { sortOrder, onChange: onTableChange } = listTableControls<Alert>(
+    address,
+    ORDER_KEYS,
+    config.pageSize || 20,
+  );
   const sortable = (key: string) => ({ key, sorter: true, sortOrder: sortOrder(key) });
 
   const columns: TableProps<Alert>["columns"] = [
@@ -106,17 +118,6 @@ export default function AlertListPage() {
       render: (_, row) => formatDateTime(row.created_at, config),
     },
   ];
-
-  const onTableChange: TableProps<Alert>["onChange"] = (pagination, _f, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const key = s?.columnKey ? String(s.columnKey) : undefined;
-    const nextOrder = key && s.order ? (s.order === "descend" ? `-${key}` : key) : null;
-    update({
-      order: nextOrder,
-      page: pagination.current && pagination.current > 1 ? String(pagination.current) : null,
-      page_size: pagination.pageSize !== config.pageSize ? String(pagination.pageSize) : null,
-    });
-  };
 
   const newAlert = canCreate && (
     <Button

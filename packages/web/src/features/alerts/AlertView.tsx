@@ -11,7 +11,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { formatDateTime } from "../queries/display";
 import { AlertDestinations } from "./AlertDestinations";
 import { AlertStateTag } from "./AlertStateTag";
-import { rearmText, usesCustomTemplate } from "./alertRules";
+import { rearmText, selectorLabel, usesCustomTemplate } from "./alertRules";
 import { ALERTS_KEY, alertKey } from "./queryKeys";
 import styles from "./alerts.module.css";
 
@@ -127,6 +127,9 @@ export function AlertView({ alert, canEdit }: { alert: Alert; canEdit: boolean }
             </Descriptions.Item>
             <Descriptions.Item label="Trigger when">
               <code>{`${column ?? ""} ${op ?? ""} ${String(value ?? "")}`}</code>
+            </Descriptions.Item>
+            <Descriptions.Item label="Value">
+              <span data-testid="alert-selector">{selectorLabel(alert.options)}</span>
             </Descriptions.Item>
             <Descriptions.Item label="State">
               <AlertStateTag state={alert.state} />

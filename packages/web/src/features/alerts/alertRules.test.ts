@@ -10,12 +10,22 @@ import {
   rearmParts,
   rearmSeconds,
   rearmText,
+  selectorLabel,
+  selectorOf,
   thresholdHint,
   thresholdValue,
   usesCustomTemplate,
 } from "./alertRules";
 
 describe("alert form rules", () => {
+  it("reads the first row unless the alert names min or max (reference §9.1)", () => {
+    expect(selectorOf({})).toBe("first");
+    expect(selectorOf({ selector: "min" })).toBe("min");
+    expect(selectorOf({ selector: "max" })).toBe("max");
+    expect(selectorLabel({})).toBe("First row");
+    expect(selectorLabel({ selector: "max" })).toBe("Maximum");
+  });
+
   it("builds the default name from query, column, operator and value", () => {
     expect(defaultAlertName(undefined, { op: ">", value: 1 })).toBe("New Alert");
     expect(defaultAlertName("Orders", { column: "count", op: ">=", value: 10 })).toBe(

@@ -12,6 +12,28 @@ export const NEW_ALERT_OPTIONS: AlertOptions = {
 };
 export const NEW_ALERT_REARM = 0;
 
+/**
+ * Which value of the column the condition reads (reference §9.1, §9.2): the first row's, or the
+ * smallest or largest over all rows. Stored alerts without one read the first row.
+ */
+export const SELECTORS = [
+  { value: "first", label: "First row" },
+  { value: "min", label: "Minimum" },
+  { value: "max", label: "Maximum" },
+] as const;
+
+export type Selector = (typeof SELECTORS)[number]["value"];
+
+export function selectorOf(options: AlertOptions): Selector {
+  return options.selector === "min" || options.selector === "max" ? options.selector : "first";
+}
+
+/** How the view page names the selector. */
+export function selectorLabel(options: AlertOptions): string {
+  const selector = selectorOf(options);
+  return SELECTORS.find((s) => s.value === selector)!.label;
+}
+
 /** The name used when the name box is left empty (spec 3 §5). */
 export function defaultAlertName(queryName: string | undefined, options: AlertOptions): string {
   if (!queryName) return "New Alert";

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { defaultEmailBody, renderAlertTexts, templateVariables } from "./templates";
+import {
+  defaultEmailBody,
+  NOTIFICATION_ROWS,
+  renderAlertTexts,
+  templateVariables,
+} from "./templates";
 
 const alert = {
   id: 7,
@@ -113,5 +118,44 @@ describe("default e-mail body", () => {
       data,
     );
     expect(ok).toContain('#27ae60;">STATUS: OK</span>');
+  });
+
+  /** A result of `count` rows: foo = 1, 2, 3, … */
+  const bigData = (count: number) => ({
+    columns: data.columns,
+    rows: Array.from({ length: count }, (_, i) => ({ foo: i + 1, bar: `row ${i + 1}` })),
+  });
+
+  it("cuts the default e-mail's table after NOTIFICATION_ROWS rows and says how many more", () => {
+    expect(NOTIFICATION_ROWS).toBe(100);
+    const cellRows = (html: string) => [...html.matchAll(/<tr><td/g)].length;
+    const big = bigData(250);
+    const html = defaultEmailBody(templateVariables(alert, query, big, HOST), big);
+    expect(cellRows(html)).toBe(100);
+    expect(html).toContain(">row 100</td>");
+    expect(html).not.toContain(">row 101</td>");
+    expect(html).toContain("… 150 more rows</p>");
+    const justOver = bigData(101);
+    expect(defaultEmailBody(templateVariables(alert, query, justOver, HOST), justOver)).toContain(
+      "… 1 more row</p>",
+    );
+    const exact = bigData(100);
+    const whole = defaultEmailBody(templateVariables(alert, query, exact, HOST), exact);
+    expect(cellRows(whole)).toBe(100);
+    expect(whole).not.toContain("more row");
+  });
+
+  it("gives templates at most NOTIFICATION_ROWS rows, while the value still reads the first", () => {
+    const big = bigData(250);
+    const variables = templateVariables(alert, query, big, HOST);
+    const body = (template: string) =>
+      renderAlertTexts({ ...alert.options, custom_body: template }, variables).body;
+    expect(body("{{#QUERY_RESULT_ROWS}}{{foo}},{{/QUERY_RESULT_ROWS}}").split(",")).toHaveLength(
+      101,
+    );
+    expect(body("{{#QUERY_RESULT_TABLE}}x{{/QUERY_RESULT_TABLE}}")).toBe("x".repeat(100));
+    expect(body("{{{QUERY_RESULT_ROWS}}}")).toContain("'row 100'");
+    expect(body("{{{QUERY_RESULT_ROWS}}}")).not.toContain("'row 101'");
+    expect(body("{{QUERY_RESULT_VALUE}}")).toBe("1");
   });
 });

@@ -39,6 +39,13 @@ function printableList<T>(items: T[]): T[] {
   return items;
 }
 
+/**
+ * Rows a notification carries at most: in `QUERY_RESULT_ROWS`, `QUERY_RESULT_TABLE` and the
+ * default e-mail's table (Redash sends every row; a big result would make a message no mail
+ * server or chat accepts). The condition is still evaluated over every row.
+ */
+export const NOTIFICATION_ROWS = 100;
+
 /** Every variable of §9.6, for an alert in its stored (already updated) state. */
 export function templateVariables(
   alert: Pick<Alert, "id" | "name" | "state" | "options">,
@@ -49,6 +56,7 @@ export function templateVariables(
   const column = alert.options.column;
   const first = data?.rows[0];
   const names = data?.columns.map((c) => c.name) ?? [];
+  const rows = (data?.rows ?? []).slice(0, NOTIFICATION_ROWS);
   return {
     ALERT_NAME: alert.name,
     ALERT_URL: `${host}/alerts/${alert.id}`,
@@ -59,10 +67,10 @@ export function templateVariables(
     QUERY_NAME: query.name,
     QUERY_URL: `${host}/queries/${query.id}`,
     QUERY_RESULT_VALUE: first && column !== undefined && column in first ? first[column] : null,
-    QUERY_RESULT_ROWS: printableList([...(data?.rows ?? [])]),
+    QUERY_RESULT_ROWS: printableList(rows),
     QUERY_RESULT_COLS: printableList((data?.columns ?? []).map((c) => ({ ...c }))),
     QUERY_RESULT_TABLE: printableList(
-      (data?.rows ?? []).map((row) => printableList(names.map((name) => row[name] ?? null))),
+      rows.map((row) => printableList(names.map((name) => row[name] ?? null))),
     ),
   };
 }
@@ -111,6 +119,7 @@ const DEFAULT_EMAIL = `<!DOCTYPE html>
 <thead><tr>{{#headers}}<th style="border: 1px solid #ddd; padding: 4px 8px; text-align: left; background-color: #f5f5f5;">{{text}}</th>{{/headers}}</tr></thead>
 <tbody>{{#rows}}<tr>{{#cells}}<td style="border: 1px solid #ddd; padding: 4px 8px;">{{text}}</td>{{/cells}}</tr>{{/rows}}</tbody>
 </table>
+{{#moreRows}}<p style="font-size: 13px; color: #777;">… {{moreRows}}</p>{{/moreRows}}
 </body>
 </html>
 `;
@@ -119,9 +128,16 @@ function cellText(value: Cell | undefined): string {
   return value === null || value === undefined ? "" : String(value);
 }
 
+/** The line under a cut table: "1 more row", "250 more rows"; "" when nothing was cut. */
+function moreRowsText(total: number): string {
+  const more = total - NOTIFICATION_ROWS;
+  if (more <= 0) return "";
+  return `${more} more ${more === 1 ? "row" : "rows"}`;
+}
+
 /**
  * The e-mail body when the alert has no custom body: a status badge, the condition, a link to
- * the query and the result as a table.
+ * the query and the result as a table of its first NOTIFICATION_ROWS rows, then how many more.
  */
 export function defaultEmailBody(
   variables: Record<string, unknown>,
@@ -132,8 +148,9 @@ export function defaultEmailBody(
     ...variables,
     color: STATUS_COLORS[String(variables.ALERT_STATUS)] ?? STATUS_COLORS.UNKNOWN,
     headers: columns.map((c) => ({ text: c.friendly_name || c.name })),
-    rows: (data?.rows ?? []).map((row) => ({
+    rows: (data?.rows ?? []).slice(0, NOTIFICATION_ROWS).map((row) => ({
       cells: columns.map((c) => ({ text: cellText(row[c.name]) })),
     })),
+    moreRows: moreRowsText(data?.rows.length ?? 0),
   });
 }

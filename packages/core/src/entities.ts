@@ -280,6 +280,8 @@ export interface ClientConfig {
   multiByteSearchEnabled: boolean;
   allowCustomJSVisualizations: boolean;
   autoPublishNamedQueries: boolean;
+  /** Publishing controls hidden (Unpublish); Redash's web client setting. */
+  disablePublish?: boolean;
   extendedAlertOptions: boolean;
   mailSettingsMissing: boolean;
   dashboardRefreshIntervals: number[];

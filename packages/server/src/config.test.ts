@@ -12,6 +12,8 @@ describe("loadConfig", () => {
     expect(config.databaseUrl.endsWith("/data/sightline.db")).toBe(true);
     expect(config.secretKey).toBeNull();
     expect(config.baseUrl).toBe("http://127.0.0.1:5000");
+    expect(config.disablePublish).toBe(false);
+    expect(loadConfig({ SIGHTLINE_DISABLE_PUBLISH: "true" }).disablePublish).toBe(true);
   });
 
   it.each([

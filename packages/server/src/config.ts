@@ -45,6 +45,8 @@ export interface Config {
   /** Default tile server of map visualizations ({z}/{x}/{y} template); "" for none. */
   mapTileUrl: string;
   autoPublishNamedQueries: boolean;
+  /** Hides the web app's Unpublish (client_config.disablePublish, as Redash's client setting). */
+  disablePublish: boolean;
   /** Row and byte caps of stored and displayed results. */
   resultLimits: ResultLimits;
   /** Origins allowed to read results cross-origin (`*` = any); empty = no CORS headers. */
@@ -314,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowCustomJsVisualizations: bool(env, "SIGHTLINE_ALLOW_CUSTOM_JS_VISUALIZATIONS", false),
     mapTileUrl: mapTileUrl(env),
     autoPublishNamedQueries: bool(env, "SIGHTLINE_AUTO_PUBLISH_NAMED_QUERIES", true),
+    disablePublish: bool(env, "SIGHTLINE_DISABLE_PUBLISH", false),
     resultLimits: resultLimits(env),
     corsOrigins: corsOrigins(env),
     corsAllowCredentials: bool(env, "SIGHTLINE_CORS_ALLOW_CREDENTIALS", false),

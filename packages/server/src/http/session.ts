@@ -40,6 +40,7 @@ export function clientConfig(
     // Sightline's own key: the default tile server of map visualizations ("" for none).
     mapTileUrl: ctx.config.mapTileUrl,
     autoPublishNamedQueries: ctx.config.autoPublishNamedQueries,
+    disablePublish: ctx.config.disablePublish,
     extendedAlertOptions: false,
     mailSettingsMissing: !ctx.mailer.configured,
     dashboardRefreshIntervals: DEFAULT_DASHBOARD_REFRESH_INTERVALS,

@@ -36,6 +36,8 @@ export interface DashboardHeaderProps {
   canManagePermissions: boolean;
   /** Public URLs are disabled by configuration (no Share button). */
   publicUrlsDisabled: boolean;
+  /** Publishing controls disabled by configuration: no Unpublish (spec 3 §2). */
+  publishDisabled?: boolean;
   saveStatus: SaveStatus;
   refreshing: boolean;
   refreshSeconds: number | null;
@@ -177,7 +179,8 @@ function ViewControls(props: DashboardHeaderProps) {
   if (props.canManagePermissions) {
     moreItems.push({ key: "permissions", label: "Manage Permissions" });
   }
-  if (!dashboard.is_draft) moreItems.push({ key: "unpublish", label: "Unpublish" });
+  if (!dashboard.is_draft && !props.publishDisabled)
+    moreItems.push({ key: "unpublish", label: "Unpublish" });
   moreItems.push({ key: "archive", label: "Archive", danger: true });
 
   const onMore: MenuProps["onClick"] = ({ key }) => {

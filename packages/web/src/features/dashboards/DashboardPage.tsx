@@ -325,6 +325,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         canEdit={canEdit}
         canManagePermissions={canManagePermissions}
         publicUrlsDisabled={!!config.disablePublicUrls}
+        publishDisabled={!!config.disablePublish}
         saveStatus={leaving && saver.status === "saved" ? "saving" : saver.status}
         refreshing={reports.anyRunning}
         refreshSeconds={refreshSeconds}

@@ -1,6 +1,8 @@
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import { mysqlRunner } from "./mysql";
+import { READ_ONLY_NEEDS_PLAIN_MYSQL_ACCOUNT, readGrantLine } from "./mysqlSafety";
 import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
 
 const url = new URL(process.env.SIGHTLINE_TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test");
@@ -14,6 +16,12 @@ const options = {
 const suffix = Math.random().toString(36).slice(2, 10);
 const table = `sl_items_${suffix}`;
 const ctx = testContext();
+const plainUser = `sl_plain_${suffix}`;
+const fileUser = `sl_file_${suffix}`;
+const roleUser = `sl_role_${suffix}`;
+const fileRole = `sl_filer_${suffix}`;
+/** A read-only source connecting as one of the accounts above. */
+const readOnlyAs = (user: string) => ({ ...options, user, passwd: "pw", read_only: true });
 let admin: mysql.Connection;
 
 beforeAll(async () => {
@@ -28,11 +36,28 @@ beforeAll(async () => {
     `CREATE TABLE ${table} (id INT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(50), price DECIMAL(10,2), added DATE)`,
   );
   await admin.query(`INSERT INTO ${table} (name, price, added) VALUES ('pen', 1.50, '2024-01-02')`);
+  // Accounts for read-only sources: one with every right on the database but no global ones,
+  // one that may also write server files (FILE), one that holds FILE through its default role.
+  for (const user of [plainUser, fileUser, roleUser]) {
+    await admin.query(`DROP USER IF EXISTS '${user}'@'%'`);
+    await admin.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw'`);
+    await admin.query(`GRANT ALL ON \`${options.db}\`.* TO '${user}'@'%'`);
+  }
+  await admin.query(`GRANT FILE ON *.* TO '${fileUser}'@'%'`);
+  await admin.query(`DROP ROLE IF EXISTS ${fileRole}`);
+  await admin.query(`CREATE ROLE ${fileRole}`);
+  await admin.query(`GRANT FILE ON *.* TO ${fileRole}`);
+  await admin.query(`GRANT ${fileRole} TO '${roleUser}'@'%'`);
+  await admin.query(`SET DEFAULT ROLE ${fileRole} FOR '${roleUser}'@'%'`);
 });
 
 afterAll(async () => {
   await admin.query(`DROP TABLE IF EXISTS ${table}`);
   await admin.query(`DROP TABLE IF EXISTS sl_ro_${suffix}`);
+  for (const user of [plainUser, fileUser, roleUser]) {
+    await admin.query(`DROP USER IF EXISTS '${user}'@'%'`);
+  }
+  await admin.query(`DROP ROLE IF EXISTS ${fileRole}`);
   await admin.end();
 });
 
@@ -134,7 +159,7 @@ describe("mysql runner", () => {
   });
 
   it("read_only refuses writes, DDL included", async () => {
-    const ro = { ...options, read_only: true };
+    const ro = readOnlyAs(plainUser);
     await expect(mysqlRunner.run(ro, `DELETE FROM ${table}`, ctx)).rejects.toThrow(
       /READ ONLY transaction/i,
     );
@@ -146,6 +171,48 @@ describe("mysql runner", () => {
     );
     const { rows } = await runAll(mysqlRunner.run(ro, `SELECT COUNT(*) FROM ${table}`, ctx));
     expect(rows).toEqual([[1]]);
+  });
+
+  it("read_only refuses an account with FILE or SUPER, directly or through a role, and writes no file", async () => {
+    const file = `/tmp/sl_outfile_${suffix}.csv`;
+    const outfile = `SELECT 1 INTO OUTFILE '${file}'`;
+    for (const ro of [
+      { ...options, read_only: true },
+      readOnlyAs(fileUser),
+      readOnlyAs(roleUser),
+    ]) {
+      for (const run of [
+        () => mysqlRunner.run(ro, outfile, ctx),
+        () => mysqlRunner.run(ro, "SELECT 1", ctx),
+        () => mysqlRunner.test(ro, ctx),
+      ]) {
+        await expect(run()).rejects.toThrow(READ_ONLY_NEEDS_PLAIN_MYSQL_ACCOUNT);
+      }
+    }
+    // The FILE account, not read only, may (that is the operator's choice); the plain one may not.
+    await expect(mysqlRunner.run(readOnlyAs(plainUser), outfile, ctx)).rejects.toThrow(
+      /Access denied/,
+    );
+    expect(existsSync(file)).toBe(false);
+    await expect(mysqlRunner.test(readOnlyAs(plainUser), ctx)).resolves.toBeUndefined();
+    const { rows } = await runAll(mysqlRunner.run(readOnlyAs(plainUser), "SELECT 1", ctx));
+    expect(rows).toEqual([[1]]);
+  });
+
+  it("reads SHOW GRANTS lines of MariaDB and MySQL 8", () => {
+    expect(readGrantLine("GRANT FILE ON *.* TO `u`@`%`")).toEqual({ unsafe: true, roles: [] });
+    expect(readGrantLine("GRANT SELECT, SUPER ON *.* TO 'u'@'%'").unsafe).toBe(true);
+    expect(readGrantLine("GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost`").unsafe).toBe(true);
+    expect(readGrantLine("GRANT USAGE ON *.* TO `u`@`%` IDENTIFIED BY PASSWORD '*AB'").unsafe).toBe(
+      false,
+    );
+    expect(readGrantLine("GRANT ALL PRIVILEGES ON `test`.* TO `u`@`%`").unsafe).toBe(false);
+    expect(readGrantLine("GRANT `r1`,`r2` TO `u`@`%`").roles).toEqual(["`r1`", "`r2`"]);
+    expect(readGrantLine("GRANT `r1`@`%` TO `u`@`%`").roles).toEqual(["`r1`@`%`"]);
+    expect(readGrantLine("GRANT PROXY ON ''@'%' TO 'root'@'localhost' WITH GRANT OPTION")).toEqual({
+      unsafe: false,
+      roles: [],
+    });
   });
 
   it("tests the connection, lists the schema and the lazy schema", async () => {

@@ -1,15 +1,17 @@
 import { readFileSync } from "node:fs";
 import mysql from "mysql2";
 import { BatchChannel } from "./batchChannel";
+import { assertReadOnlyAccount } from "./mysqlSafety";
 import { watchQuery } from "./queryWatch";
-import type {
-  Cell,
-  ColumnType,
-  DataSourceOptions,
-  QueryRun,
-  RunContext,
-  Runner,
-  SchemaColumn,
+import {
+  DataSourceRefusedError,
+  type Cell,
+  type ColumnType,
+  type DataSourceOptions,
+  type QueryRun,
+  type RunContext,
+  type Runner,
+  type SchemaColumn,
 } from "./types";
 import { bigintCell, buildColumns, decimalCell, isoTimestamp, toCell } from "./values";
 
@@ -151,12 +153,14 @@ async function runQuery(
     connection = await connect(options);
     if (watch.signal.aborted) throw watch.signal.reason;
     if (options.read_only === true) {
+      const session = connection;
+      await assertReadOnlyAccount((sql) => exec(session, sql));
       await exec(connection, "SET SESSION TRANSACTION READ ONLY");
       await exec(connection, "START TRANSACTION READ ONLY");
     }
   } catch (error) {
     close();
-    throw watch.explain(mysqlError(error));
+    throw watch.explain(error instanceof DataSourceRefusedError ? error : mysqlError(error));
   }
   const conn = connection;
 
@@ -254,7 +258,12 @@ export const mysqlRunner: Runner = {
       port: { type: "number", default: 3306 },
       connect_timeout: { type: "number", default: 60, title: "Connection Timeout" },
       charset: { type: "string", default: "utf8mb4" },
-      read_only: { type: "boolean", title: "Read only (enforced by the database)", default: false },
+      read_only: {
+        type: "boolean",
+        title:
+          "Read only (enforced by the database; needs an account without the FILE or SUPER privilege)",
+        default: false,
+      },
       ssl_mode: {
         type: "string",
         title: "SSL Mode",
@@ -292,7 +301,17 @@ export const mysqlRunner: Runner = {
   run: runQuery,
 
   async test(options) {
-    await catalogRows(options, "SELECT 1");
+    const connection = await connect(options).catch((error) => {
+      throw mysqlError(error);
+    });
+    try {
+      await exec(connection, "SELECT 1").catch((error) => {
+        throw mysqlError(error);
+      });
+      if (options.read_only === true) await assertReadOnlyAccount((sql) => exec(connection, sql));
+    } finally {
+      connection.destroy();
+    }
   },
 
   async getSchema(options) {

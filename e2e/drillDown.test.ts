@@ -1,0 +1,346 @@
+// Drill-down (issue 19): an editor links a chart widget to another dashboard through the widget's
+// Drill-down dialog; a click on a bar opens that dashboard with the clicked value as its
+// parameter (p_<name>), and the breadcrumb leads back. A table column linked to a query shows
+// real links carrying the row's values (a Ctrl-click opens a new tab).
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { demoDataSourceId } from "./demoVisualizations";
+import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+
+/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 30_000) =>
+  expect.poll(fn, { timeout, interval: 200 });
+
+const SALES =
+  "SELECT * FROM (VALUES ('FR', 10, DATE '2024-03-01'), ('DE', 20, DATE '2024-03-02'), ('IT', 5, DATE '2024-03-03')) AS t(country, sales, day)";
+
+interface Position {
+  col: number;
+  row: number;
+  sizeX: number;
+  sizeY: number;
+}
+
+interface StoredWidget {
+  id: number;
+  options: Record<string, unknown>;
+}
+
+describe("Drill-down from a dashboard", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: TestClient;
+  let webApp: string;
+  let source: { id: number; slug: string };
+  let target: { id: number; slug: string };
+  let detailQueryId: number;
+  let chartWidget: number;
+  let tableWidget: number;
+  let targetWidget: number;
+
+  /** A published query on the Demo data source. */
+  async function newQuery(name: string, sql: string, options: Record<string, unknown> = {}) {
+    const saved = await api.post<{ id: number; visualizations: { id: number }[] }>("/api/queries", {
+      name,
+      query: sql,
+      data_source_id: await demoDataSourceId(api),
+      options,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    await api.post(`/api/queries/${saved.body.id}`, { is_draft: false });
+    return saved.body;
+  }
+
+  async function newVisualization(queryId: number, type: string, options: object) {
+    const viz = await api.post<{ id: number }>("/api/visualizations", {
+      query_id: queryId,
+      name: type === "CHART" ? "Chart" : "Linked table",
+      type,
+      options,
+    });
+    expect(viz.status, viz.text).toBe(200);
+    return viz.body.id;
+  }
+
+  async function newWidget(
+    dashboardId: number,
+    visualizationId: number,
+    position: Position,
+    extra: Record<string, unknown> = {},
+  ) {
+    const widget = await api.post<{ id: number }>("/api/widgets", {
+      dashboard_id: dashboardId,
+      visualization_id: visualizationId,
+      text: "",
+      width: 1,
+      options: { isHidden: false, position, ...extra },
+    });
+    expect(widget.status, widget.text).toBe(200);
+    return widget.body.id;
+  }
+
+  async function newDashboard(name: string) {
+    const board = await api.post<{ id: number; slug: string }>("/api/dashboards", { name });
+    expect(board.status, board.text).toBe(200);
+    await api.post(`/api/dashboards/${board.body.id}`, { is_draft: false });
+    return board.body;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    api = await setUpAndLogin(server.url);
+    browser = await launchBrowser();
+    webApp = await snapshotWebApp();
+
+    // The target: a dashboard whose widget maps its query's parameter to a dashboard parameter.
+    target = await newDashboard("Country detail");
+    const countryParameter = { name: "country", title: "Country", type: "text", value: "none" };
+    const detail = await newQuery(
+      "Chosen country",
+      "SELECT * FROM (VALUES ('{{ country }}')) AS t(chosen)",
+      { parameters: [countryParameter] },
+    );
+    targetWidget = await newWidget(
+      target.id,
+      detail.visualizations[0]!.id,
+      { col: 0, row: 0, sizeX: 3, sizeY: 6 },
+      {
+        parameterMappings: {
+          country: {
+            name: "country",
+            type: "dashboard-level",
+            mapTo: "country",
+            value: null,
+            title: "",
+          },
+        },
+      },
+    );
+
+    // A query target with a text and a date parameter, for the table's link column.
+    const orders = await newQuery(
+      "Orders of a day",
+      "SELECT '{{ country }}' AS country, '{{ day }}' AS day",
+      {
+        parameters: [
+          { name: "country", title: "Country", type: "text", value: "none" },
+          { name: "day", title: "Day", type: "date", value: "2000-01-01" },
+        ],
+      },
+    );
+    detailQueryId = orders.id;
+
+    // The source: a column chart and a table whose country column links to the query.
+    source = await newDashboard("Sales overview");
+    const sales = await newQuery("Sales by country", SALES);
+    const chart = await newVisualization(sales.id, "CHART", {
+      globalSeriesType: "column",
+      columnMapping: { country: "x", sales: "y" },
+    });
+    const table = await newVisualization(sales.id, "TABLE", {
+      columns: [
+        {
+          name: "country",
+          displayAs: "link",
+          linkTextTemplate: "{{ @ }}",
+          drillDown: {
+            target: { type: "query", id: orders.id, name: "Orders of a day" },
+            parameters: {
+              country: { column: "country", type: "text" },
+              day: { column: "day", type: "date" },
+            },
+            newTab: false,
+          },
+        },
+      ],
+    });
+    chartWidget = await newWidget(source.id, chart, { col: 0, row: 0, sizeX: 3, sizeY: 8 });
+    tableWidget = await newWidget(source.id, table, { col: 3, row: 0, sizeX: 3, sizeY: 8 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
+  });
+
+  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
+    await useWebAppSnapshot(context, webApp);
+    await page.goto("/login");
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname === "/");
+    return { page, context };
+  }
+
+  const widget = (page: Page, id: number): Locator => page.locator(`[data-widget-id="${id}"]`);
+
+  /** The chart's categories, as ECharts draws them. */
+  async function categories(page: Page): Promise<string[]> {
+    return widget(page, chartWidget)
+      .locator("[_echarts_instance_]")
+      .evaluate((el) => {
+        const api = (
+          window as unknown as {
+            sightlineECharts: { getInstanceByDom(el: Element): { getOption(): unknown } };
+          }
+        ).sightlineECharts;
+        const option = api.getInstanceByDom(el).getOption() as { xAxis: { data: string[] }[] };
+        return option.xAxis[0]!.data;
+      });
+  }
+
+  /** Clicks the chart's bar for a category, halfway up, where ECharts drew it. */
+  async function clickBar(page: Page, category: string, value: number) {
+    const canvas = widget(page, chartWidget).locator("[_echarts_instance_]");
+    const point = await canvas.evaluate(
+      (el, [x, y]) => {
+        const api = (
+          window as unknown as {
+            sightlineECharts: {
+              getInstanceByDom(el: Element): {
+                convertToPixel(finder: unknown, value: unknown): number[];
+              };
+            };
+          }
+        ).sightlineECharts;
+        return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [x, (y as number) / 2]);
+      },
+      [category, value] as const,
+    );
+    await canvas.click({ position: { x: point[0]!, y: point[1]! } });
+  }
+
+  async function sourceDrawn(page: Page) {
+    const widgets = page.locator("[data-widget-type=visualization]");
+    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(2);
+    await poll(() => categories(page), 60_000).toEqual(["DE", "FR", "IT"]);
+  }
+
+  const storedWidget = async (dashboardId: number, id: number) => {
+    const board = await api.get<{ widgets: StoredWidget[] }>(`/api/dashboards/${dashboardId}`);
+    return board.body.widgets.find((w) => w.id === id)?.options;
+  };
+
+  const trail = (page: Page) => page.getByTestId("drill-down-trail");
+
+  it(
+    "links a chart through the Drill-down dialog; a bar opens the dashboard with its value; the breadcrumb goes back",
+    { timeout: 240_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.goto(`/dashboards/${source.id}-${source.slug}?edit`);
+      await sourceDrawn(page);
+
+      await widget(page, chartWidget).getByRole("button", { name: "Widget menu" }).click();
+      await page.getByRole("menuitem", { name: "Drill-down" }).click();
+      await animationsSettled(page);
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("combobox", { name: "Target dashboard" }).click();
+      await dialog.getByRole("combobox", { name: "Target dashboard" }).fill("Country");
+      await page.locator(".ant-select-item-option", { hasText: "Country detail" }).click();
+      // The target's parameter named like a column starts mapped to it.
+      const countryColumn = dialog.locator(".ant-select", {
+        has: page.getByRole("combobox", { name: "Column for Country" }),
+      });
+      await poll(() => countryColumn.textContent()).toBe("country");
+      await screenshot(page, "drill-down-dialog-desktop");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await poll(() => dialog.isVisible()).toBe(false);
+      const saved = await storedWidget(source.id, chartWidget);
+      expect(saved).toEqual({
+        isHidden: false,
+        position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+        drillDown: {
+          target: { type: "dashboard", id: target.id, slug: target.slug, name: "Country detail" },
+          parameters: { country: { column: "country", type: "text" } },
+          newTab: false,
+        },
+      });
+
+      // In view mode a bar opens the target with the clicked country.
+      await page.getByRole("button", { name: "Done Editing" }).click();
+      await poll(() => new URL(page.url()).searchParams.has("edit")).toBe(false);
+      await clickBar(page, "DE", 20);
+      await page.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
+      expect(new URL(page.url()).searchParams.get("p_country")).toBe("DE");
+      await poll(() => widget(page, targetWidget).getByRole("cell").allTextContents()).toEqual([
+        "DE",
+      ]);
+      await expect(
+        page.getByTestId("dashboard-parameters").getByRole("textbox").inputValue(),
+      ).resolves.toBe("DE");
+      await poll(() => trail(page).textContent()).toBe("Sales overview");
+      await screenshot(page, "drill-down-target-desktop");
+
+      // The breadcrumb goes back to the source as it was, and shows nothing there.
+      await trail(page).getByRole("link", { name: "Sales overview" }).click();
+      await page.waitForURL((url) => url.pathname === `/dashboards/${source.id}-${source.slug}`);
+      await sourceDrawn(page);
+      expect(await trail(page).count()).toBe(0);
+
+      // The browser's Back returns to the target with its trail.
+      await page.goBack();
+      await page.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
+      await poll(() => trail(page).textContent()).toBe("Sales overview");
+      await context.close();
+    },
+  );
+
+  it(
+    "a table column links each row to a query with its values; Ctrl-click opens a new tab",
+    { timeout: 240_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.goto(`/dashboards/${source.id}-${source.slug}`);
+      await sourceDrawn(page);
+      const link = widget(page, tableWidget).getByRole("link", { name: "FR", exact: true });
+      const href = await link.getAttribute("href");
+      expect(href).toBe(`/queries/${detailQueryId}?p_country=FR&p_day=2024-03-01`);
+      expect(await link.getAttribute("target")).toBeNull();
+      await screenshot(page, "drill-down-table-links-desktop");
+
+      const opened = context.waitForEvent("page");
+      await link.click({ modifiers: ["Control"] });
+      const tab = await opened;
+      await tab.waitForLoadState();
+      expect(new URL(tab.url()).pathname + new URL(tab.url()).search).toBe(href);
+      await tab.close();
+      // The first tab stayed, unfiltered: the link's click is not a cross-filter click.
+      expect(new URL(page.url()).pathname).toBe(`/dashboards/${source.id}-${source.slug}`);
+      expect(new URL(page.url()).searchParams.has("cf")).toBe(false);
+
+      await link.click();
+      await page.waitForURL((url) => url.pathname === `/queries/${detailQueryId}`);
+      const parameters = page.locator("[data-testid=parameters-panel], .ant-form").first();
+      await poll(() => trail(page).textContent()).toBe("Sales overview");
+      await poll(() => page.getByRole("textbox").first().inputValue()).toBe("FR");
+      void parameters;
+      await screenshot(page, "drill-down-query-desktop");
+      await trail(page).getByRole("link", { name: "Sales overview" }).click();
+      await page.waitForURL((url) => url.pathname === `/dashboards/${source.id}-${source.slug}`);
+      await context.close();
+    },
+  );
+
+  it("drills down on a phone too", { timeout: 180_000 }, async () => {
+    const { page, context } = await signedIn(PHONE);
+    await page.goto(`/dashboards/${source.id}-${source.slug}`);
+    await sourceDrawn(page);
+    await screenshot(page, "drill-down-source-phone");
+    await clickBar(page, "IT", 5);
+    await page.waitForURL((url) => url.searchParams.get("p_country") === "IT");
+    await poll(() => widget(page, targetWidget).getByRole("cell").allTextContents()).toEqual([
+      "IT",
+    ]);
+    await poll(() => trail(page).textContent()).toBe("Sales overview");
+    await screenshot(page, "drill-down-target-phone");
+    await context.close();
+  });
+});

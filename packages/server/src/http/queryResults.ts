@@ -253,13 +253,13 @@ async function sendResult(
     // the values the viewer ran it with (p_<name> arguments); then read as that query's key would.
     const args = queryArgs(request) as UrlQuery;
     const principal = principalOf(identity);
-    query = query
-      ? (await isViewerRunOf(db, query, meta, args, principal))
-        ? query
-        : null
-      : await dashboardQueryOfResult(db, org.id, identity.object.id, meta, args, principal);
+    if (query) {
+      if ((await queryAccess(db, identity, query, [])) === "none") throw forbidden();
+      if (!(await isViewerRunOf(db, query, meta, args, principal))) query = null;
+    } else {
+      query = await dashboardQueryOfResult(db, org.id, identity.object.id, meta, args, principal);
+    }
     if (!query) throw notFound(NO_CACHED_RESULT_MESSAGE);
-    if ((await queryAccess(db, identity, query, [])) === "none") throw forbidden();
     reader = { ...identity, groupIds: await groupIdsOfDataSource(db, query.data_source_id) };
   } else if (identity.kind === "api_key") {
     // A query's key opens only its query's results: its current text on its data source.

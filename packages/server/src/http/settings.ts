@@ -14,6 +14,7 @@ import {
 } from "@sightline/core";
 import { saveOrgSettings, type Organization } from "../store/organizations";
 import { objectCounters } from "../store/groups";
+import { setupDemoCounters } from "../services/setupDemoCounters";
 
 export const PASSWORD_LOGIN_REQUIRED =
   "Password login can't be turned off unless another login method (SAML, Google login or JWT) is enabled.";
@@ -44,8 +45,13 @@ const docs = {
             { users: S.int, alerts: S.int, data_sources: S.int, queries: S.int, dashboards: S.int },
             ["users", "alerts", "data_sources", "queries", "dashboards"],
           ),
+          demo_counters: S.object(
+            { queries: S.int, dashboards: S.int },
+            ["queries", "dashboards"],
+            "Sightline's own: how many of the counted queries and dashboards are setup's Demo objects",
+          ),
         },
-        ["object_counters"],
+        ["object_counters", "demo_counters"],
         "Object counters",
       ),
       ...S.errors(404),
@@ -128,6 +134,9 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   app.get("/api/organization/status", { schema: docs.status }, async (request) => {
     const { identity, org } = requireLogin(request);
-    return { object_counters: await objectCounters(db, org.id, identity.groupIds) };
+    return {
+      object_counters: await objectCounters(db, org.id, identity.groupIds),
+      demo_counters: await setupDemoCounters(db, org.id, identity.groupIds),
+    };
   });
 }

@@ -30,8 +30,15 @@ export interface ObjectCounters {
   users: number;
 }
 
+/** Sightline's own: how many of the counted objects are setup's Demo objects. */
+export interface DemoCounters {
+  queries: number;
+  dashboards: number;
+}
+
 export interface OrganizationStatus {
   object_counters: ObjectCounters;
+  demo_counters?: DemoCounters;
 }
 
 export type DashboardSummary = Pick<Dashboard, "id" | "name"> &

@@ -36,7 +36,12 @@ export function OnboardingCard() {
       </Card>
     );
   }
-  const steps = onboardingSteps(user, status.data?.object_counters, canCreateQuery);
+  const steps = onboardingSteps(
+    user,
+    status.data?.object_counters,
+    canCreateQuery,
+    status.data?.demo_counters,
+  );
   if (!showOnboarding(steps)) return null;
   return (
     <Card data-testid="onboarding">

@@ -19,6 +19,23 @@ describe("onboarding steps", () => {
     expect(showOnboarding(steps)).toBe(true);
   });
 
+  it("does not count setup's Demo queries and dashboard as the user's first ones", () => {
+    const user = { permissions: ["create_query", "create_dashboard", "view_query"] };
+    const withDemo = { ...counters, data_sources: 1, queries: 4, dashboards: 1 };
+    const demo = { queries: 4, dashboards: 1 };
+    expect(onboardingSteps(user, withDemo, true, demo).map((s) => s.done)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    const ownToo = { ...withDemo, queries: 5, dashboards: 2 };
+    expect(onboardingSteps(user, ownToo, true, demo).map((s) => s.done)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it("hides the welcome block once everything is done", () => {
     const done = { data_sources: 2, queries: 3, alerts: 0, dashboards: 1, users: 2 };
     expect(showOnboarding(onboardingSteps({ permissions: ["admin"] }, done, true))).toBe(false);

@@ -1,4 +1,4 @@
-import type { ObjectCounters, PermissionHolder } from "../../api/types";
+import type { DemoCounters, ObjectCounters, PermissionHolder } from "../../api/types";
 import { hasPermission, isAdmin } from "../../app/permissions";
 
 export const ASK_ADMIN_TEXT = "Ask an account admin to connect a data source";
@@ -14,15 +14,18 @@ export interface OnboardingStep {
 /**
  * The welcome steps for this user, each marked done from the organization's object counters.
  * The query step is only offered when the user may create one (`canCreateQuery`: the permission
- * and a data source that is not view-only), never as a way to the no-permission page.
+ * and a data source that is not view-only), never as a way to the no-permission page. Setup's
+ * Demo queries and dashboard (`demo`) are not the user's first ones: they do not count.
  */
 export function onboardingSteps(
   user: PermissionHolder,
   counters: ObjectCounters | undefined,
   canCreateQuery: boolean,
+  demo?: DemoCounters,
 ): OnboardingStep[] {
   const admin = isAdmin(user);
   const count = (key: keyof ObjectCounters) => counters?.[key] ?? 0;
+  const own = (key: keyof DemoCounters) => count(key) - (demo?.[key] ?? 0);
   const steps: OnboardingStep[] = [
     admin
       ? {
@@ -38,7 +41,7 @@ export function onboardingSteps(
       key: "query",
       title: "Create your first Query",
       href: "/queries/new",
-      done: count("queries") > 0,
+      done: own("queries") > 0,
     });
   }
   if (hasPermission(user, "create_dashboard")) {
@@ -46,7 +49,7 @@ export function onboardingSteps(
       key: "dashboard",
       title: "Create your first Dashboard",
       href: "/dashboards",
-      done: count("dashboards") > 0,
+      done: own("dashboards") > 0,
     });
   }
   if (admin) {

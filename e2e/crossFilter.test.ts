@@ -1,0 +1,393 @@
+// Cross-filtering (issue 19): a click on a bar or a table cell filters the other widgets' loaded
+// rows (by column name, or a column mapped to it), a widget mapping the column to a parameter
+// runs again with it, the filters live in the address (a shared link opens filtered), the public
+// page filters too, and editors switch it off per dashboard and per widget.
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { demoDataSourceId } from "./demoVisualizations";
+import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+
+/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 30_000) =>
+  expect.poll(fn, { timeout, interval: 200 });
+
+interface Widgets {
+  chart: number;
+  customers: number;
+  cities: number;
+  picked: number;
+}
+
+describe("Cross-filtering on a dashboard", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: TestClient;
+  let webApp: string;
+  let dashboardId: number;
+  let ids: Widgets;
+
+  /** A published query on the Demo data source, and its widget on the dashboard. */
+  async function addWidget(
+    name: string,
+    sql: string,
+    position: { col: number; row: number; sizeX: number; sizeY: number },
+    visualization?: { type: string; options: Record<string, unknown> },
+    extra: { options?: Record<string, unknown>; widgetOptions?: Record<string, unknown> } = {},
+  ): Promise<number> {
+    const dataSourceId = await demoDataSourceId(api);
+    const saved = await api.post<{ id: number }>("/api/queries", {
+      name,
+      query: sql,
+      data_source_id: dataSourceId,
+      options: extra.options ?? {},
+    });
+    expect(saved.status, saved.text).toBe(200);
+    await api.post(`/api/queries/${saved.body.id}`, { is_draft: false });
+    let visualizationId: number;
+    if (visualization) {
+      const viz = await api.post<{ id: number }>("/api/visualizations", {
+        query_id: saved.body.id,
+        name,
+        ...visualization,
+      });
+      expect(viz.status, viz.text).toBe(200);
+      visualizationId = viz.body.id;
+    } else {
+      const full = await api.get<{ visualizations: { id: number }[] }>(
+        `/api/queries/${saved.body.id}`,
+      );
+      visualizationId = full.body.visualizations[0]!.id;
+    }
+    const widget = await api.post<{ id: number }>("/api/widgets", {
+      dashboard_id: dashboardId,
+      visualization_id: visualizationId,
+      text: "",
+      width: 1,
+      options: { isHidden: false, position, ...extra.widgetOptions },
+    });
+    expect(widget.status, widget.text).toBe(200);
+    return widget.body.id;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    api = await setUpAndLogin(server.url);
+    browser = await launchBrowser();
+    webApp = await snapshotWebApp();
+    const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Shop filters" });
+    dashboardId = dashboard.body.id;
+    const chart = await addWidget(
+      "Sales by country",
+      "SELECT * FROM (VALUES ('FR', 10), ('DE', 20), ('IT', 5)) AS t(country, sales)",
+      { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+      {
+        type: "CHART",
+        options: { globalSeriesType: "column", columnMapping: { country: "x", sales: "y" } },
+      },
+    );
+    const customers = await addWidget(
+      "Customers",
+      "SELECT * FROM (VALUES ('FR', 'Alice'), ('FR', 'Bob'), ('DE', 'Carl'), ('IT', 'Dora')) AS t(country, customer)",
+      { col: 3, row: 0, sizeX: 3, sizeY: 8 },
+    );
+    // Its column has another name: the dashboard maps "country" to it.
+    const cities = await addWidget(
+      "Cities",
+      "SELECT * FROM (VALUES ('FR', 'Paris'), ('DE', 'Berlin'), ('IT', 'Rome'), ('DE', 'Munich')) AS t(land, city)",
+      { col: 0, row: 8, sizeX: 3, sizeY: 8 },
+    );
+    // Its query takes the country as a parameter: the dashboard maps "country" to it.
+    const picked = await addWidget(
+      "Picked country",
+      "SELECT * FROM (VALUES ('{{ pick }}')) AS t(picked)",
+      { col: 3, row: 8, sizeX: 3, sizeY: 8 },
+      undefined,
+      {
+        options: {
+          parameters: [
+            {
+              name: "pick",
+              title: "pick",
+              type: "enum",
+              enumOptions: "none\nFR\nDE\nIT",
+              value: "none",
+            },
+          ],
+        },
+        widgetOptions: {
+          parameterMappings: {
+            pick: { name: "pick", type: "static-value", mapTo: "pick", value: "none", title: "" },
+          },
+        },
+      },
+    );
+    ids = { chart, customers, cities, picked };
+    const { body: board } = await api.get<{ version: number; options: Record<string, unknown> }>(
+      `/api/dashboards/${dashboardId}`,
+    );
+    const saved = await api.post(`/api/dashboards/${dashboardId}`, {
+      version: board.version,
+      options: {
+        ...board.options,
+        crossFilter: {
+          enabled: true,
+          mappings: { country: { [cities]: "land" } },
+          parameters: { country: { [picked]: "pick" } },
+        },
+      },
+    });
+    expect(saved.status, saved.text).toBe(200);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
+  });
+
+  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const { page, context } = await newPage(browser, server.url, viewport);
+    await useWebAppSnapshot(context, webApp);
+    await page.goto("/login");
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname === "/");
+    return { page, context };
+  }
+
+  const widget = (page: Page, id: number): Locator => page.locator(`[data-widget-id="${id}"]`);
+
+  /** The texts of a table widget's cells in one column, top to bottom. */
+  async function column(page: Page, id: number, index: number): Promise<string[]> {
+    return widget(page, id)
+      .locator("[role=row]:has([role=cell])")
+      .evaluateAll(
+        (rows, i) => rows.map((r) => r.querySelectorAll("[role=cell]")[i]?.textContent ?? ""),
+        index,
+      );
+  }
+
+  /** The chart's categories and each bar's opacity (1 unless dimmed), as ECharts draws them. */
+  async function bars(page: Page, id: number): Promise<{ x: string; opacity: number }[]> {
+    return widget(page, id)
+      .locator("[_echarts_instance_]")
+      .evaluate((el) => {
+        const api = (
+          window as unknown as {
+            sightlineECharts: { getInstanceByDom(el: Element): { getOption(): unknown } };
+          }
+        ).sightlineECharts;
+        const option = api.getInstanceByDom(el).getOption() as {
+          xAxis: { data: string[] }[];
+          series: { data: unknown[] }[];
+        };
+        return option.xAxis[0]!.data.map((x, i) => {
+          const d = option.series[0]!.data[i] as { itemStyle?: { opacity?: number } } | null;
+          return { x, opacity: d?.itemStyle?.opacity ?? 1 };
+        });
+      });
+  }
+
+  /** Clicks the chart's bar for a category, where ECharts drew it. */
+  async function clickBar(page: Page, id: number, category: string, value: number) {
+    const canvas = widget(page, id).locator("[_echarts_instance_]");
+    const point = await canvas.evaluate(
+      (el, [x, y]) => {
+        const api = (
+          window as unknown as {
+            sightlineECharts: {
+              getInstanceByDom(el: Element): {
+                convertToPixel(finder: unknown, value: unknown): number[];
+              };
+            };
+          }
+        ).sightlineECharts;
+        // Halfway up the bar.
+        return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [x, (y as number) / 2]);
+      },
+      [category, value] as const,
+    );
+    await canvas.click({ position: { x: point[0]!, y: point[1]! } });
+  }
+
+  async function drawn(page: Page) {
+    const widgets = page.locator("[data-widget-type=visualization]");
+    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(4);
+    await poll(() => widgets.locator(".ant-spin-spinning").count(), 60_000).toBe(0);
+    await poll(() => bars(page, ids.chart).then((b) => b.length), 60_000).toBeGreaterThan(0);
+  }
+
+  const tags = (page: Page) => page.getByTestId("cross-filter-tag").allTextContents();
+
+  it(
+    "a bar and table cells filter the other widgets; the link opens filtered",
+    { timeout: 240_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.goto(`/dashboards/${dashboardId}`);
+      await drawn(page);
+      expect(await column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Carl", "Dora"]);
+      expect(await column(page, ids.picked, 0)).toEqual(["none"]);
+
+      // A bar: the other widgets keep DE's rows; the chart dims the other bars.
+      await clickBar(page, ids.chart, "DE", 20);
+      await poll(() => tags(page)).toEqual(["country: DE"]);
+      await poll(() => column(page, ids.customers, 1)).toEqual(["Carl"]);
+      await poll(() => column(page, ids.cities, 1)).toEqual(["Berlin", "Munich"]);
+      // Mapped to a parameter: that widget ran again with it.
+      await poll(() => column(page, ids.picked, 0)).toEqual(["DE"]);
+      expect(await bars(page, ids.chart)).toEqual([
+        { x: "DE", opacity: 1 },
+        { x: "FR", opacity: 0.25 },
+        { x: "IT", opacity: 0.25 },
+      ]);
+      expect(new URL(page.url()).searchParams.get("cf")).toContain('"DE"');
+      await screenshot(page, "cross-filter-bar-desktop");
+
+      // Clicking the bar again removes the filter.
+      await clickBar(page, ids.chart, "DE", 20);
+      await poll(() => tags(page)).toEqual([]);
+      await poll(() => column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Carl", "Dora"]);
+      expect(new URL(page.url()).searchParams.has("cf")).toBe(false);
+
+      // A table cell of a mapped column ("land" is the dashboard's "country"): the chart keeps FR.
+      const cities = widget(page, ids.cities);
+      await cities.getByRole("cell", { name: "FR", exact: true }).click();
+      await poll(() => tags(page)).toEqual(["country: FR"]);
+      await poll(() => bars(page, ids.chart)).toEqual([{ x: "FR", opacity: 1 }]);
+      await poll(() => column(page, ids.customers, 1)).toEqual(["Alice", "Bob"]);
+      // The clicked widget is not filtered; it marks its selection.
+      expect(await column(page, ids.cities, 1)).toEqual(["Paris", "Berlin", "Rome", "Munich"]);
+      expect(await cities.locator("[role=cell][aria-selected=true]").allTextContents()).toEqual([
+        "FR",
+      ]);
+
+      // Ctrl-click adds a value; a cell of another column adds a second filter (AND).
+      await cities.getByRole("cell", { name: "IT", exact: true }).click({ modifiers: ["Control"] });
+      await poll(() => tags(page)).toEqual(["country: FR, IT"]);
+      await poll(() => column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Dora"]);
+      await widget(page, ids.customers).getByRole("cell", { name: "Bob", exact: true }).click();
+      await poll(() => tags(page)).toEqual(["country: FR, IT", "customer: Bob"]);
+      await screenshot(page, "cross-filter-table-desktop");
+
+      // The address is the state: a fresh browser context opens the same filtered dashboard.
+      const link = page.url();
+      const other = await signedIn();
+      await other.page.goto(link);
+      await drawn(other.page);
+      await poll(() => tags(other.page)).toEqual(["country: FR, IT", "customer: Bob"]);
+      await poll(() => column(other.page, ids.customers, 1)).toEqual(["Alice", "Bob", "Dora"]);
+      await poll(() => bars(other.page, ids.chart).then((b) => b.map((x) => x.x))).toEqual([
+        "FR",
+        "IT",
+      ]);
+      await other.context.close();
+
+      // Escape removes the latest filter; Clear all the rest.
+      await page.keyboard.press("Escape");
+      await poll(() => tags(page)).toEqual(["country: FR, IT"]);
+      await page.getByTestId("cross-filters-clear").click();
+      await poll(() => tags(page)).toEqual([]);
+      await poll(() => bars(page, ids.chart).then((b) => b.length)).toBe(3);
+      await context.close();
+    },
+  );
+
+  it("filters on a phone too", { timeout: 120_000 }, async () => {
+    const { page, context } = await signedIn(PHONE);
+    await page.goto(`/dashboards/${dashboardId}`);
+    await drawn(page);
+    await widget(page, ids.customers).getByRole("cell", { name: "DE", exact: true }).click();
+    await poll(() => tags(page)).toEqual(["country: DE"]);
+    await poll(() => bars(page, ids.chart).then((b) => b.map((x) => x.x))).toEqual(["DE"]);
+    await screenshot(page, "cross-filter-phone");
+    await context.close();
+  });
+
+  it(
+    "works on the public dashboard: a filtered link, and clicks",
+    { timeout: 120_000 },
+    async () => {
+      const share = await api.post<{ public_url: string }>(
+        `/api/dashboards/${dashboardId}/share`,
+        {},
+      );
+      expect(share.status, share.text).toBe(200);
+      const publicUrl = new URL(share.body.public_url);
+      const cf = JSON.stringify([
+        { column: "country", values: ["IT"], type: "string", widget: ids.chart },
+      ]);
+      for (const [viewport, name] of [
+        [DESKTOP, "desktop"],
+        [PHONE, "phone"],
+      ] as const) {
+        const { page, context } = await newPage(browser, server.url, viewport);
+        await useWebAppSnapshot(context, webApp);
+        await page.goto(`${publicUrl.pathname}?cf=${encodeURIComponent(cf)}`);
+        await drawn(page);
+        await poll(() => tags(page)).toEqual(["country: IT"]);
+        await poll(() => column(page, ids.customers, 1)).toEqual(["Dora"]);
+        await poll(() => column(page, ids.picked, 0)).toEqual(["IT"]);
+        await screenshot(page, `cross-filter-public-${name}`);
+        // A read-only viewer clicks too.
+        await widget(page, ids.customers).getByRole("cell", { name: "Dora", exact: true }).click();
+        await poll(() => tags(page)).toEqual(["country: IT", "customer: Dora"]);
+        await context.close();
+      }
+    },
+  );
+
+  it(
+    "editors switch it off per widget and per dashboard; other option keys stay",
+    { timeout: 120_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      await page.goto(`/dashboards/${dashboardId}?edit`);
+      await drawn(page);
+      // A widget switched off: its clicks filter nothing.
+      await widget(page, ids.customers).getByRole("button", { name: "Widget menu" }).click();
+      await page.getByRole("menuitem", { name: "Turn Off Cross-filtering" }).click();
+      await poll(async () => {
+        const board = await api.get<{
+          widgets: { id: number; options: Record<string, unknown> }[];
+        }>(`/api/dashboards/${dashboardId}`);
+        return board.body.widgets.find((w) => w.id === ids.customers)?.options;
+      }).toMatchObject({ crossFilter: { enabled: false }, position: { col: 3, row: 0 } });
+      await widget(page, ids.customers).getByRole("cell", { name: "Carl", exact: true }).click();
+      await clickBar(page, ids.chart, "FR", 10);
+      await poll(() => tags(page)).toEqual(["country: FR"]);
+      // Nor is it filtered.
+      expect(await column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Carl", "Dora"]);
+      await page.getByTestId("cross-filters-clear").click();
+
+      // The dashboard's dialog: off, saved with the mappings kept.
+      await page.getByRole("button", { name: "Cross-filtering" }).click();
+      await animationsSettled(page);
+      const dialog = page.getByRole("dialog");
+      await poll(() => dialog.getByTestId("cross-filter-mapping").count()).toBe(2);
+      await screenshot(page, "cross-filter-settings-desktop");
+      await dialog.getByRole("switch", { name: "Cross-filtering" }).click();
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await poll(async () => {
+        const board = await api.get<{ options: Record<string, unknown> }>(
+          `/api/dashboards/${dashboardId}`,
+        );
+        return board.body.options.crossFilter;
+      }).toEqual({
+        enabled: false,
+        mappings: { country: { [ids.cities]: "land" } },
+        parameters: { country: { [ids.picked]: "pick" } },
+      });
+      await clickBar(page, ids.chart, "FR", 10);
+      await page.waitForTimeout(500);
+      expect(await tags(page)).toEqual([]);
+      expect(await column(page, ids.cities, 1)).toEqual(["Paris", "Berlin", "Rome", "Munich"]);
+      await context.close();
+    },
+  );
+});

@@ -10,6 +10,7 @@ import type {
 } from "@sightline/core";
 import { buildUrl } from "./client";
 import { http } from "./http";
+import { InFlight } from "./inFlight";
 
 export type QueryListKind = "all" | "my" | "favorites" | "archive";
 
@@ -158,8 +159,13 @@ export interface SavedExecution {
   max_age: number;
 }
 
+const savedRuns = new InFlight<ExecutionAnswer>();
+
+/** Runs a saved query; an identical run already being started shares its answer (one job). */
 export function executeSaved(queryId: number, body: SavedExecution): Promise<ExecutionAnswer> {
-  return http.post<ExecutionAnswer>(`api/queries/${queryId}/results`, { id: queryId, ...body });
+  return savedRuns.share(JSON.stringify([queryId, body]), () =>
+    http.post<ExecutionAnswer>(`api/queries/${queryId}/results`, { id: queryId, ...body }),
+  );
 }
 
 /**

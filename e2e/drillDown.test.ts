@@ -279,6 +279,15 @@ describe("Drill-down from a dashboard", () => {
       await poll(() => trail(page).textContent()).toBe("Sales overview");
       await screenshot(page, "drill-down-target-desktop");
 
+      // Applying another value changes the address in place: the breadcrumb stays.
+      await page.getByTestId("dashboard-parameters").getByRole("textbox").fill("FR");
+      await page.getByTestId("apply-parameters").click();
+      await poll(() => new URL(page.url()).searchParams.get("p_country")).toBe("FR");
+      await poll(() => widget(page, targetWidget).getByRole("cell").allTextContents()).toEqual([
+        "FR",
+      ]);
+      expect(await trail(page).textContent()).toBe("Sales overview");
+
       // The breadcrumb goes back to the source as it was, and shows nothing there.
       await trail(page).getByRole("link", { name: "Sales overview" }).click();
       await page.waitForURL((url) => url.pathname === `/dashboards/${source.id}-${source.slug}`);
@@ -322,6 +331,8 @@ describe("Drill-down from a dashboard", () => {
       await poll(() => trail(page).textContent()).toBe("Sales overview");
       await poll(() => page.getByRole("textbox").first().inputValue()).toBe("FR");
       void parameters;
+      // The query ran with the row's values, the date as the Date parameter takes it.
+      await poll(() => page.getByRole("cell").allTextContents()).toEqual(["FR", "01/03/24"]);
       await screenshot(page, "drill-down-query-desktop");
       await trail(page).getByRole("link", { name: "Sales overview" }).click();
       await page.waitForURL((url) => url.pathname === `/dashboards/${source.id}-${source.slug}`);
@@ -341,6 +352,73 @@ describe("Drill-down from a dashboard", () => {
     ]);
     await poll(() => trail(page).textContent()).toBe("Sales overview");
     await screenshot(page, "drill-down-target-phone");
+
+    await page.goto(`/dashboards/${source.id}-${source.slug}?edit`);
+    await sourceDrawn(page);
+    await widget(page, chartWidget).getByRole("button", { name: "Widget menu" }).click();
+    await page.getByRole("menuitem", { name: "Drill-down" }).click();
+    await animationsSettled(page);
+    await poll(() => page.getByRole("dialog").textContent()).toContain("Country detail");
+    await screenshot(page, "drill-down-dialog-phone");
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
     await context.close();
   });
+
+  it(
+    "the table editor links a column to a dashboard instead of a URL template",
+    { timeout: 180_000 },
+    async () => {
+      const { page, context } = await signedIn();
+      const board = await api.get<{
+        widgets: { id: number; visualization: { id: number; query: { id: number } } }[];
+      }>(`/api/dashboards/${source.id}`);
+      const table = board.body.widgets.find((w) => w.id === tableWidget)!.visualization;
+      await page.goto(`/queries/${table.query.id}/source#${table.id}`);
+      await page.click("[data-testid=execute-query]");
+      await poll(() => page.textContent("[data-testid=result-rows]")).toContain("Rows");
+      await page.click("button:has-text('Edit Visualization')");
+      await animationsSettled(page);
+      const dialog = page.locator(".ant-modal");
+      await dialog.locator(".ant-collapse-header", { hasText: "country" }).click();
+      // Stored as a query link: the column shows its target.
+      await poll(() => dialog.textContent()).toContain("Orders of a day");
+      await dialog.getByText("Dashboard", { exact: true }).click();
+      await dialog.getByRole("combobox", { name: "Target dashboard" }).click();
+      await dialog.getByRole("combobox", { name: "Target dashboard" }).fill("Country");
+      await page.locator(".ant-select-item-option", { hasText: "Country detail" }).click();
+      await poll(() =>
+        dialog
+          .locator(".ant-select", {
+            has: page.getByRole("combobox", { name: "Column for Country" }),
+          })
+          .textContent(),
+      ).toBe("country");
+      await screenshot(page, "drill-down-column-editor-desktop");
+      await dialog.locator(".ant-modal-footer button", { hasText: "Save" }).click();
+      await poll(async () => {
+        const query = await api.get<{
+          visualizations: { id: number; options: { columns?: Record<string, unknown>[] } }[];
+        }>(`/api/queries/${table.query.id}`);
+        const saved = query.body.visualizations.find((v) => v.id === table.id);
+        return saved?.options.columns?.find((c) => c.name === "country")?.drillDown;
+      }).toEqual({
+        target: { type: "dashboard", id: target.id, slug: target.slug, name: "Country detail" },
+        parameters: { country: { column: "country", type: "text" } },
+        newTab: false,
+      });
+
+      await page.goto(`/dashboards/${source.id}-${source.slug}`);
+      await sourceDrawn(page);
+      const link = widget(page, tableWidget).getByRole("link", { name: "IT", exact: true });
+      await poll(() => link.getAttribute("href")).toBe(
+        `/dashboards/${target.id}-${target.slug}?p_country=IT`,
+      );
+      await link.click();
+      await poll(() => widget(page, targetWidget).getByRole("cell").allTextContents()).toEqual([
+        "IT",
+      ]);
+      await poll(() => trail(page).textContent()).toBe("Sales overview");
+      await context.close();
+    },
+  );
 });

@@ -2,21 +2,40 @@
 // crumb going back to that page as it was (its address kept its parameters).
 import { ArrowLeftOutlined } from "@ant-design/icons";
 import { Breadcrumb } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { drillDownBackState, readDrillDownTrail, type DrillDownCrumb } from "@sightline/core";
+import {
+  DRILL_DOWN_TRAIL_STATE_KEY,
+  drillDownBackState,
+  readDrillDownTrail,
+  type DrillDownCrumb,
+} from "@sightline/core";
 import { isPlainLeftClick } from "./useFollowDrillDown";
 import styles from "./DrillDownBreadcrumbs.module.css";
 
 /**
  * The trail this page was reached with. Applying a parameter or a cross-filter changes the
- * address in place, which drops the history state: the page keeps the trail it was opened with.
+ * address in place, which drops the history state: the page keeps the trail it was opened with
+ * and puts it back into the history entry, so Back, Forward and reload still find it.
  */
 export function useDrillDownTrail(): DrillDownCrumb[] {
   const location = useLocation();
+  const navigate = useNavigate();
   const fromState = readDrillDownTrail(location.state);
   const [kept, setKept] = useState<DrillDownCrumb[]>(fromState ?? []);
   if (fromState !== null && JSON.stringify(fromState) !== JSON.stringify(kept)) setKept(fromState);
+  const dropped = fromState === null && kept.length > 0;
+  useEffect(() => {
+    if (!dropped) return;
+    // The address as it is now (not as last rendered), so no change made meanwhile is undone.
+    const { pathname, search, hash } = window.location;
+    const state =
+      typeof location.state === "object" && location.state !== null ? location.state : {};
+    navigate(
+      { pathname, search, hash },
+      { replace: true, state: { ...state, [DRILL_DOWN_TRAIL_STATE_KEY]: kept } },
+    );
+  }, [dropped, kept, navigate, location.state]);
   return fromState ?? kept;
 }
 

@@ -1,14 +1,15 @@
 // The query page: the editor (/queries/new, /queries/{id}/source) and the read-only view
-// (/queries/{id}). This module loads the query and wires the page together; its state lives in
-// hooks (useQueryDocument: the query and saving; useQueryRun: parameter values and running,
-// shared with dashboard widgets through useSavedQueryExecution; useQueryEditorState: selection,
-// autocomplete, format) and its parts beside it (QueryHeader, QuerySidePanel, QueryEditorPane,
-// ParametersPanel, ResultsPanel, QueryDialogs, QueryViewLayout, QueryEditorLayout).
+// (/queries/{id}). This module loads the query and wires the page together. Its state lives in
+// hooks: useQueryDocument (the query and saving), useQueryRun (parameter values and running,
+// shared with dashboard widgets through useSavedQueryExecution), useQueryEditorState (selection,
+// autocomplete, format), useQueryDialogs (the open dialog and its answers). Its parts live beside
+// it: QueryHeader, QuerySidePanel, QueryEditorPane, ParametersPanel, ResultsPanel, QueryDialogs,
+// and the two layouts, QueryViewLayout and QueryEditorLayout.
 import { useQuery } from "@tanstack/react-query";
 import { Skeleton } from "antd";
 import { useRef, useState } from "react";
 import { useLocation, useParams } from "react-router";
-import type { DataSource, ParameterDefinition, Query } from "@sightline/core";
+import type { DataSource, Query } from "@sightline/core";
 import { listDataSources } from "../../api/dataSources";
 import { getQuery } from "../../api/queries";
 import { hasPermission, isAdmin } from "../../app/permissions";
@@ -27,11 +28,11 @@ import { QuerySidePanel } from "./QuerySidePanel";
 import { QueryViewLayout } from "./QueryViewLayout";
 import { ResultsPanel } from "./ResultsPanel";
 import { ScheduleBlock } from "./ScheduleBlock";
-import { newQuery, withoutVisualization, withParameter, withVisualization } from "./queryDocument";
-import { useOpenDialog } from "./useOpenDialog";
+import { newQuery } from "./queryDocument";
 import { usePageShortcuts } from "./usePageShortcuts";
 import { useQueryDocument } from "./useQueryDocument";
 import { useQueryEditorState } from "./useQueryEditorState";
+import { useQueryDialogs } from "./useQueryDialogs";
 import { useQueryRun } from "./useQueryRun";
 import { useVisualizationTabs } from "./useVisualizationTabs";
 
@@ -78,12 +79,13 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const editor = useRef<QueryEditorHandle>(null);
   const editing = mode !== "view";
   const doc = useQueryDocument({ initial, dataSources, editing, editor });
-  const { query, setQuery, isNew, canEdit, currentQuery, save } = doc;
+  const { query, setQuery, isNew, canEdit, save } = doc;
   const dataSource = dataSources.find((s) => s.id === query.data_source_id) ?? null;
   const run = useQueryRun({ doc, editing, editor, dataSource });
   const { values, execution } = run;
   const editorState = useQueryEditorState(doc, dataSource, editing);
-  const [dialog, setDialog] = useOpenDialog();
+  const tabs = useVisualizationTabs(query.visualizations);
+  const dialogs = useQueryDialogs(doc, editor, tabs);
   const [panelHidden, setPanelHidden] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const parameters = query.options.parameters ?? [];
@@ -91,41 +93,13 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
 
   usePageTitle(query.name);
 
-  const saveParameter = (def: ParameterDefinition, previousName?: string) => {
-    const { query: next, placeholder } = withParameter(currentQuery(), def, previousName);
-    setQuery((q) => ({ ...q, options: next.options, is_safe: next.is_safe }));
-    if (placeholder) editor.current?.insert(placeholder);
-    doc.setDirty(true);
-    setDialog(null);
-  };
-
-  /** Opens the new-parameter dialog, knowing the names the text uses now. */
-  const addParameter = () => {
-    if (!canEdit) return;
-    currentQuery();
-    setDialog({ kind: "parameter" });
-  };
-
   usePageShortcuts({ editing, canEdit }, (shortcut) => {
     if (shortcut === "togglePanel") setPanelHidden((h) => !h);
     else if (shortcut === "toggleFullscreen") setFullscreen((f) => !f);
     else if (shortcut === "save") void save();
-    else if (shortcut === "addParameter") addParameter();
+    else if (shortcut === "addParameter") dialogs.addParameter();
     else editorState.formatText();
   });
-
-  const tabs = useVisualizationTabs(query.visualizations);
-
-  async function addVisualization() {
-    // A new query is saved first, so the visualization has a query to belong to; the editor
-    // then opens in the saved query's workspace.
-    if (isNew) {
-      await save({}, { quiet: true, thenOpen: { kind: "visualization" } });
-      return;
-    }
-    if (doc.dirty && !(await save({}, { quiet: true }))) return;
-    setDialog({ kind: "visualization" });
-  }
 
   // -- the parts -------------------------------------------------------------------------------
   const header = (
@@ -141,7 +115,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         onRename={doc.rename}
         onSave={(changes) => void save(changes, { quiet: true })}
         onArchived={() => setQuery((q) => ({ ...q, is_archived: true, schedule: null }))}
-        onOpenDialog={(kind) => setDialog({ kind })}
+        onOpenDialog={(kind) => dialogs.open({ kind })}
       />
     </>
   );
@@ -154,7 +128,9 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
       onPendingChange={values.setPending}
       onApply={run.applyParameters}
       onEdit={
-        editing && canEdit ? (def) => setDialog({ kind: "parameter", parameter: def }) : undefined
+        editing && canEdit
+          ? (def) => dialogs.open({ kind: "parameter", parameter: def })
+          : undefined
       }
       parentQueryId={isNew ? null : query.id}
     />
@@ -173,10 +149,10 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         onRefresh={run.executeAsShown}
         showDownload={editing}
         refreshing={execution.running}
-        onAddVisualization={editing && canEdit ? () => void addVisualization() : undefined}
+        onAddVisualization={editing && canEdit ? () => void dialogs.addVisualization() : undefined}
         onEditVisualization={
           editing && canEdit
-            ? (v) => setDialog({ kind: "visualization", visualization: v })
+            ? (v) => dialogs.open({ kind: "visualization", visualization: v })
             : undefined
         }
         retrievedAt={execution.result ? new Date(execution.result.retrieved_at) : undefined}
@@ -184,39 +160,23 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
     </>
   );
 
-  const dialogs = (
+  const dialogBox = (
     <QueryDialogs
-      dialog={dialog}
+      dialog={dialogs.dialog}
       query={query}
       canEdit={canEdit}
       refreshIntervals={session.client_config.queryRefreshIntervals ?? []}
       values={values.applied}
       currentVisualizationId={tabs.current?.id}
       data={execution.result?.data ?? { columns: [], rows: [] }}
-      onClose={() => setDialog(null)}
-      onSaveParameter={saveParameter}
-      onSaveSchedule={(schedule) => {
-        setDialog(null);
-        doc.changeSchedule(schedule);
-      }}
-      onApiKeyChange={(api_key) => setQuery((q) => ({ ...q, api_key }))}
-      onVisualizationDeleted={(id) => {
-        setDialog(null);
-        setQuery((q) => withoutVisualization(q, id));
-        tabs.selectTab("");
-      }}
-      onVisualizationSaved={(v) => {
-        setDialog(null);
-        setQuery((q) => withVisualization(q, v));
-        tabs.selectTab(String(v.id));
-      }}
+      {...dialogs.handlers}
     />
   );
 
   const scheduleBlock = (
     <ScheduleBlock
       schedule={query.schedule}
-      onEdit={canSchedule && !isNew ? () => setDialog({ kind: "schedule" }) : undefined}
+      onEdit={canSchedule && !isNew ? () => dialogs.open({ kind: "schedule" }) : undefined}
     />
   );
 
@@ -230,7 +190,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         parameters={parametersPanel}
         results={results}
         schedule={scheduleBlock}
-        dialogs={dialogs}
+        dialogs={dialogBox}
       />
     );
   }
@@ -273,12 +233,12 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
           editorState={editorState}
           run={run}
           dataSource={dataSource}
-          onAddParameter={addParameter}
+          onAddParameter={dialogs.addParameter}
         />
       }
       parameters={parametersPanel}
       results={results}
-      dialogs={dialogs}
+      dialogs={dialogBox}
     />
   );
 }

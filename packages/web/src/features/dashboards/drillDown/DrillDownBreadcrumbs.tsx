@@ -27,15 +27,15 @@ export function useDrillDownTrail(): DrillDownCrumb[] {
   const dropped = fromState === null && kept.length > 0;
   useEffect(() => {
     if (!dropped) return;
-    // The address as it is now (not as last rendered), so no change made meanwhile is undone.
-    const { pathname, search, hash } = window.location;
+    // Effects run before the next event is handled: this is still the current address.
+    const { pathname, search, hash } = location;
     const state =
       typeof location.state === "object" && location.state !== null ? location.state : {};
     navigate(
       { pathname, search, hash },
       { replace: true, state: { ...state, [DRILL_DOWN_TRAIL_STATE_KEY]: kept } },
     );
-  }, [dropped, kept, navigate, location.state]);
+  }, [dropped, kept, navigate, location]);
   return fromState ?? kept;
 }
 

@@ -10,6 +10,12 @@ const SCREENSHOTS = path.resolve("test-artifacts/screenshots");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
+/** The two sizes screens are checked at, with the names their screenshots carry. */
+export const BOTH_VIEWPORTS = [
+  { name: "desktop", viewport: DESKTOP },
+  { name: "phone", viewport: PHONE },
+] as const;
+
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(
@@ -43,10 +49,17 @@ export async function newPage(
   return { context, page };
 }
 
-/** Saves a full-page screenshot under test-artifacts/screenshots/ for a person to look at. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot under test-artifacts/screenshots/ for a person to look at: the full page, or
+ * what the screen shows (a dialog seen over the page, not over a full-page scroll).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { fullPage = true } = {},
+): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
 /**

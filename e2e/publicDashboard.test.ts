@@ -1,81 +1,45 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { BOTH_VIEWPORTS, PHONE, animationsSettled, screenshot } from "./browser";
 import { TEST_PG_URL } from "../packages/server/src/testing/services";
-import { demoDataSourceId } from "./demoVisualizations";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { createDataSource } from "../packages/server/src/testing/httpClient";
+import { useBrowserApp } from "./fixtures/browserApp";
+import {
+  addVisualizationWidget,
+  createDashboard,
+  waitForWidgetsDrawn,
+} from "./fixtures/dashboards";
+import { DEMO_DASHBOARD, demoDashboardId, demoDataSourceId } from "./fixtures/demo";
+import { createQuery } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(20_000);
 
 /** Sharing the Demo dashboard setup creates, and opening its secret address without a session. */
 describe("Public dashboard", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let dashboardId: number;
   let visualizationWidgets: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    await demoDataSourceId(api);
-    const dashboards = await api.get<{ results: { id: number; name: string }[] }>(
-      "/api/dashboards",
-    );
-    const demo = dashboards.body.results.find((d) => d.name === "Demo: Online shop");
-    if (!demo) throw new Error(`no Demo dashboard: ${dashboards.text}`);
-    dashboardId = demo.id;
-    const full = await api.get<{ widgets: { visualization?: unknown }[] }>(
+    await demoDataSourceId(app.api);
+    dashboardId = await demoDashboardId(app.api);
+    const full = await app.api.get<{ widgets: { visualization?: unknown }[] }>(
       `/api/dashboards/${dashboardId}`,
     );
     visualizationWidgets = full.body.widgets.filter((w) => w.visualization).length;
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], {
-      origin: server.url,
+  /** Signed in as the admin, allowed to read the clipboard the Copy button writes. */
+  async function signedIn(viewport?: { width: number; height: number }) {
+    const session = await app.openSignedIn(viewport);
+    await session.context.grantPermissions(["clipboard-read", "clipboard-write"], {
+      origin: app.server.url,
     });
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
+    return session;
   }
 
-  /** A browser context of its own: no cookies, no session. */
-  async function anonymous(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    return { page, context };
-  }
-
-  /** Every visualization widget shows its result: an update time, no spinner, no error. */
-  async function widgetsDrawn(page: Page) {
-    const widgets = page.locator("[data-widget-type=visualization]");
-    await poll(() => widgets.count(), 60_000).toBe(visualizationWidgets);
-    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(
-      visualizationWidgets,
-    );
-    // Charts load their code lazily, behind a spinner of their own.
-    await poll(() => widgets.locator(".ant-spin-spinning").count(), 60_000).toBe(0);
-    expect(await widgets.locator(".ant-alert-error").count()).toBe(0);
-  }
+  const widgetsDrawn = (page: Page) => waitForWidgetsDrawn(page, visualizationWidgets);
 
   it("shares by a secret address that opens read only without a session, until withdrawn", async () => {
     const owner = await signedIn();
@@ -100,14 +64,11 @@ describe("Public dashboard", () => {
 
     // A visitor without a session: the dashboard, read only.
     const path = `${publicUrl.pathname}${publicUrl.search}`;
-    for (const [viewport, name] of [
-      [DESKTOP, "desktop"],
-      [PHONE, "phone"],
-    ] as const) {
-      const visitor = await anonymous(viewport);
+    for (const { name, viewport } of BOTH_VIEWPORTS) {
+      const visitor = await app.open(viewport);
       await visitor.page.goto(path);
       await poll(() => visitor.page.getByTestId("dashboard-title").textContent(), 60_000).toBe(
-        "Demo: Online shop",
+        DEMO_DASHBOARD,
       );
       await widgetsDrawn(visitor.page);
       expect(await visitor.page.getByRole("button", { name: "Widget menu" }).count()).toBe(0);
@@ -122,7 +83,7 @@ describe("Public dashboard", () => {
     }
 
     // A parameter changed on the public page: applied in the address, the widget runs again.
-    const visitor = await anonymous();
+    const visitor = await app.open();
     await visitor.page.goto(path);
     await widgetsDrawn(visitor.page);
     const runs: string[] = [];
@@ -169,27 +130,22 @@ describe("Public dashboard", () => {
     // A PostgreSQL query slow enough that a run answers with a job: the page polls it and reads
     // the result under the values it ran with.
     const pgUrl = new URL(TEST_PG_URL);
-    const source = await api.post<{ id: number }>("/api/data_sources", {
-      name: "Slow pg",
-      type: "pg",
-      options: {
-        host: pgUrl.hostname,
-        port: Number(pgUrl.port || 5432),
-        user: decodeURIComponent(pgUrl.username),
-        password: decodeURIComponent(pgUrl.password),
-        dbname: pgUrl.pathname.slice(1),
-        sslmode: "disable",
-      },
+    const sourceId = await createDataSource(app.api, "Slow pg", "pg", {
+      host: pgUrl.hostname,
+      port: Number(pgUrl.port || 5432),
+      user: decodeURIComponent(pgUrl.username),
+      password: decodeURIComponent(pgUrl.password),
+      dbname: pgUrl.pathname.slice(1),
+      sslmode: "disable",
     });
-    expect(source.status, source.text).toBe(200);
-    const query = await api.post<{ id: number; visualizations: { id: number }[] }>("/api/queries", {
+    const query = await createQuery(app.api, {
       name: "Days of the period",
-      query:
+      sql:
         // Text, not a date: the table shows it as it is.
         "SELECT 'Day ' || to_char(d, 'YYYY-MM-DD') AS day FROM pg_sleep(1.5) AS pause, " +
         "generate_series('{{ period.start }}'::date, '{{ period.end }}'::date, " +
         "interval '1 day') AS d",
-      data_source_id: source.body.id,
+      dataSourceId: sourceId,
       options: {
         parameters: [
           {
@@ -200,31 +156,24 @@ describe("Public dashboard", () => {
           },
         ],
       },
+      published: true,
     });
-    expect(query.status, query.text).toBe(200);
-    await api.post(`/api/queries/${query.body.id}`, { is_draft: false });
-    const board = await api.post<{ id: number }>("/api/dashboards", { name: "Slow days" });
-    await api.post("/api/widgets", {
-      dashboard_id: board.body.id,
-      visualization_id: query.body.visualizations[0]!.id,
-      width: 1,
-      text: "",
-      options: {
-        parameterMappings: {
-          period: {
-            name: "period",
-            type: "dashboard-level",
-            mapTo: "period",
-            value: null,
-            title: "",
-          },
+    const board = await createDashboard(app.api, "Slow days");
+    await addVisualizationWidget(app.api, board.id, query.visualizations[0]!.id, {
+      parameterMappings: {
+        period: {
+          name: "period",
+          type: "dashboard-level",
+          mapTo: "period",
+          value: null,
+          title: "",
         },
       },
     });
-    const share = await api.post<{ public_url: string }>(`/api/dashboards/${board.body.id}/share`);
+    const share = await app.api.post<{ public_url: string }>(`/api/dashboards/${board.id}/share`);
     const publicUrl = new URL(share.body.public_url);
 
-    const visitor = await anonymous();
+    const visitor = await app.open();
     const jobs: string[] = [];
     visitor.page.on("request", (request) => {
       if (/\/api\/jobs\//.test(request.url())) jobs.push(request.url());

@@ -1,77 +1,40 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { demoDataSourceId } from "./demoVisualizations";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import type { WidgetPosition } from "./fixtures/dashboards";
+import { DEMO_DASHBOARD, demoDashboardId, demoDataSourceId } from "./fixtures/demo";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(20_000);
 
-interface Position {
-  col: number;
-  row: number;
-  sizeX: number;
-  sizeY: number;
-}
 interface SavedDashboard {
   id: number;
-  widgets: { id: number; visualization?: { id: number }; options: { position: Position } }[];
+  widgets: { id: number; visualization?: { id: number }; options: { position: WidgetPosition } }[];
 }
 
 /** The query page's Add to Dashboard dialog, on the Demo query and dashboard setup creates. */
 describe("Add to Dashboard from the query page", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let queryId: number;
   let visualizationId: number;
   let dashboardId: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    await demoDataSourceId(api);
-    const queries = await api.get<{ results: { id: number; name: string }[] }>(
+    await demoDataSourceId(app.api);
+    const queries = await app.api.get<{ results: { id: number; name: string }[] }>(
       "/api/queries?q=Orders%20by%20country",
     );
     const query = queries.body.results.find((q) => q.name === "Demo: Orders by country");
     if (!query) throw new Error(`no Demo query: ${queries.text}`);
     queryId = query.id;
-    const full = await api.get<{ visualizations: { id: number }[] }>(`/api/queries/${queryId}`);
+    const full = await app.api.get<{ visualizations: { id: number }[] }>(`/api/queries/${queryId}`);
     visualizationId = full.body.visualizations[0].id;
-    const dashboards = await api.get<{ results: { id: number; name: string }[] }>(
-      "/api/dashboards",
-    );
-    const demo = dashboards.body.results.find((d) => d.name === "Demo: Online shop");
-    if (!demo) throw new Error(`no Demo dashboard: ${dashboards.text}`);
-    dashboardId = demo.id;
+    dashboardId = await demoDashboardId(app.api);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
-
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
 
   const savedDashboard = async () =>
-    (await api.get<SavedDashboard>(`/api/dashboards/${dashboardId}`)).body;
+    (await app.api.get<SavedDashboard>(`/api/dashboards/${dashboardId}`)).body;
 
   /**
    * On the query page: adds its first visualization to the Demo dashboard and follows the link.
@@ -91,12 +54,12 @@ describe("Add to Dashboard from the query page", () => {
     await poll(() => searches.at(-1)).toBe("online");
     expect(searches.length).toBeLessThan("online".length);
     await poll(() => page.getByTestId("add-to-dashboard-item").allTextContents()).toEqual([
-      "Demo: Online shop",
+      DEMO_DASHBOARD,
     ]);
     await screenshot(page, `add-to-dashboard-search-${name}`);
     await page.getByTestId("add-to-dashboard-item").click();
     await expect(page.getByTestId("add-to-dashboard-chosen").textContent()).resolves.toBe(
-      "Demo: Online shop",
+      DEMO_DASHBOARD,
     );
     await page.getByTestId("add-to-dashboard-save").click();
     await page.getByText("Widget added to dashboard").waitFor();
@@ -107,7 +70,7 @@ describe("Add to Dashboard from the query page", () => {
 
   it("adds the shown visualization at the dashboard's lowest free spot, and links to it", async () => {
     const before = await savedDashboard();
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     // The dashboard is seen first and the query reached from it, inside the app: the dashboard
     // the link opens must not be the one remembered from before the widget was added.
     await page.goto(`/dashboards/${dashboardId}`);
@@ -144,7 +107,7 @@ describe("Add to Dashboard from the query page", () => {
 
   it("works on a phone", async () => {
     const before = await savedDashboard();
-    const { page, context } = await signedIn(PHONE);
+    const { page, context } = await app.openSignedIn(PHONE);
     await page.goto(`/queries/${queryId}`);
     await addFrom(page, "phone");
     expect((await savedDashboard()).widgets).toHaveLength(before.widgets.length + 1);

@@ -1,56 +1,38 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { describe, expect, it } from "vitest";
+import { TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { createDashboard } from "./fixtures/dashboards";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(20_000);
 
 /** Manage Permissions on a dashboard (spec 3 §2), against a real server. */
 describe("dashboard permissions in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
-
-  beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
+  const app = useBrowserApp();
 
   it(
     "the owner grants a second user edit rights from the more-menu, who can then edit the dashboard",
     { timeout: 180_000 },
     async () => {
-      const setting = await api.post("/api/settings/organization", {
+      const setting = await app.api.post("/api/settings/organization", {
         feature_show_permissions_control: true,
       });
       expect(setting.status, setting.text).toBe(200);
-      const board = await api.post<{ id: number; slug: string }>("/api/dashboards", {
-        name: "Team board",
-      });
-      expect(board.status, board.text).toBe(200);
-      const { id, slug } = board.body;
+      const { id, slug } = await createDashboard(app.api, "Team board");
+      const beaLogin = { email: "bea@example.com", password: "bea's long password" };
       // Bea accepts an invitation, which signs her in.
-      const invited = await api.post<{ id: number; invite_link: string }>("/api/users?no_invite", {
-        name: "Bea Editor",
-        email: "bea@example.com",
-      });
+      const invited = await app.api.post<{ id: number; invite_link: string }>(
+        "/api/users?no_invite",
+        {
+          name: "Bea Editor",
+          email: beaLogin.email,
+        },
+      );
       expect(invited.status, invited.text).toBe(200);
-      const bea = new TestClient(server.url);
-      const accepted = await bea.submitForm(invited.body.invite_link.replace(server.url, ""), {
-        password: "bea's long password",
+      const bea = new TestClient(app.server.url);
+      const accepted = await bea.submitForm(invited.body.invite_link.replace(app.server.url, ""), {
+        password: beaLogin.password,
       });
       expect(accepted.status, accepted.text.slice(0, 300)).toBe(302);
       const beaCanEdit = async () =>
@@ -58,13 +40,7 @@ describe("dashboard permissions in the browser", () => {
       expect(await beaCanEdit()).toBe(false);
 
       for (const viewport of [DESKTOP, PHONE]) {
-        const { page, context } = await newPage(browser, server.url, viewport);
-        await useWebAppSnapshot(context, webApp);
-        await page.goto("/login");
-        await page.fill("#email", ADMIN.email);
-        await page.fill("#password", ADMIN.password);
-        await page.click("button[type=submit]");
-        await page.waitForURL((url) => url.pathname === "/");
+        const { page, context } = await app.openSignedIn(viewport);
         await page.goto(`/dashboards/${id}-${slug}`);
         await page.getByTestId("dashboard-more").click();
         await page.getByRole("menuitem", { name: "Manage Permissions" }).click();
@@ -90,18 +66,12 @@ describe("dashboard permissions in the browser", () => {
         await context.close();
       }
 
-      const acl = await api.get<{ modify?: { id: number }[] }>(`/api/dashboards/${id}/acl`);
+      const acl = await app.api.get<{ modify?: { id: number }[] }>(`/api/dashboards/${id}/acl`);
       expect(acl.body.modify?.map((u) => u.id)).toEqual([invited.body.id]);
       expect(await beaCanEdit()).toBe(true);
 
       // Bea may edit, but only the owner or an admin manages permissions.
-      const { page, context } = await newPage(browser, server.url, DESKTOP);
-      await useWebAppSnapshot(context, webApp);
-      await page.goto("/login");
-      await page.fill("#email", "bea@example.com");
-      await page.fill("#password", "bea's long password");
-      await page.click("button[type=submit]");
-      await page.waitForURL((url) => url.pathname === "/");
+      const { page, context } = await app.openSignedIn(DESKTOP, beaLogin);
       await page.goto(`/dashboards/${id}-${slug}`);
       await page.getByTestId("dashboard-more").click();
       await page.getByRole("menuitem", { name: "Edit" }).waitFor();

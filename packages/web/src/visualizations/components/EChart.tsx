@@ -84,10 +84,15 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
     };
   }, [eventNames]);
 
+  // Only the first option animates: later ones (new rows, a cross-filter, an edited setting) are
+  // drawn at once, so a dashboard of charts updating together is not busy animating for a second.
+  const firstOption = useRef(true);
   useEffect(() => {
     if (!chartRef.current) return;
     markPending.current = true;
-    chartRef.current.setOption(option as echarts.EChartsOption, { notMerge, lazyUpdate: true });
+    const next = firstOption.current ? option : { ...option, animation: false };
+    firstOption.current = false;
+    chartRef.current.setOption(next as echarts.EChartsOption, { notMerge, lazyUpdate: true });
   }, [option, notMerge]);
 
   // A parent sized only by min-height gives "100%" nothing to resolve against, so the chart

@@ -73,7 +73,9 @@ export function TableRenderer({
   }, [rows]);
   // A new page starts at its first row.
   useEffect(() => {
-    scrollRef.current?.scrollTo?.({ top: 0 });
+    // Scrolling a box already at the top would still cost a layout (a dashboard has many tables).
+    const box = scrollRef.current;
+    if (box && box.scrollTop !== 0) box.scrollTo?.({ top: 0 });
   }, [current, rows]);
 
   if (data.rows.length === 0) return null;

@@ -1,17 +1,14 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { demoDataSourceId } from "./demoVisualizations";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { PHONE, animationsSettled, screenshot } from "./browser";
 import { DEFAULT_ORG_SLUG, findOrgBySlug } from "../packages/server/src/store/organizations";
 import { insertUser } from "../packages/server/src/store/users";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { DEMO_DASHBOARD, demoDataSourceId } from "./fixtures/demo";
+import { createQuery, createVisualization, runQueryToEnd } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(20_000);
 
 /** The ECharts option of the page's only chart, or null while none is drawn. */
 async function chartOption(page: Page): Promise<{
@@ -42,61 +39,22 @@ async function chartOption(page: Page): Promise<{
  * exceeds it quickly.
  */
 describe("results and visualizations on first use", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
+  const app = useBrowserApp({ env: { SIGHTLINE_RESULT_DISPLAY_ROWS: "1000" } });
   let demoId: number;
-  let webApp: string;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite", { SIGHTLINE_RESULT_DISPLAY_ROWS: "1000" });
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    demoId = await demoDataSourceId(api);
+    demoId = await demoDataSourceId(app.api);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
-
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
 
   /** A saved query on the Demo data, run to the end through the API. */
   async function savedQuery(name: string, sql: string): Promise<number> {
-    const saved = await api.post<{ id: number }>("/api/queries", {
-      name,
-      query: sql,
-      data_source_id: demoId,
-    });
-    expect(saved.status, saved.text).toBe(200);
-    const id = saved.body.id;
-    const run = await api.post<{ job?: { id: string; status: number } }>(
-      `/api/queries/${id}/results`,
-      {},
-    );
-    let job = run.body.job;
-    while (job && job.status < 3) {
-      await new Promise((r) => setTimeout(r, 200));
-      job = (await api.get<{ job: { id: string; status: number } }>(`/api/jobs/${job.id}`)).body
-        .job;
-    }
-    if (job) expect(job.status).toBe(3);
+    const { id } = await createQuery(app.api, { name, sql, dataSourceId: demoId });
+    await runQueryToEnd(app.api, id);
     return id;
   }
 
   it("shows the Demo queries on the home page, with their charts drawn at once", async () => {
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await poll(() => page.getByTestId("home-page").textContent()).toContain(
       "Demo: Orders by country",
     );
@@ -112,9 +70,9 @@ describe("results and visualizations on first use", () => {
   });
 
   it("opens the Demo dashboard from the home page with every widget drawn", async () => {
-    const { page, context } = await signedIn();
-    await poll(() => page.getByTestId("home-page").textContent()).toContain("Demo: Online shop");
-    await page.getByText("Demo: Online shop").click();
+    const { page, context } = await app.openSignedIn();
+    await poll(() => page.getByTestId("home-page").textContent()).toContain(DEMO_DASHBOARD);
+    await page.getByText(DEMO_DASHBOARD).click();
     await page.waitForURL((url) => url.pathname.startsWith("/dashboards/"));
     // The three charts and the counter from the results stored at setup, under the text box.
     await poll(() => page.locator("[data-widget-type=visualization] canvas").count(), 60_000).toBe(
@@ -130,7 +88,7 @@ describe("results and visualizations on first use", () => {
     const url = page.url();
     await context.close();
 
-    const phone = await signedIn(PHONE);
+    const phone = await app.openSignedIn(PHONE);
     await phone.page.goto(url);
     await poll(
       () => phone.page.locator("[data-widget-type=visualization] canvas").count(),
@@ -143,7 +101,7 @@ describe("results and visualizations on first use", () => {
 
   it("says truthfully that the display cap shortened the result", async () => {
     const id = await savedQuery("Every order", "SELECT id, status FROM orders");
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${id}/source`);
     await poll(() => page.textContent("[data-testid=result-truncated]"), 60_000).toBe(
       "This result has 400,000 rows; the first 1,000 are shown here. Downloads contain all 400,000 rows.",
@@ -153,14 +111,12 @@ describe("results and visualizations on first use", () => {
   });
 
   it("shows a database error with its lines, without the annotation or 'no result'", async () => {
-    const id = (
-      await api.post<{ id: number }>("/api/queries", {
-        name: "Typo",
-        query: "selec 1",
-        data_source_id: demoId,
-      })
-    ).body.id;
-    const { page, context } = await signedIn();
+    const { id } = await createQuery(app.api, {
+      name: "Typo",
+      sql: "selec 1",
+      dataSourceId: demoId,
+    });
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${id}/source`);
     await page.click("[data-testid=execute-query]");
     const error = page.getByTestId("execution-error");
@@ -180,7 +136,7 @@ describe("results and visualizations on first use", () => {
       "Orders by status",
       "SELECT status, count(*) AS orders FROM orders GROUP BY status ORDER BY status",
     );
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${id}/source`);
     await poll(() => page.textContent("[data-testid=result-rows]"), 30_000).toContain("5 Rows");
 
@@ -221,13 +177,12 @@ describe("results and visualizations on first use", () => {
       "Orders by status chart",
       "SELECT status, count(*) AS orders FROM orders GROUP BY status ORDER BY status",
     );
-    await api.post("/api/visualizations", {
-      query_id: id,
+    await createVisualization(app.api, id, {
       type: "CHART",
       name: "Chart",
       options: { globalSeriesType: "column", columnMapping: { status: "x", orders: "y" } },
     });
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     const toolboxShown = async () => {
       const option = await chartOption(page);
       if (!option) return null;
@@ -249,7 +204,7 @@ describe("results and visualizations on first use", () => {
     await page.reload();
     await page.getByText("Chart", { exact: true }).click();
     await poll(toolboxShown, 30_000).toBe(false);
-    await api.post("/api/settings/organization", { hide_plotly_mode_bar: false });
+    await app.api.post("/api/settings/organization", { hide_plotly_mode_bar: false });
     await context.close();
   });
 
@@ -258,13 +213,12 @@ describe("results and visualizations on first use", () => {
       "Phone numbers",
       "SELECT 'north' AS region, 155 AS orders, 12345.5 AS revenue, 7 AS returns FROM range(60)",
     );
-    const chart = await api.post<{ id: number }>("/api/visualizations", {
-      query_id: id,
+    const chartId = await createVisualization(app.api, id, {
       type: "CHART",
       name: "Chart",
       options: { globalSeriesType: "column", columnMapping: { region: "x", orders: "y" } },
     });
-    const { page, context } = await signedIn(PHONE);
+    const { page, context } = await app.openSignedIn(PHONE);
     await page.goto(`/queries/${id}/source`);
     await poll(() => page.textContent("[data-testid=result-rows]"), 30_000).toContain("60 Rows");
     // Every cell shows its whole text: nothing cut at the right edge.
@@ -302,7 +256,7 @@ describe("results and visualizations on first use", () => {
     expect(tab.right).toBeLessThanOrEqual(tab.width);
     await screenshot(page, "query-results-phone");
     // With the chart's tab selected, both tabs still show whole.
-    await page.goto(`/queries/${id}/source#${chart.body.id}`);
+    await page.goto(`/queries/${id}/source#${chartId}`);
     await poll(() => page.locator(".ant-tabs-tab-active").textContent(), 30_000).toBe("Chart");
     const shown = await page.locator(".ant-tabs-tab").evaluateAll((tabs) =>
       tabs.map((el) => {
@@ -315,8 +269,8 @@ describe("results and visualizations on first use", () => {
     await screenshot(page, "query-chart-tab-phone");
 
     // The Users list's Disable button shows its whole name.
-    const org = (await findOrgBySlug(server.ctx.database.db, DEFAULT_ORG_SLUG))!;
-    await insertUser(server.ctx.database.db, {
+    const org = (await findOrgBySlug(app.server.ctx.database.db, DEFAULT_ORG_SLUG))!;
+    await insertUser(app.server.ctx.database.db, {
       orgId: org.id,
       name: "Paula Plain",
       email: "paula.plain.with-a-long-address@example.com",
@@ -341,7 +295,7 @@ describe("results and visualizations on first use", () => {
   });
 
   it("says the connection failed in words, and shows the in-process queue's facts", async () => {
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto("/admin/status");
     const general = page.getByTestId("status-General");
     await poll(() => general.textContent()).toContain("queue backend");

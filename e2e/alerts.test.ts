@@ -1,18 +1,13 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin } from "../packages/server/src/testing/httpClient";
-import { findOrgBySlug } from "../packages/server/src/store/organizations";
-import { insertUser } from "../packages/server/src/store/users";
-import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
-import { hashPassword } from "../packages/server/src/auth/passwords";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp, type Credentials } from "./fixtures/browserApp";
+import { dataSourceIdByName } from "./fixtures/demo";
+import { createQuery } from "./fixtures/queries";
+import { createUserWithPassword } from "./fixtures/users";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(20_000);
 
 /** Waits outside a test (expect.poll only works inside one). */
 async function waitFor(check: () => Promise<boolean>, timeout = 60_000) {
@@ -34,44 +29,31 @@ interface StoredAlert {
 
 /** Browser flows of the alerts area against a real server. */
 describe("alerts in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let queryId: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-    const demo = sources.find((s) => s.name === "Demo");
-    if (!demo) throw new Error(`no Demo data source: ${JSON.stringify(sources)}`);
+    const demoId = await dataSourceIdByName(app.api, "Demo");
     const text =
       "SELECT * FROM (VALUES ('Jan', 120), ('Feb', 145)) AS t(month, orders) ORDER BY orders DESC";
-    const saved = await api.post<{ id: number }>("/api/queries", {
-      name: "Orders by month",
-      query: text,
-      data_source_id: demo.id,
-    });
-    expect(saved.status, saved.text).toBe(200);
-    queryId = saved.body.id;
-    await api.post(`/api/queries/${saved.body.id}`, { is_draft: false });
+    queryId = (
+      await createQuery(app.api, {
+        name: "Orders by month",
+        sql: text,
+        dataSourceId: demoId,
+        published: true,
+      })
+    ).id;
     // A draft: listed in the selector but not pickable.
-    await api.post("/api/queries", {
-      name: "Orders draft",
-      query: "SELECT 1",
-      data_source_id: demo.id,
-    });
+    await createQuery(app.api, { name: "Orders draft", sql: "SELECT 1", dataSourceId: demoId });
     // A result, so that the form offers the query's columns.
     // The Demo source refuses runs (400) while its data is still being generated.
     await waitFor(
       async () =>
         (
-          await api.post("/api/query_results", {
-            query_id: saved.body.id,
-            data_source_id: demo.id,
+          await app.api.post("/api/query_results", {
+            query_id: queryId,
+            data_source_id: demoId,
             query: text,
             max_age: 0,
           })
@@ -79,48 +61,25 @@ describe("alerts in the browser", () => {
     );
     await waitFor(
       async () =>
-        (await api.get<{ latest_query_data_id: number | null }>(`/api/queries/${saved.body.id}`))
-          .body.latest_query_data_id !== null,
+        (await app.api.get<{ latest_query_data_id: number | null }>(`/api/queries/${queryId}`)).body
+          .latest_query_data_id !== null,
     );
-    const hook = await api.post("/api/destinations", {
+    const hook = await app.api.post("/api/destinations", {
       name: "Ops webhook",
       type: "webhook",
       options: { url: "https://example.com/hook" },
     });
     expect(hook.status, hook.text).toBe(200);
-    const db = server.ctx.database.db;
-    const org = (await findOrgBySlug(db, "default"))!;
-    await insertUser(db, {
-      orgId: org.id,
-      name: "Pat Plain",
-      email: PAT.email,
-      passwordHash: await hashPassword(PAT.password),
-      groupIds: [await defaultGroupId(db, org.id)],
-      invitationPending: false,
-    });
+    await createUserWithPassword(app.server, { name: "Pat Plain", ...PAT });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
-  async function signedIn(
-    who = { email: ADMIN.email, password: ADMIN.password },
-    viewport = DESKTOP,
-  ): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    page.setDefaultTimeout(15_000);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", who.email);
-    await page.fill("#password", who.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
+  async function signedIn(user: Credentials = ADMIN, viewport = DESKTOP) {
+    const session = await app.openSignedIn(viewport, user);
+    session.page.setDefaultTimeout(15_000);
+    return session;
   }
 
-  const stored = async (id: number) => (await api.get<StoredAlert>(`/api/alerts/${id}`)).body;
+  const stored = async (id: number) => (await app.api.get<StoredAlert>(`/api/alerts/${id}`)).body;
 
   it(
     "creates an alert on a Demo query, views, edits, mutes, subscribes a destination and deletes it",
@@ -251,7 +210,7 @@ describe("alerts in the browser", () => {
       await page.getByText("Subscribed.").first().waitFor();
       await page.getByTestId("alert-destinations").getByText("Ops webhook").waitFor();
       const subscriptions = async () =>
-        (await api.get<{ destination?: { name: string } }[]>(`/api/alerts/${id}/subscriptions`))
+        (await app.api.get<{ destination?: { name: string } }[]>(`/api/alerts/${id}/subscriptions`))
           .body;
       expect((await subscriptions()).map((s) => s.destination?.name)).toEqual(["Ops webhook"]);
       await screenshot(page, "alerts-view-subscribed-desktop");
@@ -300,7 +259,7 @@ describe("alerts in the browser", () => {
       await page.getByRole("button", { name: "Delete", exact: true }).click();
       await page.waitForURL((url) => url.pathname === "/alerts");
       await page.getByText("Alert deleted successfully.").first().waitFor();
-      expect((await api.get(`/api/alerts/${id}`)).status).toBe(404);
+      expect((await app.api.get(`/api/alerts/${id}`)).status).toBe(404);
       await page.getByText("Get notified on certain events").waitFor();
       await context.close();
     },
@@ -312,7 +271,7 @@ describe("alerts in the browser", () => {
     created.push("Zeta orders", "Epsilon orders", "Eta orders");
     const ids: number[] = [];
     for (const name of created) {
-      const res = await api.post<{ id: number }>("/api/alerts", {
+      const res = await app.api.post<{ id: number }>("/api/alerts", {
         name,
         query_id: queryId,
         options: { column: "orders", op: ">", value: 1 },
@@ -353,6 +312,6 @@ describe("alerts in the browser", () => {
     expect(new URL(page.url()).searchParams.get("order")).toBe("name");
     await poll(names).toEqual(byName.slice(0, 5));
     await context.close();
-    for (const id of ids) await api.request("DELETE", `/api/alerts/${id}`);
+    for (const id of ids) await app.api.request("DELETE", `/api/alerts/${id}`);
   }, 120_000);
 });

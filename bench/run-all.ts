@@ -4,6 +4,7 @@ import { alertsBenchmark } from "./alerts";
 import { bigResultBenchmark } from "./bigResult";
 import { concurrencyBenchmark } from "./concurrency";
 import { crossFilterBenchmark } from "./crossFilter";
+import { crossFilterBrowserBenchmark } from "./crossFilterBrowser";
 import { dashboardBenchmark } from "./dashboard";
 import { latencyBenchmark } from "./latency";
 import { publicDashboardBenchmark } from "./publicDashboard";
@@ -21,6 +22,7 @@ figures.push(...(await dashboardBenchmark()));
 figures.push(...(await publicDashboardBenchmark()));
 figures.push(...(await alertsBenchmark()));
 figures.push(...(await crossFilterBenchmark()));
+figures.push(...(await crossFilterBrowserBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

@@ -2,28 +2,23 @@
 // Drill-down dialog; a click on a bar opens that dashboard with the clicked value as its
 // parameter (p_<name>), and the breadcrumb leads back. A table column linked to a query shows
 // real links carrying the row's values (a Ctrl-click opens a new tab).
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { demoDataSourceId } from "./demoVisualizations";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import {
+  addVisualizationWidget,
+  createDashboard,
+  waitForWidgetsDrawn,
+} from "./fixtures/dashboards";
+import { demoDataSourceId } from "./fixtures/demo";
+import { pollFor } from "./fixtures/poll";
+import { createQuery, createVisualization } from "./fixtures/queries";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 30_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(30_000);
 
 const SALES =
   "SELECT * FROM (VALUES ('FR', 10, DATE '2024-03-01'), ('DE', 20, DATE '2024-03-02'), ('IT', 5, DATE '2024-03-03')) AS t(country, sales, day)";
-
-interface Position {
-  col: number;
-  row: number;
-  sizeX: number;
-  sizeY: number;
-}
 
 interface StoredWidget {
   id: number;
@@ -31,10 +26,7 @@ interface StoredWidget {
 }
 
 describe("Drill-down from a dashboard", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let source: { id: number; slug: string };
   let target: { id: number; slug: string };
   let detailQueryId: number;
@@ -42,142 +34,91 @@ describe("Drill-down from a dashboard", () => {
   let tableWidget: number;
   let targetWidget: number;
 
-  /** A published query on the Demo data source. */
-  async function newQuery(name: string, sql: string, options: Record<string, unknown> = {}) {
-    const saved = await api.post<{ id: number; visualizations: { id: number }[] }>("/api/queries", {
-      name,
-      query: sql,
-      data_source_id: await demoDataSourceId(api),
-      options,
-    });
-    expect(saved.status, saved.text).toBe(200);
-    await api.post(`/api/queries/${saved.body.id}`, { is_draft: false });
-    return saved.body;
-  }
-
-  async function newVisualization(queryId: number, type: string, options: object) {
-    const viz = await api.post<{ id: number }>("/api/visualizations", {
-      query_id: queryId,
-      name: type === "CHART" ? "Chart" : "Linked table",
-      type,
-      options,
-    });
-    expect(viz.status, viz.text).toBe(200);
-    return viz.body.id;
-  }
-
-  async function newWidget(
-    dashboardId: number,
-    visualizationId: number,
-    position: Position,
-    extra: Record<string, unknown> = {},
-  ) {
-    const widget = await api.post<{ id: number }>("/api/widgets", {
-      dashboard_id: dashboardId,
-      visualization_id: visualizationId,
-      text: "",
-      width: 1,
-      options: { isHidden: false, position, ...extra },
-    });
-    expect(widget.status, widget.text).toBe(200);
-    return widget.body.id;
-  }
-
-  async function newDashboard(name: string) {
-    const board = await api.post<{ id: number; slug: string }>("/api/dashboards", { name });
-    expect(board.status, board.text).toBe(200);
-    await api.post(`/api/dashboards/${board.body.id}`, { is_draft: false });
-    return board.body;
-  }
-
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
+    const { api } = app;
+    const dataSourceId = await demoDataSourceId(api);
 
     // The target: a dashboard whose widget maps its query's parameter to a dashboard parameter.
-    target = await newDashboard("Country detail");
-    const countryParameter = { name: "country", title: "Country", type: "text", value: "none" };
-    const detail = await newQuery(
-      "Chosen country",
-      "SELECT * FROM (VALUES ('{{ country }}')) AS t(chosen)",
-      { parameters: [countryParameter] },
-    );
-    targetWidget = await newWidget(
-      target.id,
-      detail.visualizations[0]!.id,
-      { col: 0, row: 0, sizeX: 3, sizeY: 6 },
-      {
-        parameterMappings: {
-          country: {
-            name: "country",
-            type: "dashboard-level",
-            mapTo: "country",
-            value: null,
-            title: "",
-          },
+    target = await createDashboard(api, "Country detail", { published: true });
+    const detail = await createQuery(api, {
+      name: "Chosen country",
+      sql: "SELECT * FROM (VALUES ('{{ country }}')) AS t(chosen)",
+      dataSourceId,
+      options: { parameters: [{ name: "country", title: "Country", type: "text", value: "none" }] },
+      published: true,
+    });
+    targetWidget = await addVisualizationWidget(api, target.id, detail.visualizations[0]!.id, {
+      isHidden: false,
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 6 },
+      parameterMappings: {
+        country: {
+          name: "country",
+          type: "dashboard-level",
+          mapTo: "country",
+          value: null,
+          title: "",
         },
       },
-    );
+    });
 
     // A query target with a text and a date parameter, for the table's link column.
-    const orders = await newQuery(
-      "Orders of a day",
-      "SELECT '{{ country }}' AS country, '{{ day }}' AS day",
-      {
+    const orders = await createQuery(api, {
+      name: "Orders of a day",
+      sql: "SELECT '{{ country }}' AS country, '{{ day }}' AS day",
+      dataSourceId,
+      options: {
         parameters: [
           { name: "country", title: "Country", type: "text", value: "none" },
           { name: "day", title: "Day", type: "date", value: "2000-01-01" },
         ],
       },
-    );
+      published: true,
+    });
     detailQueryId = orders.id;
 
     // The source: a column chart and a table whose country column links to the query.
-    source = await newDashboard("Sales overview");
-    const sales = await newQuery("Sales by country", SALES);
-    const chart = await newVisualization(sales.id, "CHART", {
-      globalSeriesType: "column",
-      columnMapping: { country: "x", sales: "y" },
+    source = await createDashboard(api, "Sales overview", { published: true });
+    const sales = await createQuery(api, {
+      name: "Sales by country",
+      sql: SALES,
+      dataSourceId,
+      published: true,
     });
-    const table = await newVisualization(sales.id, "TABLE", {
-      columns: [
-        {
-          name: "country",
-          displayAs: "link",
-          linkTextTemplate: "{{ @ }}",
-          drillDown: {
-            target: { type: "query", id: orders.id, name: "Orders of a day" },
-            parameters: {
-              country: { column: "country", type: "text" },
-              day: { column: "day", type: "date" },
+    const chart = await createVisualization(api, sales.id, {
+      name: "Chart",
+      type: "CHART",
+      options: { globalSeriesType: "column", columnMapping: { country: "x", sales: "y" } },
+    });
+    const table = await createVisualization(api, sales.id, {
+      name: "Linked table",
+      type: "TABLE",
+      options: {
+        columns: [
+          {
+            name: "country",
+            displayAs: "link",
+            linkTextTemplate: "{{ @ }}",
+            drillDown: {
+              target: { type: "query", id: orders.id, name: "Orders of a day" },
+              parameters: {
+                country: { column: "country", type: "text" },
+                day: { column: "day", type: "date" },
+              },
+              newTab: false,
             },
-            newTab: false,
           },
-        },
-      ],
+        ],
+      },
     });
-    chartWidget = await newWidget(source.id, chart, { col: 0, row: 0, sizeX: 3, sizeY: 8 });
-    tableWidget = await newWidget(source.id, table, { col: 3, row: 0, sizeX: 3, sizeY: 8 });
+    chartWidget = await addVisualizationWidget(api, source.id, chart, {
+      isHidden: false,
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    tableWidget = await addVisualizationWidget(api, source.id, table, {
+      isHidden: false,
+      position: { col: 3, row: 0, sizeX: 3, sizeY: 8 },
+    });
   }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
-
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
 
   const widget = (page: Page, id: number): Locator => page.locator(`[data-widget-id="${id}"]`);
 
@@ -218,13 +159,13 @@ describe("Drill-down from a dashboard", () => {
   }
 
   async function sourceDrawn(page: Page) {
-    const widgets = page.locator("[data-widget-type=visualization]");
-    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(2);
+    await waitForWidgetsDrawn(page, 2);
+    // The chart orders its categories.
     await poll(() => categories(page), 60_000).toEqual(["DE", "FR", "IT"]);
   }
 
   const storedWidget = async (dashboardId: number, id: number) => {
-    const board = await api.get<{ widgets: StoredWidget[] }>(`/api/dashboards/${dashboardId}`);
+    const board = await app.api.get<{ widgets: StoredWidget[] }>(`/api/dashboards/${dashboardId}`);
     return board.body.widgets.find((w) => w.id === id)?.options;
   };
 
@@ -234,7 +175,7 @@ describe("Drill-down from a dashboard", () => {
     "links a chart through the Drill-down dialog; a bar opens the dashboard with its value; the breadcrumb goes back",
     { timeout: 240_000 },
     async () => {
-      const { page, context } = await signedIn();
+      const { page, context } = await app.openSignedIn();
       await page.goto(`/dashboards/${source.id}-${source.slug}?edit`);
       await sourceDrawn(page);
 
@@ -306,7 +247,7 @@ describe("Drill-down from a dashboard", () => {
     "a table column links each row to a query with its values; Ctrl-click opens a new tab",
     { timeout: 240_000 },
     async () => {
-      const { page, context } = await signedIn();
+      const { page, context } = await app.openSignedIn();
       await page.goto(`/dashboards/${source.id}-${source.slug}`);
       await sourceDrawn(page);
       const link = widget(page, tableWidget).getByRole("link", { name: "FR", exact: true });
@@ -327,10 +268,8 @@ describe("Drill-down from a dashboard", () => {
 
       await link.click();
       await page.waitForURL((url) => url.pathname === `/queries/${detailQueryId}`);
-      const parameters = page.locator("[data-testid=parameters-panel], .ant-form").first();
       await poll(() => trail(page).textContent()).toBe("Sales overview");
       await poll(() => page.getByRole("textbox").first().inputValue()).toBe("FR");
-      void parameters;
       // The query ran with the row's values, the date as the Date parameter takes it.
       await poll(() => page.getByRole("cell").allTextContents()).toEqual(["FR", "01/03/24"]);
       await screenshot(page, "drill-down-query-desktop");
@@ -341,7 +280,7 @@ describe("Drill-down from a dashboard", () => {
   );
 
   it("drills down on a phone too", { timeout: 180_000 }, async () => {
-    const { page, context } = await signedIn(PHONE);
+    const { page, context } = await app.openSignedIn(PHONE);
     await page.goto(`/dashboards/${source.id}-${source.slug}`);
     await sourceDrawn(page);
     await screenshot(page, "drill-down-source-phone");
@@ -368,8 +307,8 @@ describe("Drill-down from a dashboard", () => {
     "the table editor links a column to a dashboard instead of a URL template",
     { timeout: 180_000 },
     async () => {
-      const { page, context } = await signedIn();
-      const board = await api.get<{
+      const { page, context } = await app.openSignedIn();
+      const board = await app.api.get<{
         widgets: { id: number; visualization: { id: number; query: { id: number } } }[];
       }>(`/api/dashboards/${source.id}`);
       const table = board.body.widgets.find((w) => w.id === tableWidget)!.visualization;
@@ -396,7 +335,7 @@ describe("Drill-down from a dashboard", () => {
       await screenshot(page, "drill-down-column-editor-desktop");
       await dialog.locator(".ant-modal-footer button", { hasText: "Save" }).click();
       await poll(async () => {
-        const query = await api.get<{
+        const query = await app.api.get<{
           visualizations: { id: number; options: { columns?: Record<string, unknown>[] } }[];
         }>(`/api/queries/${table.query.id}`);
         const saved = query.body.visualizations.find((v) => v.id === table.id);

@@ -138,7 +138,12 @@ describe("Drill-down from a dashboard", () => {
   }
 
   /** Clicks the chart's bar for a category, halfway up, where ECharts drew it. */
-  async function clickBar(page: Page, category: string, value: number) {
+  async function clickBar(
+    page: Page,
+    category: string,
+    value: number,
+    modifiers: "Control"[] = [],
+  ) {
     const canvas = widget(page, chartWidget).locator("[_echarts_instance_]");
     const point = await canvas.evaluate(
       (el, [x, y]) => {
@@ -155,7 +160,7 @@ describe("Drill-down from a dashboard", () => {
       },
       [category, value] as const,
     );
-    await canvas.click({ position: { x: point[0]!, y: point[1]! } });
+    await canvas.click({ position: { x: point[0]!, y: point[1]! }, modifiers });
   }
 
   async function sourceDrawn(page: Page) {
@@ -208,6 +213,14 @@ describe("Drill-down from a dashboard", () => {
       // In view mode a bar opens the target with the clicked country.
       await page.getByRole("button", { name: "Done Editing" }).click();
       await poll(() => new URL(page.url()).searchParams.has("edit")).toBe(false);
+      // Ctrl-click opens the target in a new tab, as on a link.
+      const opened = context.waitForEvent("page");
+      await clickBar(page, "FR", 10, ["Control"]);
+      const tab = await opened;
+      await tab.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
+      expect(new URL(tab.url()).searchParams.get("p_country")).toBe("FR");
+      await tab.close();
+      expect(new URL(page.url()).pathname).toBe(`/dashboards/${source.id}-${source.slug}`);
       await clickBar(page, "DE", 20);
       await page.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
       expect(new URL(page.url()).searchParams.get("p_country")).toBe("DE");

@@ -1,17 +1,14 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
-import { hashPassword } from "../packages/server/src/auth/passwords";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
 import { DEFAULT_ORG_SLUG, findOrgBySlug } from "../packages/server/src/store/organizations";
-import { insertGroup, insertUser } from "../packages/server/src/store/users";
+import { insertGroup } from "../packages/server/src/store/users";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { dataSourceIdByName } from "./fixtures/demo";
+import { createUserWithPassword } from "./fixtures/users";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(15_000);
 
 /**
  * The query page's header keeps its actions on one line, "⋯" included, and nothing sticks out of
@@ -42,41 +39,14 @@ async function expectCompactQueryHeader(page: Page): Promise<void> {
 
 /** Browser flows of the query workspace against a real server. */
 describe("query workspace in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
+  const app = useBrowserApp();
   let dataSourceId: number;
-  let webApp: string;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-    const demo = sources.find((s) => s.name === "Demo");
-    if (!demo) throw new Error(`no Demo data source: ${JSON.stringify(sources)}`);
-    dataSourceId = demo.id;
+    dataSourceId = await dataSourceIdByName(app.api, "Demo");
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
-  async function signedIn(
-    viewport = DESKTOP,
-    who: { email: string; password: string } = ADMIN,
-  ): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", who.email);
-    await page.fill("#password", who.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
+  const signedIn = app.openSignedIn;
 
   it(
     "shows the list empty states, then lists, searches and filters by tag",
@@ -84,19 +54,8 @@ describe("query workspace in the browser", () => {
     async () => {
       // The admin who set up has the Demo queries (as favorites too): a second user, in the
       // default group with Demo, has none yet.
-      const db = server.ctx.database.db;
-      const org = (await findOrgBySlug(db, DEFAULT_ORG_SLUG))!;
       const newcomer = { email: "newcomer@example.com", password: "newcomer-password" };
-      await insertUser(db, {
-        orgId: org.id,
-        name: "Nina Newcomer",
-        email: newcomer.email,
-        passwordHash: await hashPassword(newcomer.password),
-        groupIds: (await api.get("/api/groups")).body
-          .filter((g: { name: string }) => g.name === "default")
-          .map((g: { id: number }) => g.id),
-        invitationPending: false,
-      });
+      await createUserWithPassword(app.server, { name: "Nina Newcomer", ...newcomer });
       const first = await signedIn(DESKTOP, newcomer);
       await first.page.goto("/queries/favorites");
       await poll(() => first.page.textContent("body")).toContain(
@@ -122,7 +81,7 @@ describe("query workspace in the browser", () => {
           ["a-long-tag-name-here", "another"],
         ],
       ] as const) {
-        const res = await api.post("/api/queries", {
+        const res = await app.api.post("/api/queries", {
           name,
           query: "select 1 as a",
           data_source_id: dataSourceId,
@@ -179,7 +138,7 @@ describe("query workspace in the browser", () => {
   );
 
   it("tells a user without create_query at /queries/new that they cannot create queries", async () => {
-    const db = server.ctx.database.db;
+    const db = app.server.ctx.database.db;
     const org = (await findOrgBySlug(db, DEFAULT_ORG_SLUG))!;
     // Full access to Demo, but a group that may view and run queries, not create them.
     const readers = await insertGroup(db, org.id, "Readers", "regular", [
@@ -187,18 +146,15 @@ describe("query workspace in the browser", () => {
       "execute_query",
       "list_data_sources",
     ]);
-    const linked = await api.post(`/api/groups/${readers.id}/data_sources`, {
+    const linked = await app.api.post(`/api/groups/${readers.id}/data_sources`, {
       data_source_id: dataSourceId,
     });
     expect(linked.status).toBe(200);
     const reader = { email: "reader@example.com", password: "reader-password" };
-    await insertUser(db, {
-      orgId: org.id,
+    await createUserWithPassword(app.server, {
       name: "Rita Reader",
-      email: reader.email,
-      passwordHash: await hashPassword(reader.password),
+      ...reader,
       groupIds: [readers.id],
-      invitationPending: false,
     });
     const { page, context } = await signedIn(DESKTOP, reader);
     await page.goto("/queries/new");
@@ -227,7 +183,7 @@ describe("query workspace in the browser", () => {
     await page.waitForSelector("[data-testid=save-visualization]");
     await poll(loadedCharts).toBe(true);
     const id = Number(page.url().match(/queries\/(\d+)/)![1]);
-    expect(((await api.get(`/api/queries/${id}`)).body as { query: string }).query).toBe(
+    expect(((await app.api.get(`/api/queries/${id}`)).body as { query: string }).query).toBe(
       "select 1 as n",
     );
     await screenshot(page, "query-new-add-visualization");
@@ -281,7 +237,10 @@ describe("query workspace in the browser", () => {
       await page.waitForURL(/\/queries\/\d+\/source/);
       await screenshot(page, "query-editor-desktop");
       const id = Number(page.url().match(/queries\/(\d+)/)![1]);
-      const saved = (await api.get(`/api/queries/${id}`)).body as { query: string; name: string };
+      const saved = (await app.api.get(`/api/queries/${id}`)).body as {
+        query: string;
+        name: string;
+      };
       expect(saved.query).toBe("select count(*) as n from orders");
 
       // Renaming in place publishes it.
@@ -304,7 +263,7 @@ describe("query workspace in the browser", () => {
   async function createQuery(
     body: Record<string, unknown>,
   ): Promise<{ id: number; api_key: string; visualizations: { id: number }[] }> {
-    const res = await api.post("/api/queries", { data_source_id: dataSourceId, ...body });
+    const res = await app.api.post("/api/queries", { data_source_id: dataSourceId, ...body });
     expect(res.status).toBe(200);
     return res.body as { id: number; api_key: string; visualizations: { id: number }[] };
   }
@@ -350,7 +309,7 @@ describe("query workspace in the browser", () => {
       await poll(
         async () =>
           (
-            (await api.get(`/api/queries/${query.id}`)).body as {
+            (await app.api.get(`/api/queries/${query.id}`)).body as {
               options: { parameters: unknown[] };
             }
           ).options.parameters?.length,
@@ -404,10 +363,13 @@ describe("query workspace in the browser", () => {
       );
       await page.unroute("**/api/jobs/**");
       // The server still runs it: stop it so the next runs are not queued behind it.
-      await api.request("DELETE", `/api/jobs/${job.id}`);
+      await app.api.request("DELETE", `/api/jobs/${job.id}`);
 
       // Someone else saved meanwhile: a 409 asks to overwrite; the typed text is kept.
-      await api.post(`/api/queries/${query.id}`, { version: 1, description: "changed elsewhere" });
+      await app.api.post(`/api/queries/${query.id}`, {
+        version: 1,
+        description: "changed elsewhere",
+      });
       await page.route(`**/api/queries/${query.id}`, async (route) => {
         const body = route.request().postDataJSON() as { version?: number } | null;
         if (route.request().method() === "POST" && body?.version !== undefined) {
@@ -430,7 +392,8 @@ describe("query workspace in the browser", () => {
       await animationsSettled(page);
       await page.click(".ant-modal-confirm >> button:has-text('Overwrite')");
       await poll(
-        async () => ((await api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
+        async () =>
+          ((await app.api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
       ).toContain("-- mine");
       await context.close();
     },
@@ -462,7 +425,7 @@ describe("query workspace in the browser", () => {
     await poll(
       async () =>
         (
-          (await api.get(`/api/queries/${query.id}`)).body as {
+          (await app.api.get(`/api/queries/${query.id}`)).body as {
             schedule: { interval: number } | null;
           }
         ).schedule?.interval,
@@ -522,8 +485,7 @@ describe("query workspace in the browser", () => {
 
   it("opens an embed without a session, with the api_key only", { timeout: 60_000 }, async () => {
     const query = await createQuery({ name: "Embedded", query: "select 1 as a" });
-    const anon = await newPage(browser, server.url);
-    await useWebAppSnapshot(anon.context, webApp);
+    const anon = await app.open();
     // The router's warnings and errors go to the console of the page that embeds us.
     const logged: string[] = [];
     anon.page.on("console", (message) => {
@@ -609,13 +571,13 @@ describe("query workspace in the browser", () => {
       await poll(() => page.url()).toMatch(/#\d+$/);
       await poll(
         async () =>
-          ((await api.get(`/api/queries/${query.id}`)).body as { visualizations: unknown[] })
+          ((await app.api.get(`/api/queries/${query.id}`)).body as { visualizations: unknown[] })
             .visualizations.length,
       ).toBe(2);
 
       // Delete it again: a failing call says so and keeps it; a confirmed delete removes its tab.
       const visualizations = async () =>
-        ((await api.get(`/api/queries/${query.id}`)).body as { visualizations: unknown[] })
+        ((await app.api.get(`/api/queries/${query.id}`)).body as { visualizations: unknown[] })
           .visualizations.length;
       await page.route("**/api/visualizations/*", (route) =>
         route.request().method() === "DELETE"
@@ -648,7 +610,7 @@ describe("query workspace in the browser", () => {
     "gives a new chart the organisation's date/time format, even when saved at once",
     { timeout: 90_000 },
     async () => {
-      const changed = await api.post("/api/settings/organization", {
+      const changed = await app.api.post("/api/settings/organization", {
         date_format: "YYYY-MM-DD",
         time_format: "HH:mm:ss",
       });
@@ -660,7 +622,7 @@ describe("query workspace in the browser", () => {
         });
         const charts = async () =>
           (
-            (await api.get(`/api/queries/${query.id}`)).body as {
+            (await app.api.get(`/api/queries/${query.id}`)).body as {
               visualizations: { id: number; type: string; options: { dateTimeFormat?: string } }[];
             }
           ).visualizations.filter((v) => v.type === "CHART");
@@ -699,7 +661,7 @@ describe("query workspace in the browser", () => {
         }
         await context.close();
       } finally {
-        await api.post("/api/settings/organization", {
+        await app.api.post("/api/settings/organization", {
           date_format: "DD/MM/YY",
           time_format: "HH:mm",
         });
@@ -715,7 +677,7 @@ describe("query workspace in the browser", () => {
         name: "Orders by status",
         query: "select status, count(*) as n from orders group by 1 order by 1",
       });
-      const pie = await api.post("/api/visualizations", {
+      const pie = await app.api.post("/api/visualizations", {
         query_id: query.id,
         type: "CHART",
         name: "Pie",

@@ -1,6 +1,6 @@
 import { Spin } from "antd";
 import { useEffect, useMemo, useRef } from "react";
-import { EChart, type echarts } from "../components/EChart";
+import { EChart, type EChartsClick, type echarts } from "../components/EChart";
 import { MAP_CONTROLS_BOTTOM, MapControls, useMapFrame } from "../components/MapControls";
 import { Notices } from "../components/Notice";
 import { useElementSize } from "../components/useElementSize";
@@ -30,6 +30,8 @@ export function ChoroplethRenderer({
   data,
   formats,
   onOptionsChange,
+  onDatumClick,
+  selection,
 }: RendererProps) {
   const o = useMemo(
     () => getChoroplethOptions(stored, formats.choroplethAvailableMaps),
@@ -77,6 +79,12 @@ export function ChoroplethRenderer({
         }),
       );
     const def = MAPS.find((m) => m.key === o.mapType);
+    // The widget's own cross-filter selection: regions of other keys dimmed.
+    const key = o.keyColumn;
+    const dimmed = (r: (typeof regions)[number]) =>
+      !!key &&
+      !!selection?.columns.includes(key) &&
+      !(r.row && selection.has(key, (r.row as Row)[key]));
     const legendItems = [...classes].reverse();
     const option = {
       backgroundColor: o.colors.background,
@@ -104,7 +112,10 @@ export function ChoroplethRenderer({
           data: regions.map((r) => ({
             name: r.name,
             value: r.value ?? undefined,
-            itemStyle: { areaColor: colorFor(r.value, classes, o.colors.noValue) },
+            itemStyle: {
+              areaColor: colorFor(r.value, classes, o.colors.noValue),
+              opacity: dimmed(r) ? 0.3 : 1,
+            },
           })),
         },
       ],
@@ -150,8 +161,21 @@ export function ChoroplethRenderer({
             ]
           : [],
     };
-    return { option, notices, attribution: def?.attribution };
-  }, [geo, o, data, formats, layout]);
+    return { option, notices, attribution: def?.attribution, regions };
+  }, [geo, o, data, formats, layout, selection]);
+
+  // A region with a row is a click on its key column's value.
+  const onClick = (p: EChartsClick) => {
+    const row = built?.regions[p.dataIndex ?? -1]?.row as Row | undefined;
+    if (!onDatumClick || !row || !o.keyColumn) return;
+    const native = p.event?.event;
+    onDatumClick({
+      column: o.keyColumn,
+      value: row[o.keyColumn],
+      row,
+      additive: !!(native?.ctrlKey || native?.metaKey),
+    });
+  };
 
   // In the editor preview, the view the user pans to is saved as the bounds, once the map has
   // stood still for a moment. Elsewhere moving the map saves nothing.
@@ -182,6 +206,7 @@ export function ChoroplethRenderer({
           <>
             <EChart
               option={built.option}
+              onClick={onDatumClick ? onClick : undefined}
               onEvent={{ name: "georoam", handler: (_p, chart) => onRoam(chart) }}
             />
             <MapControls container={frame} fullscreen={fullscreen} target={{ seriesIndex: 0 }} />

@@ -4,7 +4,13 @@ import { formatNumber } from "../lib/numberFormat";
 import type { RendererProps } from "../types";
 import { buildFunnel, formatFunnelPercent, getFunnelOptions } from "./funnel";
 
-export function FunnelRenderer({ options: stored, data, formats }: RendererProps) {
+export function FunnelRenderer({
+  options: stored,
+  data,
+  formats,
+  onDatumClick,
+  selection,
+}: RendererProps) {
   const o = useMemo(() => getFunnelOptions(stored, data), [stored, data]);
   const steps = useMemo(
     () => buildFunnel(data, o, formats.dateTimeFormat),
@@ -13,6 +19,10 @@ export function FunnelRenderer({ options: stored, data, formats }: RendererProps
   if (steps.length === 0) return null;
   const maxPrev = Math.max(...steps.map((s) => s.pctPrevious), 1);
   const pct = (v: number) => formatFunnelPercent(v, o, (x) => formatNumber(x, o.percentFormat));
+  const stepColumn = o.stepCol.colName;
+  // The widget's own cross-filter selection: other steps dimmed.
+  const dimmed = (value: unknown) =>
+    !!stepColumn && !!selection?.columns.includes(stepColumn) && !selection.has(stepColumn, value);
   const th = { padding: "6px 8px", borderBottom: "1px solid #f0f0f0", textAlign: "left" as const };
   return (
     <table
@@ -34,7 +44,24 @@ export function FunnelRenderer({ options: stored, data, formats }: RendererProps
       </thead>
       <tbody>
         {steps.map((s, i) => (
-          <tr key={i}>
+          <tr
+            key={i}
+            onClick={
+              onDatumClick && stepColumn
+                ? (e) =>
+                    onDatumClick({
+                      column: stepColumn,
+                      value: s.stepValue,
+                      row: { [stepColumn]: s.stepValue },
+                      additive: e.ctrlKey || e.metaKey,
+                    })
+                : undefined
+            }
+            style={{
+              cursor: onDatumClick ? "pointer" : undefined,
+              opacity: dimmed(s.stepValue) ? 0.35 : undefined,
+            }}
+          >
             <td
               style={{
                 padding: "4px 8px",

@@ -42,6 +42,8 @@ export function getFunnelOptions(
 
 export interface FunnelStep {
   step: string;
+  /** The step column's value as in the result (for clicks). */
+  stepValue: unknown;
   value: number;
   pctMax: number;
   pctPrevious: number;
@@ -60,6 +62,7 @@ export function buildFunnel(
     const value = parseFloat(String(r[valueCol]));
     return {
       step: raw instanceof Date ? formatDate(raw, dateTimeFormat) : String(raw ?? ""),
+      stepValue: raw,
       value: Number.isFinite(value) ? value : 0,
       sortKey: o.sortKeyCol.colName ? r[o.sortKeyCol.colName] : undefined,
     };
@@ -78,6 +81,7 @@ export function buildFunnel(
     const prev = i === 0 ? r.value : rows[i - 1].value;
     return {
       step: r.step,
+      stepValue: r.stepValue,
       value: r.value,
       pctMax: max === 0 ? 0 : (r.value / max) * 100,
       pctPrevious: i === 0 || prev === r.value ? 100 : prev === 0 ? 0 : (r.value / prev) * 100,

@@ -2,7 +2,7 @@
 // tile server when it answers, over the bundled world outline, which shows when it does not.
 import { Spin } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { EChart, type echarts } from "../components/EChart";
+import { EChart, type EChartsClick, type echarts } from "../components/EChart";
 import { MapControls, useMapFrame } from "../components/MapControls";
 import { mercator } from "../lib/geo";
 import { Notices } from "../components/Notice";
@@ -68,8 +68,23 @@ const sameViewport = (a: Viewport | null, b: Viewport | null) =>
     (k) => Math.abs(a[k] - b[k]) < 1e-6,
   );
 
-export function MapRenderer({ options: stored, data, formats, onOptionsChange }: RendererProps) {
+export function MapRenderer({
+  options: stored,
+  data,
+  formats,
+  onOptionsChange,
+  onDatumClick,
+  selection,
+}: RendererProps) {
   const o = useMemo(() => getMapOptions(stored), [stored]);
+  // A marker stands for its row's group (classify column), else its first non-coordinate column.
+  const clickColumn = useMemo(
+    () =>
+      o.classify ??
+      data.columns.find((c) => c.name !== o.latColName && c.name !== o.lonColName)?.name ??
+      null,
+    [o, data.columns],
+  );
   const { state } = useGeoMap("countries");
   const { frame, fullscreen, style: frameStyle } = useMapFrame();
   const box = useRef<HTMLDivElement>(null);
@@ -206,7 +221,18 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
             type: "scatter",
             name: g.name,
             coordinateSystem: "geo",
-            data: clusters.map((c) => ({ value: [c.lon, c.lat, c.count], points: c.points })),
+            data: clusters.map((c) => ({
+              value: [c.lon, c.lat, c.count],
+              points: c.points,
+              // The widget's own cross-filter selection: other single markers dimmed.
+              itemStyle:
+                clickColumn &&
+                c.count === 1 &&
+                selection?.columns.includes(clickColumn) &&
+                !selection.has(clickColumn, c.points[0]!.row[clickColumn])
+                  ? { opacity: 0.3 }
+                  : undefined,
+            })),
             symbol: (v: number[]) => (v[2] > 1 ? "circle" : symbol),
             symbolSize: (v: number[]) =>
               v[2] > 1 ? Math.min(44, 18 + Math.log2(v[2]) * 4) : symbol === "pin" ? 22 : 12,
@@ -234,6 +260,8 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
   }, [
     groups,
     o,
+    clickColumn,
+    selection,
     zoom,
     tiles,
     tileTemplate,
@@ -243,6 +271,19 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
     view.center[1],
     view.zoom,
   ]);
+
+  // A single marker is a click on its row's value; a cluster is not (it zooms in the map's way).
+  const onClick = (p: EChartsClick) => {
+    const points = (p.data as { points?: MarkerPoint[] } | undefined)?.points;
+    if (!onDatumClick || !clickColumn || points?.length !== 1) return;
+    const native = p.event?.event;
+    onDatumClick({
+      column: clickColumn,
+      value: points[0]!.row[clickColumn],
+      row: points[0]!.row,
+      additive: !!(native?.ctrlKey || native?.metaKey),
+    });
+  };
 
   // Tiles follow the view: after each layout and each pan or zoom.
   const updateViewport = (chart: echarts.ECharts) => {
@@ -281,6 +322,7 @@ export function MapRenderer({ options: stored, data, formats, onOptionsChange }:
           <EChart
             option={option}
             notMerge={false}
+            onClick={onDatumClick ? onClick : undefined}
             onEvent={[
               {
                 name: "georoam",

@@ -11,10 +11,25 @@ export interface SunburstNode {
   exit?: boolean;
 }
 
-function pathsFrom(data: QueryResultData): { path: string[]; size: number }[] {
+function isHierarchy(data: QueryResultData): boolean {
   const first = data.rows[0] ?? {};
-  const isHierarchy = ["sequence", "stage", "node", "value"].every((k) => k in first);
-  if (isHierarchy) {
+  return ["sequence", "stage", "node", "value"].every((k) => k in first);
+}
+
+/**
+ * The table format's stage columns, ring by ring from the centre (empty for the hierarchy
+ * format, whose rings are not columns): a click on a ring's node is a value of its column.
+ */
+export function stageColumns(data: QueryResultData): string[] {
+  if (isHierarchy(data)) return [];
+  return data.columns
+    .map((c) => c.name)
+    .filter((n) => n !== "value")
+    .sort();
+}
+
+function pathsFrom(data: QueryResultData): { path: string[]; size: number }[] {
+  if (isHierarchy(data)) {
     const bySequence = new Map<string, Row[]>();
     for (const r of data.rows) {
       const k = String(r.sequence);
@@ -25,10 +40,7 @@ function pathsFrom(data: QueryResultData): { path: string[]; size: number }[] {
       return { path: sorted.map((r) => String(r.node)), size: toNumber(sorted[0].value) ?? 0 };
     });
   }
-  const stages = data.columns
-    .map((c) => c.name)
-    .filter((n) => n !== "value")
-    .sort();
+  const stages = stageColumns(data);
   return data.rows.map((r) => ({
     path: stages
       .map((s) => r[s])

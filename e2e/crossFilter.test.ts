@@ -36,7 +36,11 @@ describe("Cross-filtering on a dashboard", () => {
     sql: string,
     position: { col: number; row: number; sizeX: number; sizeY: number },
     visualization?: { type: string; options: Record<string, unknown> },
-    extra: { options?: Record<string, unknown>; widgetOptions?: Record<string, unknown> } = {},
+    extra: {
+      options?: Record<string, unknown>;
+      widgetOptions?: Record<string, unknown>;
+      dashboard?: number;
+    } = {},
   ): Promise<number> {
     const dataSourceId = await demoDataSourceId(api);
     const saved = await api.post<{ id: number }>("/api/queries", {
@@ -63,7 +67,7 @@ describe("Cross-filtering on a dashboard", () => {
       visualizationId = full.body.visualizations[0]!.id;
     }
     const widget = await api.post<{ id: number }>("/api/widgets", {
-      dashboard_id: dashboardId,
+      dashboard_id: extra.dashboard ?? dashboardId,
       visualization_id: visualizationId,
       text: "",
       width: 1,
@@ -390,4 +394,97 @@ describe("Cross-filtering on a dashboard", () => {
       await context.close();
     },
   );
+  it("a funnel step and a map region filter too", { timeout: 180_000 }, async () => {
+    const board = await api.post<{ id: number }>("/api/dashboards", { name: "Regions" });
+    const dashboard = board.body.id;
+    const funnel = await addWidget(
+      "Visits",
+      "SELECT * FROM (VALUES ('France', 100), ('Germany', 60)) AS t(country, visits)",
+      { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+      {
+        type: "FUNNEL",
+        options: {
+          stepCol: { colName: "country", displayAs: "Country" },
+          valueCol: { colName: "visits", displayAs: "Visits" },
+          autoSort: true,
+        },
+      },
+      { dashboard },
+    );
+    const map = await addWidget(
+      "Customers map",
+      "SELECT * FROM (VALUES ('France', 3), ('Germany', 5)) AS t(country, customers)",
+      { col: 3, row: 0, sizeX: 3, sizeY: 8 },
+      {
+        type: "CHOROPLETH",
+        options: {
+          mapType: "countries",
+          keyColumn: "country",
+          targetField: "name",
+          valueColumn: "customers",
+        },
+      },
+      { dashboard },
+    );
+    const people = await addWidget(
+      "People",
+      "SELECT * FROM (VALUES ('France', 'Ana'), ('Germany', 'Ben'), ('Germany', 'Cleo')) AS t(country, person)",
+      { col: 0, row: 8, sizeX: 3, sizeY: 6 },
+      undefined,
+      { dashboard },
+    );
+    const { page, context } = await signedIn();
+    await page.goto(`/dashboards/${dashboard}`);
+    const widgets = page.locator("[data-widget-type=visualization]");
+    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(3);
+    await poll(() => widget(page, map).locator("[_echarts_instance_] canvas").count(), 60_000).toBe(
+      1,
+    );
+    await poll(() => column(page, people, 1)).toEqual(["Ana", "Ben", "Cleo"]);
+
+    // A funnel step.
+    await widget(page, funnel)
+      .getByRole("row", { name: /Germany/ })
+      .click();
+    await poll(() => tags(page)).toEqual(["country: Germany"]);
+    await poll(() => column(page, people, 1)).toEqual(["Ben", "Cleo"]);
+    await page.keyboard.press("Escape");
+    await poll(() => tags(page)).toEqual([]);
+
+    // A region of the map, where ECharts drew France.
+    const canvas = widget(page, map).locator("[_echarts_instance_]");
+    // Until the map has laid out, a point has no pixel.
+    await poll(() =>
+      canvas.evaluate((el) => {
+        const api = (
+          window as unknown as {
+            sightlineECharts: {
+              getInstanceByDom(el: Element): {
+                convertToPixel(finder: unknown, value: unknown): number[] | undefined;
+              };
+            };
+          }
+        ).sightlineECharts;
+        return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [2.4, 46.8]) ?? null;
+      }),
+    ).not.toBeNull();
+    const point = await canvas.evaluate((el) => {
+      const api = (
+        window as unknown as {
+          sightlineECharts: {
+            getInstanceByDom(el: Element): {
+              convertToPixel(finder: unknown, value: unknown): number[];
+            };
+          };
+        }
+      ).sightlineECharts;
+      return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [2.4, 46.8]);
+    });
+    await canvas.click({ position: { x: point[0]!, y: point[1]! } });
+    await poll(() => tags(page)).toEqual(["country: France"]);
+    await poll(() => column(page, people, 1)).toEqual(["Ana"]);
+    await poll(() => widget(page, funnel).getByRole("row").allTextContents()).toHaveLength(2);
+    await screenshot(page, "cross-filter-map-funnel-desktop");
+    await context.close();
+  });
 });

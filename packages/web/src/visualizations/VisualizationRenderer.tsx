@@ -46,7 +46,11 @@ export const VisualizationRenderer = memo(function VisualizationRenderer(
   const formats = useMemo(() => resolveFormats(props.formats), [props.formats]);
   const data = useMemo(() => normalizeData(props.data), [props.data]);
   const [ownFilters, setOwnFilters] = useState<ResultFilter[]>(() => buildFilters(data));
-  useEffect(() => setOwnFilters(buildFilters(data)), [data]);
+  // New rows without filter columns keep the same (empty) list: no second render.
+  useEffect(() => {
+    const next = buildFilters(data);
+    setOwnFilters((current) => (current.length === 0 && next.length === 0 ? current : next));
+  }, [data]);
   const filters = props.filters ?? ownFilters;
   const setFilters = props.onFiltersChange ?? setOwnFilters;
   const filtered = useMemo(() => filterData(data, filters), [data, filters]);

@@ -44,7 +44,8 @@ export function TableRenderer({
   const [page, setPage] = useState(1);
   // The sort resets when data or columns change; so does the page (filters change the data).
   useEffect(() => {
-    setSort([]);
+    // Unchanged state is kept, so new rows (a cross-filter) cost no second render.
+    setSort((current) => (current.length === 0 ? current : []));
     setPage(1);
   }, [data, options.columns]);
   // Memoized, so that turning a page does not search and sort every row again.

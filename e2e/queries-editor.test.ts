@@ -1,67 +1,39 @@
-import fs from "node:fs";
-import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin } from "../packages/server/src/testing/httpClient";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { TestClient } from "../packages/server/src/testing/httpClient";
 import { TEST_PG_URL, randomName } from "../packages/server/src/testing/services";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { dataSourceIdByName } from "./fixtures/demo";
+import { pollFor } from "./fixtures/poll";
 
 // The machine is shared: give slow moments room, but each wait stays bounded.
 vi.setConfig({ testTimeout: 90_000 });
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 200 });
+const poll = pollFor(15_000);
 
 /** The query editor's schema browser, leave-page warning, notifications, permissions, phone dialogs. */
 describe("query editor in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let demoId: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-    demoId = sources.find((s) => s.name === "Demo")!.id;
+    demoId = await dataSourceIdByName(app.api, "Demo");
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
-
-  async function signedIn(
-    who: { email: string; password: string } = ADMIN,
-    viewport = DESKTOP,
-  ): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", who.email);
-    await page.fill("#password", who.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
 
   async function createQuery(body: Record<string, unknown>): Promise<{ id: number }> {
-    const res = await api.post("/api/queries", { data_source_id: demoId, ...body });
+    const res = await app.api.post("/api/queries", { data_source_id: demoId, ...body });
     expect(res.status).toBe(200);
     return res.body as { id: number };
   }
 
   /** Invites a user (into the default group) who accepts with a password; returns their id. */
   async function inviteUser(who: { name: string; email: string; password: string }) {
-    const invited = await api.post("/api/users", { name: who.name, email: who.email });
+    const invited = await app.api.post("/api/users", { name: who.name, email: who.email });
     expect(invited.status).toBe(200);
     const body = invited.body as { id: number; invite_link: string };
     const link = new URL(body.invite_link);
-    const client = new TestClient(server.url);
+    const client = new TestClient(app.server.url);
     await client.get(link.pathname);
     expect((await client.submitForm(link.pathname, { password: who.password })).status).toBe(302);
     return body.id;
@@ -78,13 +50,13 @@ describe("query editor in the browser", () => {
   }
 
   const savedText = async (id: number) =>
-    ((await api.get(`/api/queries/${id}`)).body as { query: string }).query;
+    ((await app.api.get(`/api/queries/${id}`)).body as { query: string }).query;
 
   // Each shortcut is pressed right after the text changes, with no pause: the page's own copy of
   // the text arrives 100 ms later, and no action may wait for it.
   it("runs, runs the selection, saves and formats the text as typed, at once", async () => {
     const query = await createQuery({ name: "Typed fast", query: "select 1 as one" });
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(page)).toContain("select 1");
 
@@ -141,7 +113,7 @@ describe("query editor in the browser", () => {
     await context.close();
 
     // A new query runs its first text at once too.
-    const fresh = await signedIn();
+    const fresh = await app.openSignedIn();
     await fresh.page.goto("/queries/new");
     await fresh.page.locator("[data-testid=query-editor] .cm-content").click();
     await fresh.page.keyboard.type("select 6 as six");
@@ -152,7 +124,7 @@ describe("query editor in the browser", () => {
 
   it("adds the parameters written in the text and removes them with it", async () => {
     const query = await createQuery({ name: "Written parameters", query: "select 1 as one" });
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(page)).toContain("select 1");
 
@@ -169,7 +141,7 @@ describe("query editor in the browser", () => {
     // Saved with the text, and there after a reload.
     await page.keyboard.press("Control+s");
     await poll(() => page.textContent("body")).toContain("Query saved");
-    const saved = (await api.get(`/api/queries/${query.id}`)).body as {
+    const saved = (await app.api.get(`/api/queries/${query.id}`)).body as {
       options: { parameters: { name: string; title: string; type: string }[] };
     };
     expect(saved.options.parameters).toEqual([
@@ -209,7 +181,7 @@ describe("query editor in the browser", () => {
 
   it("completes tables after FROM, columns of the tables used, and goes fullscreen on Alt+F", async () => {
     const query = await createQuery({ name: "Completions", query: "select 1 as one" });
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(page)).toContain("select 1");
     await page.getByTestId("schema-browser").getByText("orders", { exact: true }).waitFor();
@@ -248,7 +220,7 @@ describe("query editor in the browser", () => {
   });
 
   it("starts a new query on the data source last used, not on a source added since", async () => {
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto("/queries/new");
     await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
     await page.locator("[data-testid=query-editor] .cm-content").click();
@@ -259,7 +231,7 @@ describe("query editor in the browser", () => {
 
     // A source whose name sorts before Demo's is added; Demo was the last one used.
     const url = new URL(TEST_PG_URL);
-    const created = await api.post("/api/data_sources", {
+    const created = await app.api.post("/api/data_sources", {
       name: "Bad path",
       type: "pg",
       options: { host: url.hostname, port: Number(url.port || 5432), dbname: "test" },
@@ -271,7 +243,7 @@ describe("query editor in the browser", () => {
       await page.locator("[data-testid=query-editor]").waitFor();
       await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
     } finally {
-      await api.delete(`/api/data_sources/${sourceId}`);
+      await app.api.delete(`/api/data_sources/${sourceId}`);
       await context.close();
     }
   });
@@ -279,14 +251,14 @@ describe("query editor in the browser", () => {
   it("keeps the page as it was behind Session Expired, then runs the text once logged in", async () => {
     const sam = { name: "Sam Session", email: "sam@example.com", password: "sam-password" };
     await inviteUser(sam);
-    const { page, context } = await signedIn(sam);
+    const { page, context } = await app.openSignedIn(DESKTOP, sam);
     await page.goto("/queries/new");
     await poll(() => page.textContent("[data-testid=data-source-picker]")).toContain("Demo");
     await page.locator("[data-testid=query-editor] .cm-content").click();
     await page.keyboard.type("select 11 as eleven");
 
     // Every session of Sam's ends (as a password change elsewhere would); the run then waits.
-    await server.ctx.database.db
+    await app.server.ctx.database.db
       .updateTable("users")
       .set({ session_token: "ended" })
       .where("email", "=", sam.email)
@@ -316,7 +288,7 @@ describe("query editor in the browser", () => {
     await poll(() => page.textContent("[data-testid=results]")).toContain("eleven");
 
     // Logged in again in another tab instead: the dialog notices, and the page carries on.
-    await server.ctx.database.db
+    await app.server.ctx.database.db
       .updateTable("users")
       .set({ session_token: "ended-again" })
       .where("email", "=", sam.email)
@@ -339,7 +311,7 @@ describe("query editor in the browser", () => {
     await page.evaluate(() => {
       window.open = () => null;
     });
-    await server.ctx.database.db
+    await app.server.ctx.database.db
       .updateTable("users")
       .set({ session_token: "ended-once-more" })
       .where("email", "=", sam.email)
@@ -374,7 +346,7 @@ describe("query editor in the browser", () => {
         `CREATE TABLE ${schemaName}.${table} (id integer, label text, happened_at timestamptz)`,
       );
       const url = new URL(TEST_PG_URL);
-      const created = await api.post("/api/data_sources", {
+      const created = await app.api.post("/api/data_sources", {
         name: `PG ${schemaName}`,
         type: "pg",
         options: {
@@ -387,7 +359,7 @@ describe("query editor in the browser", () => {
       expect(created.status).toBe(200);
       sourceId = (created.body as { id: number }).id;
 
-      const { page, context } = await signedIn();
+      const { page, context } = await app.openSignedIn();
       const calls: string[] = [];
       page.on("request", (r) => {
         const path = new URL(r.url()).pathname;
@@ -444,13 +416,13 @@ describe("query editor in the browser", () => {
     } finally {
       await db.query(`DROP SCHEMA IF EXISTS ${schemaName} CASCADE`);
       await db.end();
-      if (sourceId) await api.delete(`/api/data_sources/${sourceId}`);
+      if (sourceId) await app.api.delete(`/api/data_sources/${sourceId}`);
     }
   });
 
   it("warns before leaving with unsaved text, in the app and through the browser", async () => {
     const query = await createQuery({ name: "Leave me", query: "select 1 as a" });
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(page)).toContain("select 1");
     await page.locator("[data-testid=query-editor] .cm-content").click();
@@ -504,8 +476,8 @@ describe("query editor in the browser", () => {
 
   it("shows a desktop notification when a run ends in the background", async () => {
     const query = await createQuery({ name: "Notify me", query: "select 7 as n" });
-    const { page, context } = await signedIn();
-    await context.grantPermissions(["notifications"], { origin: server.url });
+    const { page, context } = await app.openSignedIn();
+    await context.grantPermissions(["notifications"], { origin: app.server.url });
     // Records notifications instead of showing them; `__hidden` puts the page in the background.
     await page.addInitScript(() => {
       const shown: { title: string; body?: string }[] = [];
@@ -560,7 +532,7 @@ describe("query editor in the browser", () => {
   });
 
   it("lets the owner grant edit access through Manage Permissions", async () => {
-    const settings = await api.post("/api/settings/organization", {
+    const settings = await app.api.post("/api/settings/organization", {
       feature_show_permissions_control: true,
     });
     expect(settings.status).toBe(200);
@@ -569,13 +541,13 @@ describe("query editor in the browser", () => {
     await inviteUser(editor);
 
     // Without a grant the query is read-only for Eddie.
-    const eddie = await signedIn(editor);
+    const eddie = await app.openSignedIn(DESKTOP, editor);
     await eddie.page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(eddie.page)).toContain("select 1");
     expect(await eddie.page.locator("[data-testid=save-query]").count()).toBe(0);
 
     // The owner adds Eddie in Manage Permissions.
-    const owner = await signedIn();
+    const owner = await app.openSignedIn();
     await owner.page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(owner.page)).toContain("select 1");
     await owner.page.click("[data-testid=query-actions]");
@@ -586,7 +558,7 @@ describe("query editor in the browser", () => {
     await owner.page.click(".ant-select-item-option >> text=Eddie Editor");
     await poll(() => dialog.textContent()).toContain("eddie@example.com");
     await screenshot(owner.page, "query-permissions-desktop");
-    const acl = (await api.get(`/api/queries/${query.id}/acl`)).body as {
+    const acl = (await app.api.get(`/api/queries/${query.id}/acl`)).body as {
       modify?: { email: string }[];
     };
     expect(acl.modify?.map((u) => u.email)).toEqual([editor.email]);
@@ -600,7 +572,7 @@ describe("query editor in the browser", () => {
     await eddie.page.keyboard.type(" -- by eddie");
     await eddie.page.click("[data-testid=save-query]");
     await poll(
-      async () => ((await api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
+      async () => ((await app.api.get(`/api/queries/${query.id}`)).body as { query: string }).query,
     ).toBe("select 1 as a -- by eddie");
     await eddie.context.close();
   });
@@ -616,7 +588,7 @@ describe("query editor in the browser", () => {
       },
     });
     // Execute with a typed but unapplied value runs that value, as the box shows it.
-    const owner = await signedIn();
+    const owner = await app.openSignedIn();
     await owner.page.goto(`/queries/${query.id}/source`);
     await poll(() => owner.page.textContent("[data-testid=results]")).toContain("Chile");
     await owner.page.fill("[data-testid=parameter-country]", "France");
@@ -628,17 +600,17 @@ describe("query editor in the browser", () => {
     await owner.context.close();
 
     // A viewer whose only group sees Demo view-only may not run this unsafe query.
-    const group = await api.post("/api/groups", { name: "Viewers" });
-    await api.post(`/api/groups/${group.body.id}/data_sources`, { data_source_id: demoId });
-    await api.post(`/api/groups/${group.body.id}/data_sources/${demoId}`, { view_only: true });
+    const group = await app.api.post("/api/groups", { name: "Viewers" });
+    await app.api.post(`/api/groups/${group.body.id}/data_sources`, { data_source_id: demoId });
+    await app.api.post(`/api/groups/${group.body.id}/data_sources/${demoId}`, { view_only: true });
     const viewer = { name: "Vera Viewer", email: "vera@example.com", password: "vera-password" };
     const veraId = await inviteUser(viewer);
-    await api.post(`/api/groups/${group.body.id}/members`, { user_id: veraId });
-    const groups = (await api.get("/api/groups")).body as { id: number; name: string }[];
+    await app.api.post(`/api/groups/${group.body.id}/members`, { user_id: veraId });
+    const groups = (await app.api.get("/api/groups")).body as { id: number; name: string }[];
     const defaultGroup = groups.find((g) => g.name === "default")!;
-    await api.delete(`/api/groups/${defaultGroup.id}/members/${veraId}`);
+    await app.api.delete(`/api/groups/${defaultGroup.id}/members/${veraId}`);
 
-    const vera = await signedIn(viewer);
+    const vera = await app.openSignedIn(DESKTOP, viewer);
     const runs: string[] = [];
     vera.page.on("request", (r) => {
       if (r.method() === "POST" && /\/results$|query_results$/.test(r.url())) runs.push(r.url());
@@ -677,7 +649,7 @@ describe("query editor in the browser", () => {
         until: "2027-12-31",
       },
     });
-    const { page, context } = await signedIn();
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(page)).toContain("select 1");
 
@@ -719,7 +691,7 @@ describe("query editor in the browser", () => {
 
   it("lays the schedule and parameter dialogs out on a phone", async () => {
     const query = await createQuery({ name: "Phone dialogs", query: "select 1 as a" });
-    const { page, context } = await signedIn(ADMIN, PHONE);
+    const { page, context } = await app.openSignedIn(PHONE);
     await page.goto(`/queries/${query.id}/source`);
     await poll(() => editorText(page)).toContain("select 1");
 
@@ -733,7 +705,7 @@ describe("query editor in the browser", () => {
     await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
     const schedule = page.locator("[data-testid=schedule-dialog]");
     await poll(() => schedule.textContent()).toContain("UTC");
-    await viewportShot(page, "query-schedule-phone");
+    await screenshot(page, "query-schedule-phone", { fullPage: false });
     await expectInsideViewport(page, "[data-testid=schedule-dialog] .ant-modal-container");
     await schedule.getByRole("button", { name: "Cancel" }).click();
     await poll(() => schedule.count()).toBe(0);
@@ -744,18 +716,11 @@ describe("query editor in the browser", () => {
     await page.click(".ant-select-item-option[title='Dropdown List']");
     await page.waitForSelector(".ant-select-dropdown", { state: "hidden" });
     await poll(() => page.textContent("[data-testid=parameter-dialog]")).toContain("Dropdown List");
-    await viewportShot(page, "query-parameter-phone");
+    await screenshot(page, "query-parameter-phone", { fullPage: false });
     await expectInsideViewport(page, "[data-testid=parameter-dialog] .ant-modal-container");
     await context.close();
   });
 });
-
-/** What the phone's screen shows (a dialog is seen over the page, not over a full-page scroll). */
-async function viewportShot(page: Page, name: string): Promise<void> {
-  const dir = path.resolve("test-artifacts/screenshots");
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-}
 
 /** The dialog fits the phone's width: nothing cut off on either side. */
 async function expectInsideViewport(page: Page, selector: string): Promise<void> {

@@ -106,32 +106,52 @@ export function useQueryDocument({
     return next;
   };
 
-  const save = async (changes: Partial<Query> = {}, opts: SaveOptions = {}) => {
-    if (!canEdit) return null;
-    const query = currentQuery();
-    let next = { ...query, ...changes };
+  // Saves are sent one after another, each with the id and version the one before got back: a
+  // second Ctrl+S (or a rename, then Save) while the first is on its way is no conflict with
+  // itself, and a new query is created once.
+  const lastSaved = useRef({ id: initial.id, version: initial.version });
+  const saveQueue = useRef<Promise<unknown>>(Promise.resolve());
+
+  const save = (changes: Partial<Query> = {}, opts: SaveOptions = {}) => {
+    if (!canEdit) return Promise.resolve(null);
+    // What the user has now is what this save sends, even when it waits for an earlier one.
+    const next = { ...currentQuery(), ...changes };
+    const queued = saveQueue.current.then(() => send(next, changes, opts));
+    saveQueue.current = queued;
+    return queued;
+  };
+
+  const send = async (
+    edited: Query,
+    changes: Partial<Query>,
+    opts: SaveOptions,
+  ): Promise<Query | null> => {
+    const { id, version } = lastSaved.current;
+    const creating = id === 0;
+    let next = { ...edited, id };
     const published = publishesOnSave(next, changes, {
-      isNew,
+      isNew: creating,
       autoPublish: !!config.autoPublishNamedQueries,
     });
     if (published) next = { ...next, is_draft: false };
     setSaving(true);
     try {
       const body = saveBody(next);
-      const saved = isNew
+      const saved = creating
         ? await createQuery(body)
-        : await saveQuery(query.id, {
+        : await saveQuery(id, {
             ...body,
-            id: query.id,
-            version: opts.overwrite ? undefined : query.version,
+            id,
+            version: opts.overwrite ? undefined : version,
           });
+      lastSaved.current = { id: saved.id, version: saved.version };
       writePreference("lastSelectedDataSourceId", next.data_source_id);
       savedText.current = next.query;
       setQuery((q) => withSaved(q, saved));
       setDirty((editor.current?.getText() ?? next.query) !== next.query);
       queryClient.setQueryData(["query", String(saved.id)], saved);
       if (!opts.quiet) notify.success(published ? "Query saved and published" : "Query saved");
-      if (isNew) {
+      if (creating) {
         navigate(`/queries/${saved.id}/source${location.hash}`, {
           replace: true,
           state: opts.thenOpen ? { dialog: opts.thenOpen } : undefined,
@@ -140,7 +160,7 @@ export function useQueryDocument({
       return saved;
     } catch (error) {
       if (isApiError(error) && error.status === 409) {
-        if (canEdit && !isNew) {
+        if (!creating) {
           modal.confirm({
             title: "Overwrite Query",
             content: `${CONFLICT_MESSAGE} Are you sure you want to overwrite the query with your version?`,

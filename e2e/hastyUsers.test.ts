@@ -1,0 +1,195 @@
+// Hasty users: the habits real users have (double clicks, a shortcut pressed at once, Back, two
+// tabs, a lost network) on the alerts pages, the query page and the public dashboard. Every
+// flow also fails on an uncaught page error or a console error.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { screenshot } from "./browser";
+import { useBrowserApp, type Session } from "./fixtures/browserApp";
+import { demoDataSourceId } from "./fixtures/demo";
+import { createQuery, runQueryToEnd } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
+
+const poll = pollFor(20_000);
+
+describe("hasty users", () => {
+  const app = useBrowserApp();
+  let demoId: number;
+  /** Page errors and console errors of the test's pages. */
+  let problems: string[] = [];
+  let sessions: Session[] = [];
+
+  beforeAll(async () => {
+    demoId = await demoDataSourceId(app.api);
+  }, 120_000);
+
+  afterEach(async () => {
+    for (const session of sessions) await session.context.close();
+    sessions = [];
+    const seen = problems;
+    problems = [];
+    expect(seen).toEqual([]);
+  });
+
+  /** Records the page's uncaught errors and console errors (each is a defect). */
+  function watch(page: Page, expected: RegExp[] = []) {
+    // Avatars come from gravatar.com, out of reach of this machine.
+    const allowed = [/gravatar\.com/, ...expected];
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() !== "error") return;
+      const text = `${m.text()} (${m.location().url})`;
+      // The browser's own line for an answer the page expects (a 404 the page explains).
+      if (allowed.some((a) => a.test(text))) return;
+      problems.push(`console: ${text}`);
+    });
+  }
+
+  async function signedIn(allowed: RegExp[] = []) {
+    const session = await app.openSignedIn();
+    session.page.setDefaultTimeout(15_000);
+    watch(session.page, allowed);
+    sessions.push(session);
+    return session;
+  }
+
+  const editor = (page: Page) => page.locator("[data-testid=query-editor] .cm-content");
+
+  describe("alerts", () => {
+    let queryId: number;
+
+    beforeAll(async () => {
+      queryId = (
+        await createQuery(app.api, {
+          name: "Hasty orders",
+          sql: "SELECT 'Jan' AS month, 120 AS orders",
+          dataSourceId: demoId,
+          published: true,
+        })
+      ).id;
+      await runQueryToEnd(app.api, queryId);
+    }, 120_000);
+
+    const alertsOn = async () =>
+      (await app.api.get<{ id: number; query: { id: number } }[]>("/api/alerts")).body.filter(
+        (a) => a.query.id === queryId,
+      );
+
+    async function pickQuery(page: Page) {
+      await page.goto("/alerts/new");
+      await page.getByTestId("query-search").locator("input").fill("Hasty");
+      await page.getByText("Hasty orders").click();
+      await page.getByTestId("chosen-query").waitFor();
+      await poll(() =>
+        page.locator("#alert-column").locator("..").locator("..").textContent(),
+      ).toContain("month");
+    }
+
+    it("a double-clicked Create Alert, and Enter pressed twice, make one alert each", async () => {
+      const { page } = await signedIn();
+      const before = (await alertsOn()).length;
+      await pickQuery(page);
+      await page.fill("#alert-threshold", "100");
+      await page.getByTestId("save-alert").dblclick();
+      await page.waitForURL(/\/alerts\/\d+$/);
+      await poll(async () => (await alertsOn()).length).toBe(before + 1);
+
+      await pickQuery(page);
+      await page.locator("#alert-threshold").fill(" 200 ");
+      await page.locator("#alert-threshold").press("Enter");
+      await page
+        .locator("#alert-threshold")
+        .press("Enter")
+        .catch(() => undefined);
+      await page.waitForURL(/\/alerts\/\d+$/);
+      await poll(async () => (await alertsOn()).length).toBe(before + 2);
+      // The pasted spaces do not make the threshold a text.
+      await poll(() => page.locator("code").first().textContent()).toBe("month > 200");
+      // Settle: a late second create would show up now.
+      await page.waitForTimeout(1500);
+      expect((await alertsOn()).length).toBe(before + 2);
+    });
+
+    it("an alert deleted in another tab, or an unknown one, says so instead of loading forever", async () => {
+      const created = await app.api.post<{ id: number }>("/api/alerts", {
+        name: "Deleted soon",
+        query_id: queryId,
+        options: { column: "orders", op: ">", value: 1 },
+      });
+      expect(created.status).toBe(200);
+      const id = created.body.id;
+      const notFound = [/404/];
+      const first = await signedIn(notFound);
+      const second = await signedIn(notFound);
+      await first.page.goto(`/alerts/${id}`);
+      await second.page.goto(`/alerts/${id}`);
+      await first.page.getByTestId("alert-destinations").waitFor();
+      await second.page.getByTestId("alert-destinations").waitFor();
+
+      await first.page.getByTestId("alert-menu").click();
+      await first.page.getByRole("menuitem", { name: "Delete" }).click();
+      await first.page.getByRole("button", { name: "Delete" }).click();
+      await first.page.waitForURL((url) => url.pathname === "/alerts");
+
+      // The other tab mutes the alert that is gone.
+      await second.page.getByTestId("alert-menu").click();
+      await second.page.getByRole("menuitem", { name: "Mute Notifications" }).click();
+      await poll(() =>
+        second.page.locator(".ant-notification, .ant-message").textContent(),
+      ).toContain("Failed muting notifications.");
+      await second.page.reload();
+      await poll(() => second.page.locator("main").textContent()).toMatch(/not found/i);
+      await screenshot(second.page, "hasty-alert-deleted");
+      await second.page.goto("/alerts/999999");
+      await poll(() => second.page.locator("main").textContent()).toMatch(/not found/i);
+    });
+  });
+
+  describe("query page", () => {
+    it("Ctrl+S pressed twice at once saves, without a conflict question", async () => {
+      const query = await createQuery(app.api, {
+        name: "Saved twice",
+        sql: "select 1 as one",
+        dataSourceId: demoId,
+      });
+      const { page } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => editor(page).textContent()).toContain("select 1");
+      await editor(page).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(", 2 as two");
+      await page.keyboard.press("Control+s");
+      await page.keyboard.press("Control+s");
+      await poll(async () => (await app.api.get(`/api/queries/${query.id}`)).body.query).toBe(
+        "select 1 as one, 2 as two",
+      );
+      await page.waitForTimeout(1500);
+      expect(await page.locator(".ant-modal-confirm").count()).toBe(0);
+      expect(await page.getByText("Query could not be saved").count()).toBe(0);
+    });
+
+    it("a rename then Ctrl+S at once saves both, without a conflict question", async () => {
+      const query = await createQuery(app.api, {
+        name: "Renamed fast",
+        sql: "select 1 as one",
+        dataSourceId: demoId,
+      });
+      const { page } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => editor(page).textContent()).toContain("select 1");
+      await page.getByTestId("query-name").click();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type("Renamed at once");
+      await page.keyboard.press("Enter");
+      await editor(page).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" -- edited");
+      await page.keyboard.press("Control+s");
+      await poll(async () => (await app.api.get(`/api/queries/${query.id}`)).body.query).toBe(
+        "select 1 as one -- edited",
+      );
+      expect((await app.api.get(`/api/queries/${query.id}`)).body.name).toBe("Renamed at once");
+      await page.waitForTimeout(1500);
+      expect(await page.locator(".ant-modal-confirm").count()).toBe(0);
+    });
+  });
+});

@@ -1,16 +1,14 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
+import { signInThroughForm, useBrowserApp } from "./fixtures/browserApp";
+import { CITY_COORDS, demoDataSourceId } from "./fixtures/demo";
 import {
-  demoDataSourceId,
+  createQueryWithVisualization,
   embedPath,
-  saveVisualization,
   type SavedVisualization,
-} from "./demoVisualizations";
+} from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
 /**
  * The two maps' saved views (MAP: Leaflet's `{_southWest, _northEast}`; CHOROPLETH:
@@ -18,8 +16,7 @@ import {
  * the editor preview, and the Demo data's countries on the choropleth.
  */
 
-const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(15_000);
 
 interface Box {
   south: number;
@@ -86,19 +83,6 @@ function expectFitted(
   expect(Math.min(across, down)).toBeLessThan(0.05);
 }
 
-const CITY_COORDS = `
-  SELECT c.city, c.country, count(*) AS customers, k.lat, k.lon FROM customers c JOIN (VALUES
-    ('New York', 40.71, -74.01), ('Chicago', 41.88, -87.63), ('Austin', 30.27, -97.74),
-    ('Seattle', 47.61, -122.33), ('Toronto', 43.65, -79.38), ('Vancouver', 49.28, -123.12),
-    ('London', 51.51, -0.13), ('Manchester', 53.48, -2.24), ('Berlin', 52.52, 13.40),
-    ('Munich', 48.14, 11.58), ('Paris', 48.86, 2.35), ('Lyon', 45.76, 4.84),
-    ('Madrid', 40.42, -3.70), ('Barcelona', 41.39, 2.17), ('Milan', 45.46, 9.19),
-    ('Rome', 41.90, 12.50), ('Amsterdam', 52.37, 4.90), ('Stockholm', 59.33, 18.07),
-    ('Warsaw', 52.23, 21.01), ('São Paulo', -23.55, -46.63), ('Mexico City', 19.43, -99.13),
-    ('Tokyo', 35.68, 139.69), ('Osaka', 34.69, 135.50), ('Bangalore', 12.97, 77.59),
-    ('Sydney', -33.87, 151.21), ('Melbourne', -37.81, 144.96)
-  ) AS k(city, lat, lon) USING (city) GROUP BY c.city, c.country, k.lat, k.lon`;
-
 const BY_COUNTRY = "SELECT country, count(*) AS customers FROM customers GROUP BY 1 ORDER BY 1";
 
 const CHOROPLETH = {
@@ -110,24 +94,12 @@ const CHOROPLETH = {
 };
 
 describe("map views and the Demo countries", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
+  const app = useBrowserApp();
   let demoId: number;
-  let webApp: string;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    demoId = await demoDataSourceId(api);
+    demoId = await demoDataSourceId(app.api);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
   /** Saves and runs a query on the Demo data and adds a visualization with stored options. */
   function visualization(
@@ -136,11 +108,11 @@ describe("map views and the Demo countries", () => {
     name: string,
     options: Record<string, unknown>,
   ): Promise<SavedVisualization> {
-    return saveVisualization(api, demoId, { sql, name }, { type, options });
+    return createQueryWithVisualization(app.api, demoId, { sql, name }, { type, options });
   }
 
   async function storedOptions(queryId: number, visualizationId: number) {
-    const query = (await api.get(`/api/queries/${queryId}`)).body as {
+    const query = (await app.api.get(`/api/queries/${queryId}`)).body as {
       visualizations: { id: number; options: Record<string, unknown> }[];
     };
     return query.visualizations.find((v) => v.id === visualizationId)!.options;
@@ -151,8 +123,7 @@ describe("map views and the Demo countries", () => {
     v: SavedVisualization,
     viewport = DESKTOP,
   ): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
+    const { page, context } = await app.open(viewport);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(embedPath(v));
@@ -173,15 +144,10 @@ describe("map views and the Demo countries", () => {
 
   /** Signed in, on the query page, with the visualization's editor open. */
   async function openEditor(queryId: number, visualizationId: number) {
-    const { page, context } = await newPage(browser, server.url, DESKTOP);
-    await useWebAppSnapshot(context, webApp);
+    const { page, context } = await app.open(DESKTOP);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
+    await signInThroughForm(page);
     await page.goto(`/queries/${queryId}/source#${visualizationId}`);
     await page.click("[data-testid=execute-query]");
     await poll(() => page.textContent("[data-testid=result-rows]"), 30_000).toContain("Rows");

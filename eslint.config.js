@@ -21,6 +21,24 @@ export default tseslint.config(
     },
   },
   {
+    // Visualizations are drawn by every screen: they must not depend on one (shared pieces such as
+    // the drill-down target picker live in components/ or api/).
+    files: ["packages/web/src/visualizations/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/features/**"],
+              message: "visualizations/ must not import from features/: move the shared piece.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Test helpers may treat JSON answers loosely.
     files: ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "e2e/**", "bench/**"],
     rules: {

@@ -3,12 +3,12 @@
 import { Radio } from "antd";
 import { useState } from "react";
 import { readDrillDownLink } from "@sightline/core";
-import { DrillDownLinkFields } from "../../features/dashboards/drillDown/DrillDownLinkFields";
+import { DrillDownLinkFields } from "../../components/drillDown/DrillDownLinkFields";
 import {
   draftFromLink,
   linkFromDraft,
   type DrillDownDraft,
-} from "../../features/dashboards/drillDown/drillDownDraft";
+} from "../../components/drillDown/drillDownDraft";
 import { Field } from "../components/controls";
 import type { ColumnOptions } from "./columns";
 

@@ -7,7 +7,7 @@ import { drillDownHref, readDrillDownLink, type DrillDownLink } from "@sightline
 import {
   isPlainLeftClick,
   useOpenDrillDownHref,
-} from "../../features/dashboards/drillDown/useFollowDrillDown";
+} from "../../components/drillDown/useOpenDrillDownHref";
 import type { Row } from "../types";
 import type { ColumnOptions } from "./columns";
 

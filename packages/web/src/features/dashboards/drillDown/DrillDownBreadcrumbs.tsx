@@ -10,7 +10,7 @@ import {
   readDrillDownTrail,
   type DrillDownCrumb,
 } from "@sightline/core";
-import { isPlainLeftClick } from "./useFollowDrillDown";
+import { isPlainLeftClick } from "../../../components/drillDown/useOpenDrillDownHref";
 import styles from "./DrillDownBreadcrumbs.module.css";
 
 /**

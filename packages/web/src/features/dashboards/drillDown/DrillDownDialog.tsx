@@ -4,10 +4,14 @@ import { Button, Modal, Typography } from "antd";
 import { useState } from "react";
 import { readWidgetDrillDown } from "@sightline/core";
 import type { DashboardWidget, WidgetOptions } from "../../../api/dashboards";
-import { draftFromLink, linkFromDraft, type DrillDownDraft } from "./drillDownDraft";
-import { DrillDownLinkFields } from "./DrillDownLinkFields";
+import {
+  draftFromLink,
+  linkFromDraft,
+  type DrillDownDraft,
+} from "../../../components/drillDown/drillDownDraft";
+import { DrillDownLinkFields } from "../../../components/drillDown/DrillDownLinkFields";
 import { useSaveWidgetDrillDown } from "./useSaveWidgetDrillDown";
-import { useTargetParameters } from "./useDrillDownTargets";
+import { useTargetParameters } from "../../../components/drillDown/useDrillDownTargets";
 
 export const DRILL_DOWN_DIALOG_TITLE = "Drill-down";
 

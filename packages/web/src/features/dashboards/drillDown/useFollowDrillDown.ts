@@ -1,35 +1,8 @@
-// Following a drill-down link (issue 19): the target opens in this tab through the router, with
-// the page left added to the breadcrumb trail in the history state, or in a new tab.
+// Following a widget's drill-down link (issue 19) for a clicked value: the link's address with the
+// clicked row's values, opened as any drill-down address is.
 import { useCallback } from "react";
-import { useLocation, useNavigate } from "react-router";
-import {
-  crumbTitle,
-  drillDownHref,
-  drillDownTrailState,
-  type DrillDownLink,
-} from "@sightline/core";
-import { PRODUCT_NAME } from "../../../components/usePageTitle";
-
-/** Opens an in-app address: in a new tab, or here with this page added to the trail. */
-export function useOpenDrillDownHref(): (href: string, newTab: boolean) => void {
-  const navigate = useNavigate();
-  const location = useLocation();
-  return useCallback(
-    (href: string, newTab: boolean) => {
-      if (newTab) {
-        window.open(href, "_blank", "noopener");
-        return;
-      }
-      // Read when the click happens: the tab title is the page's own by then.
-      const from = {
-        title: crumbTitle(document.title, PRODUCT_NAME),
-        path: location.pathname + location.search + location.hash,
-      };
-      navigate(href, { state: drillDownTrailState(location.state, from) });
-    },
-    [navigate, location],
-  );
-}
+import { drillDownHref, type DrillDownLink } from "@sightline/core";
+import { useOpenDrillDownHref } from "../../../components/drillDown/useOpenDrillDownHref";
 
 /**
  * Follows a widget's link for a clicked row (column → value). `newTab` asks for a new tab even
@@ -45,18 +18,4 @@ export function useFollowDrillDown(): (
     (link, row, newTab = false) => open(drillDownHref(link, row), link.newTab || newTab),
     [open],
   );
-}
-
-/**
- * Whether a click on a link should be left to the browser (a new tab or window, a download), or
- * followed inside the app: only a plain left click is ours.
- */
-export function isPlainLeftClick(event: {
-  button: number;
-  metaKey: boolean;
-  ctrlKey: boolean;
-  shiftKey: boolean;
-  altKey: boolean;
-}): boolean {
-  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }

@@ -3,10 +3,10 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { DrillDownTarget } from "@sightline/core";
-import { getDashboard, listDashboards } from "../../../api/dashboards";
-import { getQuery, listQueries } from "../../../api/queries";
-import { SEARCH_DEBOUNCE_MS } from "../../../components/listPage/useListAddress";
-import { dashboardParameters } from "../dashboardParameters";
+import { getDashboard, listDashboards } from "../../api/dashboards";
+import { getQuery, listQueries } from "../../api/queries";
+import { SEARCH_DEBOUNCE_MS } from "../listPage/useListAddress";
+import { dashboardParameters } from "../../features/dashboards/dashboardParameters";
 
 export type TargetType = DrillDownTarget["type"];
 

@@ -21,6 +21,7 @@ export {
 export { ResultFilters, type ResultFiltersProps } from "./ResultFilters";
 export { buildFilters, filterData, type ResultFilter } from "./resultFilters";
 export { SIGHTLINE_PALETTE } from "./palette";
+export { SignedInLinksContext } from "./signedInLinks";
 
 export const visualizationTypes: {
   type: string;

@@ -11,7 +11,7 @@ import { http } from "../../api/http";
 import { ErrorScreen } from "../../app/ErrorScreen";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { PRODUCT_NAME, usePageTitle } from "../../components/usePageTitle";
-import { ResultFilters } from "../../visualizations";
+import { ResultFilters, SignedInLinksContext } from "../../visualizations";
 import { resolveFormats } from "../../visualizations/types";
 import { ParametersPanel } from "../queries/ParametersPanel";
 import { DashboardGrid } from "./DashboardGrid";
@@ -70,7 +70,12 @@ export default function PublicDashboardPage() {
       </div>
     );
   }
-  return <LoadedPublicDashboard dashboard={dashboard.data} />;
+  // Visitors are not signed in: drill-down links to signed-in pages show as plain values.
+  return (
+    <SignedInLinksContext value={false}>
+      <LoadedPublicDashboard dashboard={dashboard.data} />
+    </SignedInLinksContext>
+  );
 }
 
 function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {

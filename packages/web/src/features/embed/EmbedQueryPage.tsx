@@ -15,7 +15,7 @@ import { ParametersPanel } from "../queries/ParametersPanel";
 import { initialValues, withParameterUrl, type ParameterValues } from "../queries/parameterValues";
 import { DownloadMenu } from "../queries/ResultsPanel";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
-import { VisualizationRenderer } from "../../visualizations";
+import { SignedInLinksContext, VisualizationRenderer } from "../../visualizations";
 
 export const MISSING_VISUALIZATION = "Visualization does not exist";
 const MISSING_VISUALIZATION_DELAY_MS = 10;
@@ -144,17 +144,20 @@ export default function EmbedQueryPage() {
         }}
       >
         {result ? (
-          <VisualizationRenderer
-            visualization={{
-              id: visualization.id,
-              type: visualization.type,
-              name: visualization.name,
-              options: visualization.options,
-            }}
-            data={result.data}
-            context="embed"
-            formats={formats}
-          />
+          // An embed's visitors are not signed in: drill-down links show as plain values.
+          <SignedInLinksContext value={false}>
+            <VisualizationRenderer
+              visualization={{
+                id: visualization.id,
+                type: visualization.type,
+                name: visualization.name,
+                options: visualization.options,
+              }}
+              data={result.data}
+              context="embed"
+              formats={formats}
+            />
+          </SignedInLinksContext>
         ) : (
           state?.status !== "failed" && <Skeleton active />
         )}

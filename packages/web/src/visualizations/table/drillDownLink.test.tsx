@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DrillDownLink } from "@sightline/core";
 import { DrillDownLinkCell, columnDrillDown } from "./drillDownLink";
 import { defaultColumnOptions } from "./columns";
+import { SignedInLinksContext } from "../signedInLinks";
 import { DEFAULT_FORMATS } from "../types";
 
 const link: DrillDownLink = {
@@ -70,5 +71,32 @@ describe("DrillDownLinkCell", () => {
     expect(router.state.location.state).toEqual({
       drillDownTrail: [{ title: "Sales overview", path: "/dashboards/1-sales?p_year=2024" }],
     });
+  });
+
+  it("on a public page shows the value as plain text: visitors cannot open signed-in pages", () => {
+    const cellClick = vi.fn();
+    const router = createMemoryRouter(
+      [
+        {
+          path: "*",
+          element: (
+            <SignedInLinksContext value={false}>
+              <div onClick={cellClick}>
+                <DrillDownLinkCell link={link} row={row} text="FR" title="France" />
+              </div>
+            </SignedInLinksContext>
+          ),
+        },
+      ],
+      { initialEntries: ["/public/dashboards/abc"] },
+    );
+    render(<RouterProvider router={router} />);
+    expect(screen.queryByRole("link")).toBeNull();
+    const text = screen.getByText("FR");
+    expect(text.getAttribute("title")).toBe("France");
+    // The value's click stays the cell's (cross-filtering on the public page).
+    fireEvent.click(text);
+    expect(cellClick).toHaveBeenCalledTimes(1);
+    expect(router.state.location.pathname).toBe("/public/dashboards/abc");
   });
 });

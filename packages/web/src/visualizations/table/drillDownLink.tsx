@@ -8,6 +8,7 @@ import {
   isPlainLeftClick,
   useOpenDrillDownHref,
 } from "../../components/drillDown/useOpenDrillDownHref";
+import { useSignedInLinks } from "../signedInLinks";
 import type { Row } from "../types";
 import type { ColumnOptions } from "./columns";
 
@@ -24,8 +25,16 @@ interface DrillDownLinkCellProps {
 }
 
 export function DrillDownLinkCell(props: DrillDownLinkCellProps) {
+  const inRouter = useInRouterContext();
+  // A visitor of a public page cannot open signed-in pages: the value is shown, not linked.
+  if (!useSignedInLinks())
+    return (
+      <span title={props.title || undefined} data-drill-down-text="">
+        {props.text}
+      </span>
+    );
   // Outside the app's router (a bare renderer), the link is an ordinary one.
-  return useInRouterContext() ? <RouterLink {...props} /> : <PlainLink {...props} />;
+  return inRouter ? <RouterLink {...props} /> : <PlainLink {...props} />;
 }
 
 function PlainLink({

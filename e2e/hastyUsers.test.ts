@@ -167,6 +167,114 @@ describe("hasty users", () => {
       expect(await page.getByText("Query could not be saved").count()).toBe(0);
     });
 
+    const rows = (page: Page) => page.getByTestId("results").textContent();
+
+    it("runs the text typed a moment ago (Ctrl+Enter at once, Execute double-clicked)", async () => {
+      const { page } = await signedIn();
+      await page.goto("/queries/new");
+      await editor(page).click();
+      await page.keyboard.type("select 'zebra' as answer");
+      await page.keyboard.press("Control+Enter");
+      await poll(() => rows(page)).toContain("zebra");
+      await page.keyboard.type(" union all select 'yak'");
+      await page.getByTestId("execute-query").dblclick();
+      await poll(() => rows(page)).toContain("yak");
+      await page.getByTestId("execute-query").dblclick();
+      await poll(() => page.getByTestId("execution-status").count()).toBe(0);
+      expect(await page.getByTestId("execution-error").count()).toBe(0);
+      await poll(() => rows(page)).toContain("yak");
+    });
+
+    it("a parameter changed and applied with Enter or Ctrl+Enter runs with the new value", async () => {
+      const query = await createQuery(app.api, {
+        name: "Hasty parameter",
+        sql: "select {{ n }} * 2 as doubled",
+        dataSourceId: demoId,
+        options: { parameters: [{ name: "n", title: "n", type: "number", value: 1 }] },
+      });
+      const { page } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => rows(page)).toContain("doubled");
+      const input = page.getByTestId("parameter-n");
+      await input.fill("21");
+      await input.press("Enter");
+      await poll(() => rows(page)).toContain("42");
+      expect(new URL(page.url()).searchParams.get("p_n")).toBe("21");
+      await input.fill("50");
+      await input.press("Control+Enter");
+      await poll(() => rows(page)).toContain("100");
+      expect(new URL(page.url()).searchParams.get("p_n")).toBe("50");
+    });
+
+    it("Back and Forward between two queries show each one's text and result", async () => {
+      const first = await createQuery(app.api, {
+        name: "Hasty first",
+        sql: "select 'first one' as which",
+        dataSourceId: demoId,
+      });
+      const second = await createQuery(app.api, {
+        name: "Hasty second",
+        sql: "select 'second one' as which",
+        dataSourceId: demoId,
+      });
+      await runQueryToEnd(app.api, first.id);
+      await runQueryToEnd(app.api, second.id);
+      const { page } = await signedIn();
+      await page.goto(`/queries/${first.id}/source`);
+      await poll(() => rows(page)).toContain("first one");
+      await page.goto(`/queries/${second.id}/source`);
+      await poll(() => rows(page)).toContain("second one");
+      await page.goBack();
+      await poll(() => editor(page).textContent()).toContain("'first one'");
+      await poll(() => rows(page)).toContain("first one");
+      await page.goForward();
+      await poll(() => editor(page).textContent()).toContain("'second one'");
+      await poll(() => rows(page)).toContain("second one");
+      // In-app moves (no reload) too.
+      await page.evaluate(() => history.back());
+      await poll(() => editor(page).textContent()).toContain("'first one'");
+      await poll(() => rows(page)).toContain("first one");
+      expect(await rows(page)).not.toContain("second one");
+    });
+
+    it("a run without network says so, and the next run once it is back works", async () => {
+      const { page, context } = await signedIn([/ERR_INTERNET_DISCONNECTED/]);
+      await page.goto("/queries/new");
+      await editor(page).click();
+      await page.keyboard.type("select 7 as offline_check");
+      await context.setOffline(true);
+      await page.keyboard.press("Control+Enter");
+      await poll(() => page.getByTestId("execution-error").textContent()).toContain(
+        "Please check your Internet connection",
+      );
+      await screenshot(page, "hasty-query-offline");
+      await context.setOffline(false);
+      await page.keyboard.press("Control+Enter");
+      await poll(() => rows(page)).toContain("offline_check");
+      expect(await page.getByTestId("execution-error").count()).toBe(0);
+    });
+
+    it("a rename, then leaving at once, keeps the new name", async () => {
+      const query = await createQuery(app.api, {
+        name: "Left fast",
+        sql: "select 1 as one",
+        dataSourceId: demoId,
+      });
+      const { page } = await signedIn();
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => editor(page).textContent()).toContain("select 1");
+      await page.getByTestId("query-name").click();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type("Renamed and left");
+      await page.keyboard.press("Enter");
+      await page.getByRole("link", { name: "Queries" }).first().click();
+      await page.waitForURL((url) => url.pathname === "/queries");
+      await poll(async () => (await app.api.get(`/api/queries/${query.id}`)).body.name).toBe(
+        "Renamed and left",
+      );
+      await poll(() => page.locator("main").textContent()).toContain("Renamed and left");
+    });
+
     it("a rename then Ctrl+S at once saves both, without a conflict question", async () => {
       const query = await createQuery(app.api, {
         name: "Renamed fast",

@@ -15,6 +15,14 @@ interface ParametersPanelProps {
   parentQueryId?: number | null;
 }
 
+/**
+ * A box the value is typed into (text, number): plain Enter there applies, as users expect of a
+ * field they just typed in. Dropdowns and date pickers keep Enter for choosing.
+ */
+function isTypedValueBox(target: EventTarget): boolean {
+  return target instanceof HTMLInputElement && !target.closest(".ant-select, .ant-picker");
+}
+
 /** The parameter widgets, with Apply Changes while some values wait to be applied. */
 export function ParametersPanel(props: ParametersPanelProps) {
   const changed = changedNames(props.parameters, props.applied, props.pending);
@@ -28,7 +36,8 @@ export function ParametersPanel(props: ParametersPanelProps) {
       className={styles.parameters}
       data-testid="parameters"
       onKeyDown={(e) => {
-        if (e.key === "Enter" && (e.ctrlKey || e.metaKey || e.altKey) && changed.length > 0) {
+        if (e.key !== "Enter" || changed.length === 0 || e.nativeEvent.isComposing) return;
+        if (e.ctrlKey || e.metaKey || e.altKey || isTypedValueBox(e.target)) {
           e.preventDefault();
           props.onApply();
         }

@@ -172,6 +172,8 @@ describe("execution", () => {
       [new ApiError(404, "nope", { message: "nope" }), CACHED_RESULT_UNAVAILABLE],
       [new ApiError(500, "boom", { message: "boom" }), "boom"],
       [new ApiError(500, undefined, undefined), UNKNOWN_EXECUTION_ERROR],
+      // Offline: the run never reached the server.
+      [new ApiError(0, undefined, undefined, "Failed to fetch"), CONNECTION_FAILED_MESSAGE],
       [
         new ApiError(400, undefined, { job: job(4, { error: "Missing parameter value for: p" }) }),
         "Missing parameter value for: p",

@@ -72,6 +72,8 @@ export function startFailure(error: unknown): { job?: Job; message?: string } {
     const data = error.data as { job?: Job } | undefined;
     if (data && typeof data === "object" && data.job) return { job: data.job };
     if (error.status === 404) return { message: CACHED_RESULT_UNAVAILABLE };
+    // The run never reached the server (offline): the connection message, not an unknown error.
+    if (error.status === 0) return { message: CONNECTION_FAILED_MESSAGE };
     return { message: error.serverMessage ?? UNKNOWN_EXECUTION_ERROR };
   }
   return { message: UNKNOWN_EXECUTION_ERROR };

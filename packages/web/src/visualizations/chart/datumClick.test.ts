@@ -17,12 +17,12 @@ const data: QueryResultData = {
   ],
 };
 
-function build(type: string, mapping: Record<string, string>) {
+function build(type: string, mapping: Record<string, string>, result: QueryResultData = data) {
   const options = getChartOptions(
     { globalSeriesType: type, columnMapping: mapping, sortX: false },
     DEFAULT_FORMATS,
   );
-  return buildChartOption(data, options, {
+  return buildChartOption(result, options, {
     width: 600,
     height: 400,
     seps: { thousandsSeparator: ",", decimalSeparator: "." },
@@ -45,6 +45,42 @@ describe("chart clicks as values", () => {
       row: { country: "FR", channel: "web" },
       additive: true,
     });
+  });
+
+  it("a bar carries its y value: the series' y column, or the y column drawn as that series", () => {
+    // Grouped by a series column: the web bar of FR is the sales of FR's web rows.
+    const grouped = build("column", { country: "x", sales: "y", channel: "series" });
+    const mapping = { x: "country", series: "channel", y: ["sales"] };
+    expect(chartDatumClick(grouped, { seriesIndex: 0, dataIndex: 0 }, mapping)?.row).toEqual({
+      country: "FR",
+      channel: "web",
+      sales: 10,
+    });
+    // Each y column its own series: a bar of the second is that column's sum for its x.
+    const withCost: QueryResultData = {
+      columns: [...data.columns, { name: "cost", type: "integer" }],
+      rows: data.rows.map((r, i) => ({ ...r, cost: i + 1 })),
+    };
+    const two = build("column", { country: "x", sales: "y", cost: "y" }, withCost);
+    const both = { x: "country", series: null, y: ["sales", "cost"] };
+    expect(chartDatumClick(two, { seriesIndex: 0, dataIndex: 0 }, both)?.row).toEqual({
+      country: "FR",
+      sales: 15,
+    });
+    expect(chartDatumClick(two, { seriesIndex: 1, dataIndex: 1 }, both)?.row).toEqual({
+      country: "DE",
+      cost: 2,
+    });
+  });
+
+  it("a point drawn from one row carries that row", () => {
+    const built = build("scatter", { country: "x", sales: "y" });
+    const click = chartDatumClick(
+      built,
+      { seriesIndex: 0, dataIndex: 2 },
+      { x: "country", series: null, y: ["sales"] },
+    );
+    expect(click?.row).toEqual({ country: "FR", sales: 5, channel: "shop" });
   });
 
   it("a pie slice is its label's value; no x column or no point is no click", () => {

@@ -1,11 +1,12 @@
-// Chart clicks as value clicks (a bar, point or slice: its x column's value) and the widget's
-// own selection drawn by dimming the other values (issue 19).
+// Chart clicks as value clicks (a bar, point or slice: its x column's value, with the values known
+// for it: x, series and its y value, so a drill-down can pass any of them) and the widget's own
+// selection drawn by dimming the other values (issue 19).
 import type { EChartsClick } from "../components/EChart";
 import type { DatumClick, DatumSelection, Row } from "../types";
 import type { BuiltChart } from "./echartsOption";
 import { LARGE_SERIES } from "./echartsOption";
 import type { ColumnMapping } from "./options";
-import type { ChartPoint } from "./prepare";
+import type { ChartPoint, ChartSeries } from "./prepare";
 
 type Obj = Record<string, unknown>;
 
@@ -20,10 +21,25 @@ function xValue(point: ChartPoint, xColumn: string): unknown {
   return xColumn in point.row ? point.row[xColumn] : point.x;
 }
 
+/**
+ * The y column a point's value is of: each y column is drawn as its own series (keyed by its name)
+ * unless a series column groups the rows, and then the points are of the last mapped y column.
+ */
+function yColumnOf(
+  series: ChartSeries,
+  point: ChartPoint,
+  mapping: { y?: readonly string[]; series: string | null },
+): string | undefined {
+  const y = mapping.y ?? [];
+  const grouped = mapping.series !== null && mapping.series in point.row;
+  if (!grouped && y.includes(series.key)) return series.key;
+  return y.filter((c) => c in point.row).at(-1) ?? y.at(-1);
+}
+
 export function chartDatumClick(
   built: BuiltChart,
   params: EChartsClick,
-  mapping: Pick<ColumnMapping, "x" | "series">,
+  mapping: Pick<ColumnMapping, "x" | "series"> & { y?: readonly string[] },
 ): DatumClick | null {
   const x = mapping.x;
   if (!x) return null;
@@ -32,9 +48,12 @@ export function chartDatumClick(
   const value = xValue(hit.point, x);
   let row: Row = hit.point.row;
   if (SUMMED.has(hit.series.type) || !(x in row)) {
+    // A point summing rows stands for its x and series values, and its drawn (summed) y value.
     row = { [x]: value };
     if (mapping.series && mapping.series in hit.point.row)
       row[mapping.series] = hit.point.row[mapping.series];
+    const y = yColumnOf(hit.series, hit.point, mapping);
+    if (y && y !== x && y !== mapping.series) row[y] = hit.point.y;
   }
   const native = params.event?.event;
   return { column: x, value, row, additive: !!(native?.ctrlKey || native?.metaKey) };

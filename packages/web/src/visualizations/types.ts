@@ -83,7 +83,7 @@ export interface DatumClick {
   /**
    * The values known for the clicked element: the whole row for a table cell or a point drawn from
    * one row; for an aggregated element (a bar summing rows, a region) the columns it stands for
-   * (e.g. x and series). Undefined when nothing more is known.
+   * (e.g. x, series and the bar's summed y value). Undefined when nothing more is known.
    */
   row?: Readonly<Row>;
   /** Ctrl (or ⌘ on a Mac) was held: add to the selection rather than replace it. */

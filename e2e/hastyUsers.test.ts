@@ -3,10 +3,11 @@
 // flow also fails on an uncaught page error or a console error.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { screenshot } from "./browser";
+import { animationsSettled, screenshot } from "./browser";
 import { useBrowserApp, type Session } from "./fixtures/browserApp";
 import { demoDataSourceId } from "./fixtures/demo";
 import { createQuery, runQueryToEnd } from "./fixtures/queries";
+import { addVisualizationWidget, createDashboard } from "./fixtures/dashboards";
 import { pollFor } from "./fixtures/poll";
 
 const poll = pollFor(20_000);
@@ -298,6 +299,110 @@ describe("hasty users", () => {
       expect((await app.api.get(`/api/queries/${query.id}`)).body.name).toBe("Renamed at once");
       await page.waitForTimeout(1500);
       expect(await page.locator(".ant-modal-confirm").count()).toBe(0);
+    });
+  });
+
+  describe("public dashboard and Share", () => {
+    let boardId: number;
+
+    beforeAll(async () => {
+      const query = await createQuery(app.api, {
+        name: "Hasty tripled",
+        sql: "select {{ n }} * 3 as tripled",
+        dataSourceId: demoId,
+        options: { parameters: [{ name: "n", title: "n", type: "number", value: 1 }] },
+        published: true,
+      });
+      const board = await createDashboard(app.api, "Hasty board", { published: true });
+      boardId = board.id;
+      await addVisualizationWidget(app.api, board.id, query.visualizations[0]!.id, {
+        parameterMappings: {
+          n: { name: "n", type: "dashboard-level", mapTo: "n", value: null, title: "" },
+        },
+      });
+    }, 120_000);
+
+    const publicUrl = async () =>
+      (await app.api.get<{ public_url?: string | null }>(`/api/dashboards/${boardId}`)).body
+        .public_url ?? null;
+
+    async function openShare(page: Page) {
+      await page.goto(`/dashboards/${boardId}`);
+      await page.getByTestId("dashboard-share").click();
+      await animationsSettled(page);
+      const dialog = page.getByRole("dialog");
+      await dialog.getByTestId("share-toggle").waitFor();
+      return dialog;
+    }
+
+    const widget = (page: Page) => page.locator("[data-widget-type=visualization]");
+
+    it("the switch clicked fast ends where the server is; the link works in a fresh context", async () => {
+      const owner = await signedIn();
+      await owner.context.grantPermissions(["clipboard-read", "clipboard-write"], {
+        origin: app.server.url,
+      });
+      const dialog = await openShare(owner.page);
+      const toggle = dialog.getByTestId("share-toggle");
+      await toggle.click();
+      await toggle.click({ force: true });
+      await toggle.click({ force: true });
+      await poll(() => toggle.getAttribute("class")).not.toContain("loading");
+      await owner.page.waitForTimeout(1000);
+      const on = (await toggle.getAttribute("aria-checked")) === "true";
+      const stored = await publicUrl();
+      expect(on).toBe(stored !== null);
+      if (!on) {
+        await toggle.click();
+        await poll(() => dialog.getByTestId("share-url").count()).toBe(1);
+      }
+      const address = await dialog.getByTestId("share-url").inputValue();
+      expect(address).toBe(await publicUrl());
+      await dialog.getByRole("button", { name: "Copy" }).dblclick();
+      await poll(() => dialog.getByRole("button", { name: "Copied!" }).count()).toBe(1);
+      expect(await owner.page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+
+      const visitor = await app.open();
+      watch(visitor.page, [/404/, /ERR_INTERNET_DISCONNECTED/]);
+      sessions.push(visitor);
+      const url = new URL(address);
+      await visitor.page.goto(`${url.pathname}${url.search}`);
+      await poll(() => widget(visitor.page).textContent()).toContain("3");
+      // Values changed quickly: the last one wins.
+      const input = visitor.page.getByTestId("parameter-n");
+      await input.fill("2");
+      await input.press("Enter");
+      await input.fill("5");
+      await input.press("Enter");
+      await poll(() => widget(visitor.page).textContent()).toContain("15");
+      await visitor.page.waitForTimeout(1500);
+      expect(await widget(visitor.page).textContent()).toContain("15");
+      expect(new URL(visitor.page.url()).searchParams.get("p_n")).toBe("5");
+
+      // Lost network on the public page, then back.
+      await visitor.context.setOffline(true);
+      await input.fill("7");
+      await input.press("Enter");
+      await poll(() => widget(visitor.page).textContent()).toContain(
+        "Please check your Internet connection",
+      );
+      await screenshot(visitor.page, "hasty-public-offline");
+      await visitor.context.setOffline(false);
+      await input.fill("8");
+      await input.press("Enter");
+      await poll(() => widget(visitor.page).textContent()).toContain("24");
+
+      // Withdrawn while the visitor has it open.
+      await toggle.click();
+      await poll(() => publicUrl()).toBe(null);
+      await input.fill("9");
+      await input.press("Enter");
+      // The page says the dashboard is gone (as a reload would), not "execute again".
+      await poll(() => visitor.page.getByTestId("public-dashboard-not-found").count()).toBe(1);
+      expect(await visitor.page.locator("body").textContent()).not.toContain(
+        "please execute again",
+      );
+      await screenshot(visitor.page, "hasty-public-withdrawn-open");
     });
   });
 });

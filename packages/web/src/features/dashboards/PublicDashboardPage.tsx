@@ -2,7 +2,7 @@
 // visitors without a session. The token is the API key of every call the page makes.
 import { useQuery } from "@tanstack/react-query";
 import { Card, Result, Spin, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { getClientConfig } from "../../api/config";
 import { getPublicDashboard, type PublicDashboard } from "../../api/dashboards";
@@ -28,6 +28,10 @@ export const PUBLIC_NOT_FOUND = "Sorry, we couldn't find anything.";
 
 const ignore = () => {};
 
+/** The share key refused: the address was withdrawn (or never was one). */
+const refusesKey = (error: unknown) =>
+  isApiError(error) && [400, 401, 403, 404].includes(error.status);
+
 export default function PublicDashboardPage() {
   const { token = "" } = useParams();
   // Set before the first call leaves: the share key authorises everything this page loads.
@@ -47,6 +51,8 @@ export default function PublicDashboardPage() {
     refetchOnWindowFocus: false,
   });
 
+  const [withdrawn, setWithdrawn] = useState(false);
+
   // Nothing at all until the configuration says public addresses are on.
   if (!enabled) return null;
   if (dashboard.isPending)
@@ -55,9 +61,8 @@ export default function PublicDashboardPage() {
         <Spin size="large" />
       </div>
     );
-  if (dashboard.isError) {
-    const missing =
-      isApiError(dashboard.error) && [400, 401, 403, 404].includes(dashboard.error.status);
+  if (dashboard.isError || withdrawn) {
+    const missing = withdrawn || refusesKey(dashboard.error);
     return (
       <div className={styles.page}>
         {missing ? (
@@ -73,16 +78,49 @@ export default function PublicDashboardPage() {
   // Visitors are not signed in: drill-down links to signed-in pages show as plain values.
   return (
     <SignedInLinksContext value={false}>
-      <LoadedPublicDashboard dashboard={dashboard.data} />
+      <LoadedPublicDashboard
+        dashboard={dashboard.data}
+        token={token}
+        onWithdrawn={() => setWithdrawn(true)}
+      />
     </SignedInLinksContext>
   );
 }
 
-function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
+/**
+ * A share withdrawn while a visitor has the page open: the widgets' next runs are refused as if
+ * a result were missing ("please execute again"). Once runs end, the share is checked again, and
+ * a refused key turns the page into the not-found card a reload would show.
+ */
+function useWithdrawnCheck(anyRunning: boolean, token: string, onWithdrawn: () => void) {
+  const ran = useRef(false);
+  useEffect(() => {
+    if (anyRunning) {
+      ran.current = true;
+      return;
+    }
+    if (!ran.current) return;
+    ran.current = false;
+    getPublicDashboard(token).catch((error: unknown) => {
+      if (refusesKey(error)) onWithdrawn();
+    });
+  }, [anyRunning]);
+}
+
+function LoadedPublicDashboard({
+  dashboard,
+  token,
+  onWithdrawn,
+}: {
+  dashboard: PublicDashboard;
+  token: string;
+  onWithdrawn: () => void;
+}) {
   usePageTitle(dashboard.name);
   const [search] = useSearchParams();
   const formats = resolveFormats(useVisualizationFormats());
   const reports = useWidgetReports();
+  useWithdrawnCheck(reports.anyRunning, token, onWithdrawn);
   const widgets = useMemo(
     () => (dashboard.widgets ?? []).filter((w) => !w.options.isHidden),
     [dashboard.widgets],
@@ -146,6 +184,7 @@ function LoadedPublicDashboard({ dashboard }: { dashboard: PublicDashboard }) {
             onEditParameters={ignore}
             dashboardFilters={filtersOn ? reports.filterSelection : undefined}
             onFiltersFound={reports.onFiltersFound}
+            onRunningChange={reports.onRunningChange}
             crossFilter={crossFilter.state}
             onDatumClick={crossFilter.onDatumClick}
           />

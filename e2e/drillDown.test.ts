@@ -373,4 +373,56 @@ describe("Drill-down from a dashboard", () => {
       await context.close();
     },
   );
+
+  it("the table editor's link settings fit a phone", { timeout: 180_000 }, async () => {
+    const { page, context } = await app.openSignedIn(PHONE);
+    const board = await app.api.get<{
+      widgets: { id: number; visualization: { id: number; query: { id: number } } }[];
+    }>(`/api/dashboards/${source.id}`);
+    const table = board.body.widgets.find((w) => w.id === tableWidget)!.visualization;
+    await page.goto(`/queries/${table.query.id}/source#${table.id}`);
+    await page.click("[data-testid=execute-query]");
+    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("Rows");
+    await page.click("button:has-text('Edit Visualization')");
+    await animationsSettled(page);
+    const dialog = page.locator(".ant-modal");
+    await dialog.locator(".ant-collapse-header", { hasText: "country" }).click();
+    const parameters = dialog.getByTestId("drill-down-parameters");
+    await parameters.scrollIntoViewIfNeeded();
+    await animationsSettled(page);
+    await screenshot(page, "drill-down-column-editor-phone");
+    // Nothing of the link settings reaches past the screen's right edge.
+    const fields = dialog.locator("[data-testid=drill-down-parameters] .ant-select");
+    expect(await fields.count()).toBeGreaterThan(0);
+    for (const field of await fields.all()) {
+      const box = (await field.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    }
+    await context.close();
+  });
+
+  it(
+    "on the public page a visitor gets the linked values as text and clicks filter instead of drilling down",
+    { timeout: 180_000 },
+    async () => {
+      const share = await app.api.post<{ public_url: string }>(
+        `/api/dashboards/${source.id}/share`,
+      );
+      const publicPath = new URL(share.body.public_url).pathname;
+      const { page, context } = await app.open();
+      await page.goto(publicPath);
+      await sourceDrawn(page);
+      const table = widget(page, tableWidget);
+      await poll(() => table.getByRole("cell").allTextContents()).toContain("FR");
+      // A visitor is not signed in: a link would only lead to the login page.
+      expect(await table.getByRole("link").count()).toBe(0);
+      expect(await table.locator("[data-drill-down-text]").count()).toBe(3);
+      await screenshot(page, "drill-down-public-desktop");
+      // The chart's drill-down is off: a bar cross-filters the page, which stays where it is.
+      await clickBar(page, "DE", 20);
+      await poll(() => new URL(page.url()).searchParams.has("cf")).toBe(true);
+      expect(new URL(page.url()).pathname).toBe(publicPath);
+      await context.close();
+    },
+  );
 });

@@ -1,28 +1,13 @@
 // Administration in the browser: settings tabs, users, groups, data sources, organisation
 // settings and the admin status pages, walked as an admin and as a plain user.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { ADMIN, TestClient } from "../packages/server/src/testing/httpClient";
+import { DESKTOP, PHONE, screenshot } from "./browser";
+import { useBrowserApp, type Session } from "./fixtures/browserApp";
+import { pollFor } from "./fixtures/poll";
 
 const PLAIN = { name: "Paula Plain", email: "paula@example.com", password: "paula-password" };
-
-/** Signs a fresh browser context in through the login form. */
-async function signIn(
-  browser: Browser,
-  server: TestServer,
-  who: { email: string; password: string },
-  viewport = DESKTOP,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const session = await newPage(browser, server.url, viewport);
-  await session.page.goto("/login");
-  await session.page.fill("#email", who.email);
-  await session.page.fill("#password", who.password);
-  await session.page.click("button[type=submit]");
-  await session.page.waitForURL((url) => url.pathname === "/");
-  return session;
-}
 
 /** Records the API calls a page sends with a given method. */
 function recordCalls(page: Page, method: string, pathPrefix: string): string[] {
@@ -37,26 +22,17 @@ function recordCalls(page: Page, method: string, pathPrefix: string): string[] {
 
 // The machine is shared: give slow moments room.
 vi.setConfig({ testTimeout: 90_000 });
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 200 });
+const poll = pollFor(15_000);
 
 const text = (page: Page) => page.textContent("body").then((t) => t ?? "");
 
 describe("administration in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let admin: { context: BrowserContext; page: Page };
+  const app = useBrowserApp();
+  let admin: Session;
   let plainId = 0;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    admin = await signIn(browser, server, ADMIN);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    admin = await app.openSignedIn();
   });
 
   describe("settings tabs and users", () => {
@@ -113,7 +89,7 @@ describe("administration in the browser", () => {
       await page.waitForURL((url) => url.pathname === "/users");
 
       // The invited user follows the link, sets a password and is signed in.
-      const invited = await newPage(browser, server.url);
+      const invited = await app.open();
       await invited.page.goto(link);
       await invited.page.fill("#password", PLAIN.password);
       await invited.page.click("button[type=submit]");
@@ -126,7 +102,10 @@ describe("administration in the browser", () => {
 
     it("lists, resends and deletes pending invitations", async () => {
       const { page } = admin;
-      const res = await api.post("/api/users", { name: "Pat Pending", email: "pat@example.com" });
+      const res = await app.api.post("/api/users", {
+        name: "Pat Pending",
+        email: "pat@example.com",
+      });
       expect(res.status).toBe(200);
       await page.goto("/users/pending");
       await poll(() => text(page)).toContain("Pat Pending");
@@ -138,7 +117,7 @@ describe("administration in the browser", () => {
       await page.locator(".ant-popconfirm").getByRole("button", { name: "Delete" }).click();
       await page.waitForURL((url) => url.pathname === "/users/pending");
       await poll(() => page.locator("tbody").textContent()).not.toContain("Pat Pending");
-      expect((await api.get(`/api/users/${res.body.id}`)).status).toBe(404);
+      expect((await app.api.get(`/api/users/${res.body.id}`)).status).toBe(404);
     });
 
     it("searches and sorts users", async () => {
@@ -203,7 +182,7 @@ describe("administration in the browser", () => {
 
     it("regenerates another user's API key without ever showing it", async () => {
       const { page } = admin;
-      const plainApi = new TestClient(server.url);
+      const plainApi = new TestClient(app.server.url);
       await plainApi.login(PLAIN.email, PLAIN.password);
       const ownKey = async () => (await plainApi.get(`/api/users/${plainId}`)).body.api_key;
       const before = await ownKey();
@@ -245,7 +224,7 @@ describe("administration in the browser", () => {
     });
 
     it("shows a plain user only what they may see", async () => {
-      const plain = await signIn(browser, server, PLAIN);
+      const plain = await app.openSignedIn(DESKTOP, PLAIN);
       const { page } = plain;
       await page.goto("/users");
       await page.locator(".ant-tabs-tab").first().waitFor();
@@ -258,7 +237,7 @@ describe("administration in the browser", () => {
       expect(await page.getByRole("button", { name: "New User" }).count()).toBe(0);
       expect(await page.locator("tbody button").count()).toBe(0);
       // Another user's profile is read-only; the own one is editable, without admin actions.
-      const adminId = (await api.get("/api/session")).body.user.id;
+      const adminId = (await app.api.get("/api/session")).body.user.id;
       await page.goto(`/users/${adminId}`);
       await poll(() => page.getByTestId("profile-readonly").count()).toBe(1);
       expect(await page.getByTestId("api-key").count()).toBe(0);
@@ -276,7 +255,7 @@ describe("administration in the browser", () => {
       await screenshot(page, "plain-users-desktop");
 
       // Another user's snippet opens read-only, in legible fields, under the area's tabs.
-      const snippet = await api.post("/api/query_snippets", {
+      const snippet = await app.api.post("/api/query_snippets", {
         trigger: "admin_orders",
         description: "",
         snippet: "select * from orders",
@@ -293,9 +272,9 @@ describe("administration in the browser", () => {
       ).toBe("none");
       await screenshot(page, "plain-snippet-desktop");
       await plain.context.close();
-      await api.delete(`/api/query_snippets/${snippet.body.id}`);
+      await app.api.delete(`/api/query_snippets/${snippet.body.id}`);
 
-      const phone = await signIn(browser, server, PLAIN, PHONE);
+      const phone = await app.openSignedIn(PHONE, PLAIN);
       await phone.page.goto("/users");
       await poll(() => text(phone.page)).toContain(ADMIN.email);
       // The list fits the phone's width: no column cut off behind a sideways scroll.
@@ -313,7 +292,7 @@ describe("administration in the browser", () => {
   describe("data sources", () => {
     it("lists the seeded demo source as a tile, and deletes it after confirmation", async () => {
       const { page } = admin;
-      const demo = (await api.get("/api/data_sources")).body[0];
+      const demo = (await app.api.get("/api/data_sources")).body[0];
       await page.goto("/data_sources");
       await poll(() => page.getByTestId("data-source-tiles").textContent()).toContain(demo.name);
       await screenshot(page, "admin-data-sources-list");
@@ -326,7 +305,7 @@ describe("administration in the browser", () => {
       await page.locator(".ant-popconfirm").getByRole("button", { name: "Delete" }).click();
       await page.waitForURL((url) => url.pathname === "/data_sources");
       await poll(() => text(page)).toContain("Data source deleted successfully.");
-      expect((await api.get(`/api/data_sources/${demo.id}`)).status).toBe(404);
+      expect((await app.api.get(`/api/data_sources/${demo.id}`)).status).toBe(404);
     });
 
     it("creates a PostgreSQL data source through the dialog, refusing an invalid form", async () => {
@@ -396,13 +375,15 @@ describe("administration in the browser", () => {
       await poll(() => page.locator(".ant-notification").textContent()).toContain(
         "Connection Test Failed:",
       );
-      const answer = await api.post(`/api/data_sources/${pgId}/test`);
+      const answer = await app.api.post(`/api/data_sources/${pgId}/test`);
       expect(answer.body.ok).toBe(false);
       expect(await page.locator(".ant-notification").textContent()).toContain(answer.body.message);
       await screenshot(page, "admin-data-source-test-failed");
       await page.getByLabel("Port").fill("5432");
       await page.getByRole("button", { name: "Save" }).click();
-      await poll(async () => (await api.post(`/api/data_sources/${pgId}/test`)).body.ok).toBe(true);
+      await poll(async () => (await app.api.post(`/api/data_sources/${pgId}/test`)).body.ok).toBe(
+        true,
+      );
     });
   });
 
@@ -442,7 +423,7 @@ describe("administration in the browser", () => {
       await page.keyboard.press("ControlOrMeta+a");
       await page.keyboard.type("Analysts");
       await page.keyboard.press("Enter");
-      await poll(async () => (await api.get(`/api/groups/${viewersId}`)).body.name).toBe(
+      await poll(async () => (await app.api.get(`/api/groups/${viewersId}`)).body.name).toBe(
         "Analysts",
       );
 
@@ -464,7 +445,7 @@ describe("administration in the browser", () => {
       await page.getByLabel("Access to Test PG").click();
       await page.locator(".ant-select-item-option", { hasText: "View Only" }).click();
       await poll(
-        async () => (await api.get(`/api/groups/${viewersId}/data_sources`)).body[0]?.view_only,
+        async () => (await app.api.get(`/api/groups/${viewersId}/data_sources`)).body[0]?.view_only,
       ).toBe(true);
       await screenshot(page, "admin-group-data-sources");
     });
@@ -472,7 +453,7 @@ describe("administration in the browser", () => {
     it("a member with only view-only access cannot run new text on the data source", async () => {
       const { page } = admin;
       // Take the source away from the default group, so that the view-only link is Paula's only one.
-      const defaultGroup = (await api.get("/api/groups")).body.find(
+      const defaultGroup = (await app.api.get("/api/groups")).body.find(
         (g: any) => g.name === "default",
       );
       await page.goto(`/groups/${defaultGroup.id}/data_sources`);
@@ -480,7 +461,7 @@ describe("administration in the browser", () => {
       await row.getByRole("button", { name: "Remove" }).click();
       await poll(() => text(page)).toContain("There are no data sources in this group yet.");
 
-      const paula = new TestClient(server.url);
+      const paula = new TestClient(app.server.url);
       await paula.login(PLAIN.email, PLAIN.password);
       const run = await paula.post("/api/query_results", {
         data_source_id: pgId,
@@ -489,7 +470,7 @@ describe("administration in the browser", () => {
       });
       expect(run.status).toBe(403);
       // The admin still may.
-      const adminRun = await api.post("/api/query_results", {
+      const adminRun = await app.api.post("/api/query_results", {
         data_source_id: pgId,
         query: "select 1",
         max_age: 0,
@@ -498,7 +479,7 @@ describe("administration in the browser", () => {
     });
 
     it("shows a plain user their groups without admin actions", async () => {
-      const plain = await signIn(browser, server, PLAIN);
+      const plain = await app.openSignedIn(DESKTOP, PLAIN);
       const { page } = plain;
       await page.goto("/groups");
       await poll(() => page.locator("tbody tr.ant-table-row").count()).toBe(2);
@@ -522,7 +503,9 @@ describe("administration in the browser", () => {
 
     it("never offers the admin to remove themself from the built-in admin group", async () => {
       const { page } = admin;
-      const adminGroup = (await api.get("/api/groups")).body.find((g: any) => g.name === "admin");
+      const adminGroup = (await app.api.get("/api/groups")).body.find(
+        (g: any) => g.name === "admin",
+      );
       await page.goto(`/groups/${adminGroup.id}`);
       await poll(() => page.locator("tbody").textContent()).toContain(ADMIN.email);
       expect(await page.locator("tbody").getByRole("button", { name: "Remove" }).count()).toBe(0);
@@ -552,7 +535,7 @@ describe("administration in the browser", () => {
       await screenshot(page, "admin-settings-desktop");
       await page.getByRole("button", { name: "Save" }).click();
       await poll(() => text(page)).toContain("Settings changes saved.");
-      const saved = (await api.get("/api/settings/organization")).body.settings;
+      const saved = (await app.api.get("/api/settings/organization")).body.settings;
       expect(saved).toMatchObject({
         date_format: "YYYY-MM-DD",
         hide_plotly_mode_bar: true,
@@ -568,12 +551,13 @@ describe("administration in the browser", () => {
       await page.getByRole("button", { name: "Save" }).click();
       await poll(
         async () =>
-          (await api.get("/api/settings/organization")).body.settings.auth_password_login_enabled,
+          (await app.api.get("/api/settings/organization")).body.settings
+            .auth_password_login_enabled,
       ).toBe(true);
     });
 
     it("is not offered to a plain user", async () => {
-      const plain = await signIn(browser, server, PLAIN);
+      const plain = await app.openSignedIn(DESKTOP, PLAIN);
       await plain.page.goto("/settings/general");
       await poll(() => plain.page.getByTestId("error-message").textContent()).toContain(
         "permission",
@@ -618,7 +602,7 @@ describe("administration in the browser", () => {
     });
 
     it("keeps them from a plain user", async () => {
-      const plain = await signIn(browser, server, PLAIN, PHONE);
+      const plain = await app.openSignedIn(PHONE, PLAIN);
       await plain.page.goto("/admin/status");
       await poll(() => plain.page.getByTestId("error-message").textContent()).toContain(
         "permission",

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin } from "../packages/server/src/testing/httpClient";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { ADMIN } from "../packages/server/src/testing/httpClient";
 import { findOrgBySlug } from "../packages/server/src/store/organizations";
-import { insertUser } from "../packages/server/src/store/users";
-import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
-import { hashPassword } from "../packages/server/src/auth/passwords";
 import { listDestinations } from "../packages/server/src/store/destinations";
 import { readDestinationOptions } from "../packages/server/src/destinations/options";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, screenshot } from "./browser";
+import { useBrowserApp, type Credentials } from "./fixtures/browserApp";
+import { createUserWithPassword } from "./fixtures/users";
 
 const SLACK_URL = "https://hooks.slack.com/services/T1/B1/browser-secret";
 const HOOK_URL = "https://example.com/alerts?token=hook-secret";
@@ -19,41 +17,26 @@ async function dialogShown(page: Page) {
   await page.waitForTimeout(500);
 }
 
-async function signIn(page: Page, email: string, password: string) {
-  page.setDefaultTimeout(10_000);
-  await page.goto("/login");
-  await page.fill("#email", email);
-  await page.fill("#password", password);
-  await page.click("button[type=submit]");
-  await page.waitForURL((url) => url.pathname === "/");
-}
-
 describe("alert destinations in the browser", { timeout: 90_000 }, () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp();
+
+  async function signedIn(viewport = DESKTOP, user: Credentials = ADMIN) {
+    const session = await app.openSignedIn(viewport, user);
+    session.page.setDefaultTimeout(10_000);
+    return session;
+  }
 
   async function stored() {
-    const db = server.ctx.database.db;
+    const db = app.server.ctx.database.db;
     const org = (await findOrgBySlug(db, "default"))!;
     return (await listDestinations(db, org.id)).map((d) => ({
       ...d,
-      options: readDestinationOptions(server.ctx, d),
+      options: readDestinationOptions(app.server.ctx, d),
     }));
   }
 
-  beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it("lets an admin create, edit and delete destinations", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn();
 
     await page.goto("/destinations");
     await page.getByText("There are no alert destinations yet.").waitFor();
@@ -138,8 +121,7 @@ describe("alert destinations in the browser", { timeout: 90_000 }, () => {
   });
 
   it("looks right on a phone", async () => {
-    const { page, context } = await newPage(browser, server.url, PHONE);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn(PHONE);
     await page.goto("/destinations");
     await page.getByText("Ops webhook").waitFor();
     await screenshot(page, "destinations-list-phone");
@@ -157,18 +139,9 @@ describe("alert destinations in the browser", { timeout: 90_000 }, () => {
   });
 
   it("shows no Alert Destinations tab to a plain user", async () => {
-    const db = server.ctx.database.db;
-    const org = (await findOrgBySlug(db, "default"))!;
-    await insertUser(db, {
-      orgId: org.id,
-      name: "Pat Plain",
-      email: "pat@example.com",
-      passwordHash: await hashPassword("pat-password"),
-      groupIds: [await defaultGroupId(db, org.id)],
-      invitationPending: false,
-    });
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, "pat@example.com", "pat-password");
+    const pat = { email: "pat@example.com", password: "pat-password" };
+    await createUserWithPassword(app.server, { name: "Pat Plain", ...pat });
+    const { page, context } = await signedIn(DESKTOP, pat);
     await page.goto("/query_snippets");
     await page.getByRole("tab").first().waitFor();
     const tabs = await page.getByRole("tab").allTextContents();

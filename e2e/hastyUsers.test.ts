@@ -404,5 +404,25 @@ describe("hasty users", () => {
       );
       await screenshot(visitor.page, "hasty-public-withdrawn-open");
     });
+
+    it("a public page whose first calls find no network says so, and loads once it is back", async () => {
+      const share = await app.api.post<{ public_url: string }>(`/api/dashboards/${boardId}/share`);
+      expect(share.status).toBe(200);
+      const url = new URL(share.body.public_url);
+      const visitor = await app.open();
+      watch(visitor.page, [/ERR_INTERNET_DISCONNECTED/]);
+      sessions.push(visitor);
+      // The page itself arrived; the network went before its first call.
+      await visitor.page.route("**/api/config", (route) => route.abort("internetdisconnected"));
+      await visitor.page.goto(`${url.pathname}${url.search}`);
+      // The generic error screen (spec 1 §2) tells them to refresh, instead of a blank page.
+      await poll(() => visitor.page.getByTestId("error-message").textContent()).toContain(
+        "Try refreshing this page",
+      );
+      await screenshot(visitor.page, "hasty-public-no-network");
+      await visitor.page.unroute("**/api/config");
+      await visitor.page.reload();
+      await poll(() => widget(visitor.page).textContent()).toContain("tripled");
+    });
   });
 });

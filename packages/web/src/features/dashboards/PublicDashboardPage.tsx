@@ -53,6 +53,14 @@ export default function PublicDashboardPage() {
 
   const [withdrawn, setWithdrawn] = useState(false);
 
+  // The configuration did not come (e.g. no network): say so rather than stay blank.
+  if (config.isError) {
+    return (
+      <div className={styles.page}>
+        <ErrorScreen error={config.error} />
+      </div>
+    );
+  }
   // Nothing at all until the configuration says public addresses are on.
   if (!enabled) return null;
   if (dashboard.isPending)

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import { describe, expect, it } from "vitest";
 import { findOrgBySlug } from "../packages/server/src/store/organizations";
 import { findUserByEmail, insertUser } from "../packages/server/src/store/users";
 import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
 import { inviteLink, resetLink } from "../packages/server/src/auth/routes";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
 
 describe("sign-in flows in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  // First-run setup is the first flow walked here.
+  const app = useBrowserApp({ setUp: false });
 
   it("runs first-run setup, then lands signed in on the home page", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await app.open();
     await page.goto("/");
     expect(new URL(page.url()).pathname).toBe("/setup");
     await screenshot(page, "setup-desktop");
@@ -43,7 +33,7 @@ describe("sign-in flows in the browser", () => {
   });
 
   it("logs in (keeping next), shows a wrong password, and logs out", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await app.open();
     await page.goto("/queries");
     expect(page.url()).toContain("/login?next=%2Fqueries");
     await screenshot(page, "login-desktop");
@@ -63,7 +53,7 @@ describe("sign-in flows in the browser", () => {
   });
 
   it("looks right on a phone", async () => {
-    const { page, context } = await newPage(browser, server.url, PHONE);
+    const { page, context } = await app.open(PHONE);
     await page.goto("/login");
     const box = await page.locator("main.card").boundingBox();
     expect(box!.width).toBeLessThanOrEqual(PHONE.width);
@@ -73,7 +63,7 @@ describe("sign-in flows in the browser", () => {
   });
 
   it("accepts an invitation and a password reset", async () => {
-    const db = server.ctx.database.db;
+    const db = app.server.ctx.database.db;
     const org = (await findOrgBySlug(db, "default"))!;
     const invited = await insertUser(db, {
       orgId: org.id,
@@ -83,8 +73,8 @@ describe("sign-in flows in the browser", () => {
       groupIds: [await defaultGroupId(db, org.id)],
       invitationPending: true,
     });
-    const { page, context } = await newPage(browser, server.url);
-    await page.goto(inviteLink(server.ctx, invited));
+    const { page, context } = await app.open();
+    await page.goto(inviteLink(app.server.ctx, invited));
     await screenshot(page, "invite-desktop");
     await page.fill("#password", "123");
     await page.click("button[type=submit]");
@@ -99,13 +89,13 @@ describe("sign-in flows in the browser", () => {
     await context.close();
 
     const user = (await findUserByEmail(db, org.id, "ivan@example.com"))!;
-    const reset = await newPage(browser, server.url);
-    await reset.page.goto(resetLink(server.ctx, user));
+    const reset = await app.open();
+    await reset.page.goto(resetLink(app.server.ctx, user));
     await reset.page.fill("#password", "ivan-new-password");
     await reset.page.click("button[type=submit]");
     await reset.page.waitForURL((url) => url.pathname === "/");
     // The used link is refused afterwards.
-    await reset.page.goto(resetLink(server.ctx, user).replace(/.$/, "x"));
+    await reset.page.goto(resetLink(app.server.ctx, user).replace(/.$/, "x"));
     expect(await reset.page.textContent("body")).toContain("invalid");
     await reset.context.close();
   });

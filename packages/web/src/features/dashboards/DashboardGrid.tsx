@@ -17,7 +17,12 @@ import {
   toGridItem,
 } from "./gridLayout";
 import { AUTO_HEIGHT_CLASS, useAutoHeight } from "./useAutoHeight";
+import { useMountedCount } from "./paintTurns";
+import { useStableElements } from "./stableElements";
 import styles from "./DashboardPage.module.css";
+
+/** Widgets mounted per frame while a dashboard opens (the first ones fill a laptop screen). */
+const MOUNT_PER_FRAME = 6;
 
 interface DashboardGridProps {
   widgets: readonly DashboardWidget[];
@@ -40,6 +45,25 @@ export function DashboardGrid(props: DashboardGridProps) {
   );
   const singleColumn = mounted && width < SINGLE_COLUMN_BELOW_PX;
   const onStop = (next: Layout) => props.onPositionsChange(changedPositions(shown, next));
+  // The widgets as the page rendered them: the grid's own changes (measured heights, a resize)
+  // re-render the cells, never the widgets inside them.
+  const { renderWidget } = props;
+  const fresh = useMemo(
+    () => new Map(widgets.map((w) => [w.id, renderWidget(w)])),
+    [widgets, renderWidget],
+  );
+  const rendered = useStableElements(fresh);
+  // Top to bottom, a few per frame: the cards of a large dashboard mount without freezing it.
+  const order = useMemo(
+    () => readingOrder(widgets.map((w) => ({ id: w.id, position: positions.get(w.id)! }))),
+    [widgets, positions],
+  );
+  const mountedCount = useMountedCount(order.length, MOUNT_PER_FRAME);
+  const mountedIds = useMemo(
+    () => new Set(order.slice(0, mountedCount).map((o) => o.id)),
+    [order, mountedCount],
+  );
+  const content = (id: number) => (mountedIds.has(id) ? rendered.get(id) : null);
   const cellClass = (id: number) => (shown.get(id)?.autoHeight ? AUTO_HEIGHT_CLASS : undefined);
 
   return (
@@ -64,7 +88,7 @@ export function DashboardGrid(props: DashboardGridProps) {
                     : { height: rowsToPixels(position.sizeY) }
                 }
               >
-                {props.renderWidget(widget)}
+                {content(widget.id)}
               </div>
             ),
           )}
@@ -96,7 +120,7 @@ export function DashboardGrid(props: DashboardGridProps) {
                 data-widget-id={widget.id}
                 className={cellClass(widget.id)}
               >
-                {props.renderWidget(widget)}
+                {content(widget.id)}
               </div>
             ))}
           </ReactGridLayout>

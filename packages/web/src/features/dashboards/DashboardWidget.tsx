@@ -34,6 +34,7 @@ import type { DashboardCrossFilter } from "./crossFilter/widgetCrossFilter";
 import { useWidgetDrillDown } from "./drillDown/useWidgetDrillDown";
 import { markdownHtml } from "./markdown";
 import { useWidgetResult } from "./useWidgetResult";
+import { usePaintTurn } from "./paintTurns";
 import styles from "./DashboardWidget.module.css";
 
 export const RESTRICTED_TEXT =
@@ -200,11 +201,13 @@ function VisualizationWidget(props: WidgetProps) {
   );
 
   const failed = state?.status === "failed";
+  // Widgets draw one per frame, so a dashboard's results arriving together do not freeze it.
+  const painted = usePaintTurn(result !== null);
   const body = failed ? (
     <div className={styles.center}>
       <Alert type="error" showIcon title={`Error running query: ${state.error ?? ""}`} />
     </div>
-  ) : result ? (
+  ) : result && painted ? (
     <VisualizationRenderer
       visualization={spec}
       data={cross.data ?? result.data}

@@ -1,9 +1,10 @@
 // Show API Key and Embed dialogs of a query.
 import { Alert, Button, Checkbox, Input, InputNumber, Modal, Space, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ParameterDefinition, Query } from "@sightline/core";
 import { regenerateQueryApiKey } from "../../api/queries";
 import { notify } from "../../app/notifications";
+import { copyText } from "./copyText";
 import { withParameterUrl, type ParameterValues } from "./parameterValues";
 
 export const EMBED_DEFAULT_WIDTH = 720;
@@ -15,21 +16,19 @@ function origin(): string {
   return window.location.origin;
 }
 
-/** Copy button feedback: 'Copied!' or 'Copy failed' for 2 s. */
+/** Copy button feedback: 'Copied!' or 'Copy failed' for 2 s after the last click. */
 export function CopyButton({ text }: { text: string }) {
   const [label, setLabel] = useState("Copy");
-  const copy = () => {
-    const done = (text: string) => {
-      setLabel(text);
-      setTimeout(() => setLabel("Copy"), 2000);
-    };
-    if (!navigator.clipboard) return done("Copy failed");
-    navigator.clipboard.writeText(text).then(
-      () => done("Copied!"),
-      () => done("Copy failed"),
-    );
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = async (button: HTMLElement) => {
+    const copied = await copyText(text, button);
+    setLabel(copied ? "Copied!" : "Copy failed");
+    // A second click starts the 2 s again rather than ending with the first click's.
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setLabel("Copy"), 2000);
   };
-  return <Button onClick={copy}>{label}</Button>;
+  return <Button onClick={(e) => void copy(e.currentTarget)}>{label}</Button>;
 }
 
 export function ApiKeyDialog({

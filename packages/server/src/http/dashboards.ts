@@ -25,6 +25,7 @@ import {
   type DashboardFields,
   type ListedDashboard,
 } from "../store/dashboards";
+import { recordChange } from "../store/changes";
 import { addFavorite, favoritesAmong, favoritesOfUser, removeFavorite } from "../store/favorites";
 import type { Organization } from "../store/organizations";
 import { usersByIds } from "../store/users";
@@ -445,6 +446,12 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       tags: [],
       options: {},
     });
+    await recordChange(db, {
+      objectType: "dashboards",
+      before: null,
+      after: dashboard,
+      userId: identity.user.id,
+    });
     return presentDashboard(dashboard, {
       owner: identity.user,
       widgets: null,
@@ -488,8 +495,15 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       const dashboard = await loadDashboard(request, org.id);
       await requireModify(identity, dashboard);
       await updateDashboard(db, dashboard.id, { is_archived: true });
+      const archived = (await findDashboard(db, org.id, dashboard.id))!;
+      await recordChange(db, {
+        objectType: "dashboards",
+        before: dashboard,
+        after: archived,
+        userId: userIdOf(identity) ?? dashboard.user_id,
+      });
       await event(request, identity, org.id, "archive", dashboard.id);
-      return presentWithWidgets(identity, org, (await findDashboard(db, org.id, dashboard.id))!);
+      return presentWithWidgets(identity, org, archived);
     },
   );
 
@@ -501,6 +515,12 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       if (!hasPermission(identity, "edit_dashboard")) throw forbidden();
       const source = await loadDashboard(request, org.id);
       const fork = await forkDashboard(db, source, identity.user.id);
+      await recordChange(db, {
+        objectType: "dashboards",
+        before: null,
+        after: fork,
+        userId: identity.user.id,
+      });
       await event(request, identity, org.id, "fork", source.id);
       return presentWithWidgets(identity, org, fork);
     },

@@ -8,6 +8,7 @@ import {
   requireUser,
 } from "../../policies";
 import { addFavorite, removeFavorite } from "../../store/favorites";
+import { recordChange } from "../../store/changes";
 import { findQuery, insertQuery, setQueryApiKey } from "../../store/queries";
 import { insertVisualization, visualizationsOf } from "../../store/visualizations";
 import { forbidden } from "../errors";
@@ -37,6 +38,12 @@ export function queryActionRoutes(app: FastifyInstance, ctx: AppContext, q: Quer
       schedule: null,
       options: original.options,
       tags: original.tags,
+    });
+    await recordChange(db, {
+      objectType: "queries",
+      before: null,
+      after: fork,
+      userId: identity.user.id,
     });
     for (const v of (await visualizationsOf(db, [original.id])).get(original.id) ?? []) {
       await insertVisualization(db, fork.id, v);

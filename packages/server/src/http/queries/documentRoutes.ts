@@ -12,6 +12,7 @@ import {
   updateQuery,
   type QueryFields,
 } from "../../store/queries";
+import { recordChange } from "../../store/changes";
 import { usersByIds } from "../../store/users";
 import { insertVisualization, visualizationsOf } from "../../store/visualizations";
 import { badRequest, conflict, forbidden } from "../errors";
@@ -60,6 +61,12 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
     const latest = await newestResultId(db, org.id, ds.id, fields.query_hash);
     if (latest !== null) fields.latest_query_data_id = latest;
     const query = await insertQuery(db, org.id, fields);
+    await recordChange(db, {
+      objectType: "queries",
+      before: null,
+      after: query,
+      userId: identity.user.id,
+    });
     await insertVisualization(db, query.id, {
       type: "TABLE",
       name: "Table",
@@ -143,6 +150,12 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
     changes.last_modified_by_id = identity.user.id;
     if (!(await updateQuery(db, query.id, changes, version))) throw conflict();
     const saved = await rehash((await findQuery(db, org.id, query.id))!);
+    await recordChange(db, {
+      objectType: "queries",
+      before: query,
+      after: saved,
+      userId: identity.user.id,
+    });
     await event(request, identity, org.id, "edit", query.id);
     return presentWrite(saved, identity);
   });
@@ -154,7 +167,10 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
       const { identity, org } = requireLogin(request);
       const query = await loadQuery(request, org.id);
       requireAdminOrOwner(identity, query.user_id);
-      await archiveQuery(db, query.id, identity.kind === "user" ? identity.user.id : query.user_id);
+      const userId = identity.kind === "user" ? identity.user.id : query.user_id;
+      await archiveQuery(db, query.id, userId);
+      const archived = (await findQuery(db, org.id, query.id))!;
+      await recordChange(db, { objectType: "queries", before: query, after: archived, userId });
       await event(request, identity, org.id, "archive", query.id);
       return null;
     },

@@ -110,6 +110,56 @@ describe("hasty users", () => {
       expect((await alertsOn()).length).toBe(before + 2);
     });
 
+    it("mute, unmute and mute again quickly; destinations saved with a double click; edit, Save and Back", async () => {
+      const hook = await app.api.post<{ id: number }>("/api/destinations", {
+        name: "Hasty hook",
+        type: "webhook",
+        options: { url: "https://example.com/hasty" },
+      });
+      expect(hook.status).toBe(200);
+      const created = await app.api.post<{ id: number }>("/api/alerts", {
+        name: "Hasty mute",
+        query_id: queryId,
+        options: { column: "orders", op: ">", value: 1 },
+      });
+      const id = created.body.id;
+      const { page } = await signedIn();
+      await page.goto(`/alerts/${id}`);
+      await page.getByTestId("alert-destinations").waitFor();
+      const muted = async () =>
+        (await app.api.get<{ options: { muted?: boolean } }>(`/api/alerts/${id}`)).body.options
+          .muted === true;
+
+      await page.getByTestId("alert-menu").click();
+      await page.getByRole("menuitem", { name: "Mute Notifications" }).click();
+      await page.getByTestId("muted-banner").getByRole("button", { name: "Unmute" }).click();
+      await page.getByTestId("alert-menu").click();
+      await page.getByRole("menuitem", { name: "Mute Notifications" }).click();
+      await page.getByTestId("muted-banner").waitFor();
+      await poll(muted).toBe(true);
+      await page.reload();
+      await page.getByTestId("muted-banner").waitFor();
+
+      await page.getByTestId("add-destinations").click();
+      await page.getByTestId(`destination-choice-${hook.body.id}`).click();
+      await page.getByTestId("save-destinations").dblclick();
+      await page.getByTestId(`subscription-${hook.body.id}`).waitFor();
+      await page.waitForTimeout(1000);
+      expect(await page.getByText("Failed to save some of selected items.").count()).toBe(0);
+      const subscriptions = await app.api.get<unknown[]>(`/api/alerts/${id}/subscriptions`);
+      expect(subscriptions.body).toHaveLength(1);
+
+      await page.getByTestId("edit-alert").click();
+      await page.locator("#alert-threshold").fill("5");
+      await page.getByTestId("save-alert").click();
+      await page.waitForURL((url) => url.pathname === `/alerts/${id}`);
+      await poll(() => page.locator("code").first().textContent()).toBe("orders > 5");
+      await page.goBack();
+      await poll(() => page.locator("#alert-threshold").inputValue()).toBe("5");
+      await page.goBack();
+      await poll(() => page.locator("code").first().textContent()).toBe("orders > 5");
+    });
+
     it("an alert deleted in another tab, or an unknown one, says so instead of loading forever", async () => {
       const created = await app.api.post<{ id: number }>("/api/alerts", {
         name: "Deleted soon",
@@ -274,6 +324,34 @@ describe("hasty users", () => {
         "Renamed and left",
       );
       await poll(() => page.locator("main").textContent()).toContain("Renamed and left");
+    });
+
+    it("a new query saved with a double click (or Ctrl+S twice) is created once", async () => {
+      const { page } = await signedIn();
+      const sameText = async (text: string) =>
+        (
+          await app.api.get<{ results: { id: number; query: string }[] }>(
+            "/api/queries?page_size=250",
+          )
+        ).body.results.filter((q) => q.query === text).length;
+      await page.goto("/queries/new");
+      await editor(page).click();
+      await page.keyboard.type("select 'double saved' as twice");
+      await page.getByTestId("save-query").dblclick();
+      await page.waitForURL(/\/queries\/\d+\/source/);
+      await poll(() => sameText("select 'double saved' as twice")).toBe(1);
+
+      await page.goto("/queries/new");
+      await editor(page).click();
+      await page.keyboard.type("select 'saved by keys' as twice");
+      await page.keyboard.press("Control+s");
+      await page.keyboard.press("Control+s");
+      await page.waitForURL(/\/queries\/\d+\/source/);
+      await poll(() => sameText("select 'saved by keys' as twice")).toBe(1);
+      await page.waitForTimeout(1500);
+      expect(await sameText("select 'double saved' as twice")).toBe(1);
+      expect(await sameText("select 'saved by keys' as twice")).toBe(1);
+      expect(await page.locator(".ant-modal-confirm").count()).toBe(0);
     });
 
     it("a rename then Ctrl+S at once saves both, without a conflict question", async () => {

@@ -221,7 +221,12 @@ describe("Cross-filtering on a dashboard", () => {
 
   async function drawn(page: Page) {
     const widgets = page.locator("[data-widget-type=visualization]");
-    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000).toBe(4);
+    await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000)
+      .toBe(4)
+      .catch(async (error: unknown) => {
+        await screenshot(page, "cross-filter-not-drawn");
+        throw error;
+      });
     await poll(() => widgets.locator(".ant-spin-spinning").count(), 60_000).toBe(0);
     await poll(() => bars(page, ids.chart).then((b) => b.length), 60_000).toBeGreaterThan(0);
   }
@@ -310,6 +315,13 @@ describe("Cross-filtering on a dashboard", () => {
     await poll(() => tags(page)).toEqual(["country: DE"]);
     await poll(() => bars(page, ids.chart).then((b) => b.map((x) => x.x))).toEqual(["DE"]);
     await screenshot(page, "cross-filter-phone");
+    // The settings dialog fits a phone.
+    await page.goto(`/dashboards/${dashboardId}?edit`);
+    await drawn(page);
+    await page.getByRole("button", { name: "Cross-filtering" }).click();
+    await animationsSettled(page);
+    await poll(() => page.getByRole("dialog").getByTestId("cross-filter-mapping").count()).toBe(2);
+    await screenshot(page, "cross-filter-settings-phone");
     await context.close();
   });
 

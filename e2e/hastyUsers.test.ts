@@ -110,6 +110,29 @@ describe("hasty users", () => {
       expect((await alertsOn()).length).toBe(before + 2);
     });
 
+    it("a threshold typed and Enter pressed before the query's columns arrive saves the column", async () => {
+      const { page } = await signedIn();
+      const before = (await alertsOn()).length;
+      // A slow network: the chosen query's result comes 2 s late.
+      await page.route(/\/api\/queries\/\d+\/results\/\d+\.json/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await route.continue();
+      });
+      await page.goto("/alerts/new");
+      await page.getByTestId("query-search").locator("input").fill("Hasty");
+      await page.getByText("Hasty orders").click();
+      await page.getByTestId("chosen-query").waitFor();
+      await page.locator("#alert-threshold").fill("300");
+      await page.locator("#alert-threshold").press("Enter");
+      await page.waitForURL(/\/alerts\/\d+$/);
+      await poll(async () => (await alertsOn()).length).toBe(before + 1);
+      const id = Number(new URL(page.url()).pathname.split("/").pop());
+      const saved = await app.api.get<{ options: { column?: string; value?: unknown } }>(
+        `/api/alerts/${id}`,
+      );
+      expect(saved.body.options).toMatchObject({ column: "month", value: 300 });
+    });
+
     it("mute, unmute and mute again quickly; destinations saved with a double click; edit, Save and Back", async () => {
       const hook = await app.api.post<{ id: number }>("/api/destinations", {
         name: "Hasty hook",

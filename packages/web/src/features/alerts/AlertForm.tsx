@@ -84,6 +84,8 @@ export function AlertForm({ alert }: AlertFormProps) {
     });
   }, [columnList, loading]);
   const column = options.column;
+  // The chosen query's columns are known (or it has none to offer): its column is in options.
+  const columnsReady = !loading && (column !== undefined || columns.length === 0);
 
   const hasParameters = (query?.options?.parameters?.length ?? 0) > 0;
   const hint = thresholdHint(options.op, thresholdText, topRow?.[column ?? ""]);
@@ -117,8 +119,18 @@ export function AlertForm({ alert }: AlertFormProps) {
     });
   };
 
+  // Save (or Enter) pressed while the chosen query's columns still load waits for them, so that
+  // the alert is stored with its column rather than none.
+  const [saveWaiting, setSaveWaiting] = useState(false);
+  useEffect(() => {
+    if (!saveWaiting || !columnsReady) return;
+    setSaveWaiting(false);
+    void save();
+  }, [saveWaiting, columnsReady]);
+
   const save = async () => {
-    if (!query) return;
+    if (!query || saving) return;
+    if (!columnsReady) return setSaveWaiting(true);
     const finalOptions = { ...options, value: thresholdValue(thresholdText) };
     const input: AlertInput = {
       name: alertName(name, query.name, finalOptions),
@@ -308,7 +320,7 @@ export function AlertForm({ alert }: AlertFormProps) {
           type="primary"
           htmlType="submit"
           disabled={!query}
-          loading={saving}
+          loading={saving || saveWaiting}
           data-testid="save-alert"
         >
           {alert ? "Save" : "Create Alert"}

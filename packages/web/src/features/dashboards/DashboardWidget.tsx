@@ -26,6 +26,7 @@ import { VisualizationRenderer, buildFilters, type ResultFilter } from "../../vi
 import { normalizeData } from "../../visualizations/lib/normalize";
 import { applySelection } from "./dashboardFilters";
 import {
+  NO_CROSS_FILTER_ROWS,
   useCrossFilterParameterValues,
   useWidgetCrossFilter,
   type WidgetDatumClickHandler,
@@ -206,6 +207,14 @@ function VisualizationWidget(props: WidgetProps) {
   const body = failed ? (
     <div className={styles.center}>
       <Alert type="error" showIcon title={`Error running query: ${state.error ?? ""}`} />
+    </div>
+  ) : cross.filteredOut ? (
+    <div
+      className={styles.center}
+      style={{ color: "var(--ant-color-text-secondary)" }}
+      data-testid="cross-filter-empty"
+    >
+      {NO_CROSS_FILTER_ROWS}
     </div>
   ) : result && painted ? (
     <VisualizationRenderer

@@ -50,6 +50,9 @@ describe("useWidgetCrossFilter", () => {
     expect(filtered?.rows).toEqual([{ country: "FR", n: 1 }]);
     rerender({ cf: state([fr]) });
     expect(result.current.data).toBe(filtered);
+    expect(result.current.filteredOut).toBe(false);
+    rerender({ cf: state([{ ...fr, values: ["JP"] }]) });
+    expect(result.current.filteredOut).toBe(true);
   });
 
   it("hands clicks with the column's type; none when the widget or dashboard has it off", () => {

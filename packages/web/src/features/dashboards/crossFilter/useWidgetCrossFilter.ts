@@ -51,10 +51,15 @@ export function useCrossFilterParameterValues(
   return useMemo(() => overridden as Record<string, unknown>, [key]);
 }
 
+/** What a widget shows when the cross-filters leave none of its rows. */
+export const NO_CROSS_FILTER_ROWS = "No rows match the cross-filters.";
+
 export interface WidgetCrossFilterView {
   /** The result to draw: the loaded rows that pass the filters concerning this widget. */
   data: QueryResultData | undefined;
   selection: DatumSelection | undefined;
+  /** The result has rows, and the cross-filters leave none of them. */
+  filteredOut: boolean;
   /** The renderer's click callback; undefined when the widget does not take part. */
   onDatumClick: ((click: DatumClick) => void) | undefined;
 }
@@ -81,5 +86,10 @@ export function useWidgetCrossFilter(
       onClick?.(widget, { ...click, columnType: types.get(click.column) ?? null }),
     [onClick, widget, types],
   );
-  return { data: filtered, selection, onDatumClick: enabled && onClick ? handle : undefined };
+  return {
+    data: filtered,
+    selection,
+    filteredOut: !!data && data.rows.length > 0 && filtered?.rows.length === 0,
+    onDatumClick: enabled && onClick ? handle : undefined,
+  };
 }

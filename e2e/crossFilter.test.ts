@@ -355,6 +355,16 @@ describe("Cross-filtering on a dashboard", () => {
         await poll(() => tags(page)).toEqual(["country: IT", "customer: Dora"]);
         await context.close();
       }
+      // A value no row has: the widgets it filters say so.
+      const { page, context } = await newPage(browser, server.url, DESKTOP);
+      await useWebAppSnapshot(context, webApp);
+      const none = JSON.stringify([{ column: "country", values: ["XX"], widget: ids.chart }]);
+      await page.goto(`${publicUrl.pathname}?cf=${encodeURIComponent(none)}`);
+      await poll(() => page.getByTestId("cross-filter-empty").allTextContents()).toEqual([
+        "No rows match the cross-filters.",
+        "No rows match the cross-filters.",
+      ]);
+      await context.close();
     },
   );
 

@@ -16,6 +16,13 @@ describe("same widget props", () => {
     expect(sameProps({ values: { region: "EU" } }, { values: { region: "US" } })).toBe(false);
     expect(sameProps({ onClick }, { onClick: () => undefined })).toBe(false);
     expect(sameProps({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    // A callback inside plain data is a change too.
+    expect(sameProps({ state: { pick: onClick } }, { state: { pick: () => undefined } })).toBe(
+      false,
+    );
+    expect(
+      sameProps({ state: { pick: onClick, n: [1] } }, { state: { pick: onClick, n: [1] } }),
+    ).toBe(true);
     // Class instances (a Date, a Map) are compared by identity only.
     expect(sameProps({ at: new Date(0) }, { at: new Date(0) })).toBe(false);
   });

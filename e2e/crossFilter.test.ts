@@ -219,13 +219,23 @@ describe("Cross-filtering on a dashboard", () => {
     await canvas.click({ position: { x: point[0]!, y: point[1]! } });
   }
 
+  /** Errors the page threw, reported with a failure to draw. */
+  const pageErrors: string[] = [];
+  const watched = new WeakSet<Page>();
+
   async function drawn(page: Page) {
+    if (!watched.has(page)) {
+      watched.add(page);
+      page.on("pageerror", (error) => pageErrors.push(error.stack ?? error.message));
+    }
     const widgets = page.locator("[data-widget-type=visualization]");
     await poll(() => widgets.filter({ hasText: "Updated" }).count(), 60_000)
       .toBe(4)
       .catch(async (error: unknown) => {
         await screenshot(page, "cross-filter-not-drawn");
-        throw error;
+        throw new Error(`not drawn; page errors: ${pageErrors.join("\n") || "none"}`, {
+          cause: error,
+        });
       });
     await poll(() => widgets.locator(".ant-spin-spinning").count(), 60_000).toBe(0);
     await poll(() => bars(page, ids.chart).then((b) => b.length), 60_000).toBeGreaterThan(0);
@@ -396,6 +406,19 @@ describe("Cross-filtering on a dashboard", () => {
       await animationsSettled(page);
       const dialog = page.getByRole("dialog");
       await poll(() => dialog.getByTestId("cross-filter-mapping").count()).toBe(2);
+      // A new mapping, its names picked from the loaded widgets' columns.
+      await dialog.getByRole("button", { name: "Add Mapping" }).click();
+      const added = dialog.getByTestId("cross-filter-mapping").nth(2);
+      const option = (text: string) =>
+        page.locator(".ant-select-dropdown:visible .ant-select-item-option", {
+          hasText: new RegExp(`^${text}$`),
+        });
+      await added.getByRole("combobox", { name: "Filter column" }).fill("cust");
+      await option("customer").click();
+      await added.getByRole("combobox", { name: "Widget" }).click();
+      await option("Cities").click();
+      await added.getByRole("combobox", { name: "Column", exact: true }).fill("ci");
+      await option("city").click();
       await screenshot(page, "cross-filter-settings-desktop");
       await dialog.getByRole("switch", { name: "Cross-filtering" }).click();
       await dialog.getByRole("button", { name: "Save" }).click();
@@ -406,7 +429,7 @@ describe("Cross-filtering on a dashboard", () => {
         return board.body.options.crossFilter;
       }).toEqual({
         enabled: false,
-        mappings: { country: { [ids.cities]: "land" } },
+        mappings: { country: { [ids.cities]: "land" }, customer: { [ids.cities]: "city" } },
         parameters: { country: { [ids.picked]: "pick" } },
       });
       await clickBar(page, ids.chart, "FR", 10);

@@ -378,6 +378,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           settings={crossFilter.settings}
           stored={dashboard.options.crossFilter}
           widgets={widgets}
+          knownColumns={crossFilter.knownColumns}
           onSave={(next) => save({ options: { ...dashboard.options, crossFilter: next } })}
         />
       )}

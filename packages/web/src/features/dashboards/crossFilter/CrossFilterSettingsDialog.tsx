@@ -2,7 +2,7 @@
 // dashboard, and mappings of filter columns to other column names or to query parameters.
 import { DeleteOutlined, FilterOutlined, PlusOutlined } from "@ant-design/icons";
 import type { DashboardCrossFilterOptions } from "@sightline/core";
-import { Alert, Button, Input, Modal, Select, Switch, Typography } from "antd";
+import { Alert, AutoComplete, Button, Modal, Select, Switch, Typography } from "antd";
 import { useState } from "react";
 import type { DashboardWidget } from "../../../api/dashboards";
 import { widgetName } from "../DashboardWidget";
@@ -19,6 +19,8 @@ export interface CrossFilterSettingsProps {
   /** The stored `options.crossFilter` (its other keys are kept). */
   stored: unknown;
   widgets: readonly DashboardWidget[];
+  /** The widgets' result columns as far as loaded: suggested in the name fields. */
+  knownColumns?: ReadonlyMap<number, readonly string[]>;
   /** Saves the new `options.crossFilter`; rejects when the save failed (and has said so). */
   onSave: (crossFilter: Record<string, unknown>) => Promise<unknown>;
 }
@@ -42,6 +44,11 @@ function CrossFilterSettingsDialog(props: CrossFilterSettingsProps & { onClose: 
   const [tried, setTried] = useState(false);
   const problem = mappingRowsProblem(rows);
   const widgets = props.widgets.filter((w) => w.visualization);
+  const suggest = (names: Iterable<string>) =>
+    [...new Set(names)].sort().map((value) => ({ value }));
+  const allColumns = suggest([...(props.knownColumns?.values() ?? [])].flat());
+  const matches = (input: string, option?: { value: string }) =>
+    !!option && option.value.toLowerCase().includes(input.toLowerCase());
   const change = (i: number, patch: Partial<MappingRow>) =>
     setRows((all) => all.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
@@ -84,11 +91,13 @@ function CrossFilterSettingsDialog(props: CrossFilterSettingsProps & { onClose: 
         const parameters = widget?.visualization?.query?.options.parameters ?? [];
         return (
           <div key={i} className={styles.mapping} data-testid="cross-filter-mapping">
-            <Input
+            <AutoComplete
               placeholder="Filter column"
               aria-label="Filter column"
               value={row.filterColumn}
-              onChange={(e) => change(i, { filterColumn: e.target.value })}
+              options={allColumns}
+              filterOption={matches}
+              onChange={(filterColumn: string) => change(i, { filterColumn })}
             />
             <Select
               placeholder="Widget"
@@ -107,11 +116,15 @@ function CrossFilterSettingsDialog(props: CrossFilterSettingsProps & { onClose: 
               onChange={(target) => change(i, { target, name: "" })}
             />
             {row.target === "column" ? (
-              <Input
+              <AutoComplete
                 placeholder="Column"
                 aria-label="Column"
                 value={row.name}
-                onChange={(e) => change(i, { name: e.target.value })}
+                options={suggest(
+                  row.widgetId === null ? [] : (props.knownColumns?.get(row.widgetId) ?? []),
+                )}
+                filterOption={matches}
+                onChange={(name: string) => change(i, { name })}
               />
             ) : (
               <Select

@@ -23,6 +23,8 @@ export interface DashboardCrossFilterControls {
   /** Stable: a click in a widget selects (or unselects) its value. */
   onDatumClick: WidgetDatumClickHandler;
   bar: CrossFilterBarProps;
+  /** Each widget's result columns, as far as loaded (for the settings dialog's suggestions). */
+  knownColumns: ReadonlyMap<number, readonly string[]>;
 }
 
 const NO_FILTERS: never[] = [];
@@ -35,12 +37,17 @@ export function useDashboardCrossFilter(dashboardOptions: unknown): DashboardCro
   const cross = useCrossFilters();
   // A dashboard with cross-filtering off ignores any `cf` in its address.
   const filters = settings.enabled ? cross.filters : NO_FILTERS;
+  // Filled as widgets load; read when the settings dialog opens (no re-render needed).
+  const known = useRef(new Map<number, readonly string[]>());
+  const onColumns = useCallback((widgetId: number, columns: readonly string[]) => {
+    known.current.set(widgetId, columns);
+  }, []);
   const state = useMemo(
     () =>
       settings.enabled
-        ? { filters, mappings: settings.mappings, parameters: settings.parameters }
+        ? { filters, mappings: settings.mappings, parameters: settings.parameters, onColumns }
         : undefined,
-    [settings, filters],
+    [settings, filters, onColumns],
   );
 
   const latest = useRef({ settings, toggle: cross.toggle });
@@ -63,6 +70,7 @@ export function useDashboardCrossFilter(dashboardOptions: unknown): DashboardCro
     settings,
     state,
     onDatumClick,
+    knownColumns: known.current,
     bar: {
       filters,
       onRemove: cross.remove,

@@ -8,7 +8,7 @@ import {
   type ColumnType,
   type ParameterDefinition,
 } from "@sightline/core";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type { DashboardWidget } from "../../../api/dashboards";
 import type { DatumClick, DatumSelection, QueryResultData } from "../../../visualizations";
 import {
@@ -73,6 +73,10 @@ export function useWidgetCrossFilter(
   const enabled = !!crossFilter && readWidgetCrossFilterOptions(widget.options).enabled;
   const { filters, mappings, parameters } = activeFor(widget, crossFilter);
   const types = useMemo(() => (data ? resultColumnTypes(data) : new Map()), [data]);
+  const report = crossFilter?.onColumns;
+  useEffect(() => {
+    if (data && report) report(widget.id, [...types.keys()]);
+  }, [types, report, widget.id]);
   const { rowFilters } = splitWidgetCrossFilters(widget.id, filters, parameters);
   const { applied, key } = appliedFilters(widget.id, types, rowFilters, mappings);
   const filtered = useMemo(() => (data ? filteredResult(data, applied) : undefined), [data, key]);

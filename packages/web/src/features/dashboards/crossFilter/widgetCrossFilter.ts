@@ -19,6 +19,8 @@ export interface DashboardCrossFilter {
   mappings: CrossFilterMappings;
   /** Filter column → widget id → the widget's query parameter. */
   parameters: CrossFilterMappings;
+  /** Widgets report their result's columns (the settings dialog suggests them). */
+  onColumns?: (widgetId: number, columns: readonly string[]) => void;
 }
 
 const KNOWN_TYPES = new Set<string>(["integer", "float", "boolean", "string", "datetime", "date"]);

@@ -171,6 +171,13 @@ describe("hasty users", () => {
       expect(await page.getByText("Failed to save some of selected items.").count()).toBe(0);
       const subscriptions = await app.api.get<unknown[]>(`/api/alerts/${id}/subscriptions`);
       expect(subscriptions.body).toHaveLength(1);
+      // Removed with a double click: no failure shown. (The e-mail switch needs mail settings,
+      // which the test server has none of.)
+      await page.getByRole("button", { name: "Remove Hasty hook" }).dblclick();
+      await poll(() => page.getByTestId(`subscription-${hook.body.id}`).count()).toBe(0);
+      await page.waitForTimeout(1500);
+      expect(await page.getByText(/^Failed/).count()).toBe(0);
+      expect((await app.api.get(`/api/alerts/${id}/subscriptions`)).body).toEqual([]);
 
       await page.getByTestId("edit-alert").click();
       await page.locator("#alert-threshold").fill("5");

@@ -5,8 +5,6 @@ import {
   crossFilterSelection,
   crossFilterValue,
   dateInstant,
-  decodeCrossFilters,
-  encodeCrossFilters,
   filterWidgetRows,
   readDashboardCrossFilterOptions,
   readWidgetCrossFilterOptions,
@@ -17,6 +15,7 @@ import {
   type CrossFilter,
   type CrossFilterWidget,
 } from "./crossFilter";
+import { decodeCrossFilters, encodeCrossFilters } from "./crossFilterUrl";
 
 type Row = Record<string, unknown>;
 

@@ -10,8 +10,8 @@
 //   Both default to enabled; `readDashboardCrossFilterOptions` / `readWidgetCrossFilterOptions`
 //   read them defensively from whatever is stored.
 // - State: the active filters, in click order, in the page address as one `cf` parameter holding
-//   a JSON array (`encodeCrossFilters` / `decodeCrossFilters`), next to (never clashing with) the
-//   `p_` parameters, so a filtered dashboard is a shareable link, public dashboards included:
+//   a JSON array (`encodeCrossFilters` / `decodeCrossFilters` in crossFilterUrl.ts), next to
+//   (never clashing with) the `p_` parameters, so a filtered dashboard is a shareable link, public dashboards included:
 //     ?p_year=2024&cf=[{"column":"country","values":["FR","DE"],"type":"string","widget":12}]
 //   (URL-encoded). In the web app: features/dashboards/crossFilter/ (`useCrossFilters` holds the
 //   state in the address, `CrossFilterBar` shows it in the parameters bar, Escape removes the last).
@@ -406,69 +406,4 @@ export function toggleCrossFilterValue(
 
 export function removeCrossFilter(filters: readonly CrossFilter[], column: string): CrossFilter[] {
   return filters.filter((f) => f.column !== column);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The address form: `cf=<JSON array>`, each filter as
-// {"column": "...", "values": [...], "type": "...", "widget": 12} (type and widget optional).
-
-/** The `cf` parameter's value, or null when there is no filter (and the key should be removed). */
-export function encodeCrossFilters(filters: readonly CrossFilter[]): string | null {
-  const kept = filters.filter((f) => f.values.length > 0);
-  if (kept.length === 0) return null;
-  return JSON.stringify(
-    kept.map((f) => {
-      const out: Record<string, unknown> = { column: f.column, values: f.values };
-      if (f.type) out.type = f.type;
-      if (typeof f.widget === "number") out.widget = f.widget;
-      return out;
-    }),
-  );
-}
-
-const COLUMN_TYPE_NAMES = new Set<string>([
-  "integer",
-  "float",
-  "boolean",
-  "string",
-  "datetime",
-  "date",
-]);
-
-function isFilterValue(value: unknown): value is CrossFilterValue {
-  return (
-    value === null ||
-    typeof value === "string" ||
-    typeof value === "boolean" ||
-    (typeof value === "number" && Number.isFinite(value))
-  );
-}
-
-/**
- * Filters read back from the `cf` parameter. An address is user input: anything malformed is
- * dropped (an unreadable parameter gives no filters), never thrown.
- */
-export function decodeCrossFilters(raw: string | null | undefined): CrossFilter[] {
-  if (!raw) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(parsed)) return [];
-  const filters: CrossFilter[] = [];
-  for (const item of parsed) {
-    if (!isRecord(item) || typeof item.column !== "string" || item.column === "") continue;
-    if (!Array.isArray(item.values)) continue;
-    const values = item.values.filter(isFilterValue);
-    if (values.length === 0 || filters.some((f) => f.column === item.column)) continue;
-    const filter: CrossFilter = { column: item.column, values };
-    if (typeof item.type === "string" && COLUMN_TYPE_NAMES.has(item.type))
-      filter.type = item.type as ColumnType;
-    if (typeof item.widget === "number" && Number.isInteger(item.widget))
-      filter.widget = item.widget;
-    filters.push(filter);
-  }
-  return filters;
 }

@@ -13,5 +13,6 @@ export * from "./queryHash";
 export * from "./alerts";
 export * from "./crossFilter";
 export * from "./crossFilterParameters";
+export * from "./crossFilterUrl";
 export * from "./drillDown";
 export * from "./drillDownTrail";

@@ -11,7 +11,8 @@
 //   read them defensively from whatever is stored.
 // - State: the active filters, in click order, in the page address as one `cf` parameter holding
 //   a JSON array (`encodeCrossFilters` / `decodeCrossFilters` in crossFilterUrl.ts), next to
-//   (never clashing with) the `p_` parameters, so a filtered dashboard is a shareable link, public dashboards included:
+//   (never clashing with) the `p_` parameters, so a filtered dashboard is a shareable link,
+//   public dashboards included:
 //     ?p_year=2024&cf=[{"column":"country","values":["FR","DE"],"type":"string","widget":12}]
 //   (URL-encoded). In the web app: features/dashboards/crossFilter/ (`useCrossFilters` holds the
 //   state in the address, `CrossFilterBar` shows it in the parameters bar, Escape removes the last).

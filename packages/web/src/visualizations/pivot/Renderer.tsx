@@ -5,10 +5,10 @@ import { FilterOutlined } from "@ant-design/icons";
 import { useEffect, useMemo, useState, type DragEvent, type ReactNode } from "react";
 import { EChart } from "../components/EChart";
 import { Notices } from "../components/Notice";
-import { mixColors } from "../palette";
 import type { Options, RendererProps } from "../types";
 import { pivotChartOption } from "./chartOption";
 import { markRendered } from "../lib/renderMark";
+import { PivotTable } from "./PivotTable";
 import {
   AGGREGATORS,
   RENDERERS,
@@ -263,133 +263,4 @@ function PivotOutput({ result, options }: { result: PivotResult; options: PivotO
     );
   }
   return <PivotTable result={result} options={options} />;
-}
-
-function heat(min: number, max: number, v: number | string | null): string | undefined {
-  if (typeof v !== "number" || max === min) return undefined;
-  return mixColors("#ffffff", "#f08c8c", (v - min) / (max - min));
-}
-
-function PivotTable({ result: p, options }: { result: PivotResult; options: PivotOptions }) {
-  const colKeys = options.cols.length ? p.colKeys : [];
-  const rowKeys = options.rows.length ? p.rowKeys : [[]];
-  const showRowTotals = options.rendererOptions?.table?.rowTotals !== false;
-  const showColTotals = options.rendererOptions?.table?.colTotals !== false;
-  const mode = options.rendererName;
-  const nums = (list: (number | string | null)[]) =>
-    list.filter((v): v is number => typeof v === "number");
-  const all = nums(rowKeys.flatMap((rk) => colKeys.map((ck) => p.value(rk, ck))));
-  const cellBg = (rk: string[], ck: string[], v: number | string | null) => {
-    if (mode === "Table Heatmap") return heat(Math.min(...all), Math.max(...all), v);
-    if (mode === "Table Row Heatmap") {
-      const r = nums(colKeys.map((c) => p.value(rk, c)));
-      return heat(Math.min(...r), Math.max(...r), v);
-    }
-    if (mode === "Table Col Heatmap") {
-      const c = nums(rowKeys.map((r) => p.value(r, ck)));
-      return heat(Math.min(...c), Math.max(...c), v);
-    }
-    return undefined;
-  };
-  const th = {
-    padding: "4px 8px",
-    background: "#f5f5f5",
-    border: "1px solid #e8e8e8",
-    textAlign: "left" as const,
-    fontWeight: 600,
-  };
-  const td = {
-    padding: "4px 8px",
-    border: "1px solid #e8e8e8",
-    textAlign: "right" as const,
-    fontVariantNumeric: "tabular-nums",
-  };
-  return (
-    <table style={{ borderCollapse: "collapse", fontSize: 13 }} data-testid="pivot-table">
-      <thead>
-        {options.cols.map((attr, level) => (
-          <tr key={attr}>
-            {level === 0 ? (
-              <th
-                style={th}
-                colSpan={Math.max(1, options.rows.length)}
-                rowSpan={options.cols.length}
-              >
-                {""}
-              </th>
-            ) : null}
-            <th style={th}>{attr}</th>
-            {colKeys.map((ck, i) => (
-              <th key={i} style={th}>
-                {ck[level]}
-              </th>
-            ))}
-            {level === 0 && showRowTotals ? (
-              <th style={th} rowSpan={options.cols.length + (options.rows.length ? 1 : 0)}>
-                Totals
-              </th>
-            ) : null}
-          </tr>
-        ))}
-        {options.rows.length ? (
-          <tr>
-            {options.rows.map((a) => (
-              <th key={a} style={th}>
-                {a}
-              </th>
-            ))}
-            {options.cols.length ? <th style={th} /> : null}
-            {colKeys.map((_, i) => (
-              <th key={i} style={th} />
-            ))}
-            {!options.cols.length && showRowTotals ? <th style={th}>Totals</th> : null}
-          </tr>
-        ) : null}
-      </thead>
-      <tbody>
-        {rowKeys.map((rk, ri) => (
-          <tr key={ri}>
-            {options.rows.length ? (
-              rk.map((k, i) => (
-                <th key={i} style={th}>
-                  {k}
-                </th>
-              ))
-            ) : (
-              <th style={th}>{options.cols.length ? "" : "Totals"}</th>
-            )}
-            {options.cols.length ? <th style={th} /> : null}
-            {colKeys.map((ck, ci) => {
-              const v = p.value(rk, ck);
-              return (
-                <td key={ci} style={{ ...td, background: cellBg(rk, ck, v) }}>
-                  {p.format(v)}
-                </td>
-              );
-            })}
-            {showRowTotals || !options.cols.length ? (
-              <td style={{ ...td, fontWeight: 600 }}>
-                {p.format(options.rows.length ? p.rowTotal(rk) : p.grandTotal())}
-              </td>
-            ) : null}
-          </tr>
-        ))}
-        {showColTotals && options.cols.length ? (
-          <tr>
-            <th style={th} colSpan={Math.max(1, options.rows.length) + 1}>
-              Totals
-            </th>
-            {colKeys.map((ck, i) => (
-              <td key={i} style={{ ...td, fontWeight: 600 }}>
-                {p.format(p.colTotal(ck))}
-              </td>
-            ))}
-            {showRowTotals ? (
-              <td style={{ ...td, fontWeight: 700 }}>{p.format(p.grandTotal())}</td>
-            ) : null}
-          </tr>
-        ) : null}
-      </tbody>
-    </table>
-  );
 }

@@ -1,50 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { setUpAndLogin, ADMIN } from "../packages/server/src/testing/httpClient";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN } from "../packages/server/src/testing/httpClient";
 import { findOrgBySlug } from "../packages/server/src/store/organizations";
-import { findUserByEmail, insertGroup, insertUser } from "../packages/server/src/store/users";
-import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
-import { hashPassword } from "../packages/server/src/auth/passwords";
+import { findUserByEmail, insertGroup } from "../packages/server/src/store/users";
 import { findDataSourceByName } from "../packages/server/src/store/dataSources";
 import { addDataSourceLink, setDataSourceViewOnly } from "../packages/server/src/store/groups";
 import { DEFAULT_GROUP_PERMISSIONS } from "@sightline/core";
-import { PHONE, launchBrowser, newPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, screenshot } from "./browser";
+import { useBrowserApp, type Credentials } from "./fixtures/browserApp";
+import { createUserWithPassword } from "./fixtures/users";
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.fill("#email", email);
-  await page.fill("#password", password);
-  await page.click("button[type=submit]");
-  await page.waitForURL((url) => url.pathname === "/");
-  await page.getByTestId("top-bar").waitFor();
-}
+const PAULA = { email: "paula@example.com", password: "paula-password" };
+const VICTOR = { email: "victor@example.com", password: "victor-password" };
+const RITA = { email: "rita@example.com", password: "rita-password" };
 
 describe("the app shell", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp();
+
+  /** Signed in, once the top bar shows. */
+  async function signedIn(user: Credentials = ADMIN, viewport = DESKTOP) {
+    const session = await app.openSignedIn(viewport, user);
+    await session.page.getByTestId("top-bar").waitFor();
+    return session;
+  }
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    await setUpAndLogin(server.url);
-    const db = server.ctx.database.db;
+    const db = app.server.ctx.database.db;
     const org = (await findOrgBySlug(db, "default"))!;
-    await insertUser(db, {
-      orgId: org.id,
-      name: "Paula Plain",
-      email: "paula@example.com",
-      passwordHash: await hashPassword("paula-password"),
-      groupIds: [await defaultGroupId(db, org.id)],
-      invitationPending: false,
-    });
+    await createUserWithPassword(app.server, { name: "Paula Plain", ...PAULA });
     const viewers = await insertGroup(db, org.id, "viewers", "regular", ["view_query"]);
-    await insertUser(db, {
-      orgId: org.id,
+    await createUserWithPassword(app.server, {
       name: "Victor Viewer",
-      email: "victor@example.com",
-      passwordHash: await hashPassword("victor-password"),
+      ...VICTOR,
       groupIds: [viewers.id],
-      invitationPending: false,
     });
     // Every permission of the default group, but the only data source is view-only.
     const readers = await insertGroup(db, org.id, "readers", "regular", [
@@ -53,24 +40,15 @@ describe("the app shell", () => {
     const demo = (await findDataSourceByName(db, org.id, "Demo"))!;
     await addDataSourceLink(db, readers.id, demo.id);
     await setDataSourceViewOnly(db, readers.id, demo.id, true);
-    await insertUser(db, {
-      orgId: org.id,
+    await createUserWithPassword(app.server, {
       name: "Rita Reader",
-      email: "rita@example.com",
-      passwordHash: await hashPassword("rita-password"),
+      ...RITA,
       groupIds: [readers.id],
-      invitationPending: false,
     });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it("shows an admin every navigation item", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn();
     const bar = page.getByTestId("top-bar");
     for (const item of ["Dashboards", "Queries", "Alerts"]) {
       await expect.poll(() => bar.getByText(item, { exact: true }).count()).toBeGreaterThan(0);
@@ -91,8 +69,7 @@ describe("the app shell", () => {
   });
 
   it("shows a plain user what the default group allows", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, "paula@example.com", "paula-password");
+    const { page, context } = await signedIn(PAULA);
     // Setup's Demo data source completes the data source step; its Demo queries and dashboard
     // are not the user's first ones, so those steps are still open, as links.
     const home = page.getByTestId("home-page");
@@ -117,8 +94,7 @@ describe("the app shell", () => {
   });
 
   it("hides what a view-only user may not use", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, "victor@example.com", "victor-password");
+    const { page, context } = await signedIn(VICTOR);
     const bar = page.getByTestId("top-bar");
     await expect.poll(() => bar.getByText("Queries", { exact: true }).count()).toBeGreaterThan(0);
     expect(await bar.getByText("Dashboards", { exact: true }).count()).toBe(0);
@@ -129,8 +105,7 @@ describe("the app shell", () => {
   });
 
   it("offers no query to create when every data source is view-only", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, "rita@example.com", "rita-password");
+    const { page, context } = await signedIn(RITA);
     const home = page.getByTestId("home-page");
     await expect.poll(() => home.getByText("Favorite Queries").count()).toBe(1);
     await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
@@ -146,8 +121,7 @@ describe("the app shell", () => {
     expect(await page.getByText("Create your first query!").count()).toBe(0);
     await context.close();
 
-    const phone = await newPage(browser, server.url, PHONE);
-    await signIn(phone.page, "rita@example.com", "rita-password");
+    const phone = await signedIn(RITA, PHONE);
     const phoneHome = phone.page.getByTestId("home-page");
     await expect.poll(() => phoneHome.getByText("Favorite Queries").count()).toBe(1);
     await expect.poll(() => phoneHome.locator(".ant-skeleton").count()).toBe(0);
@@ -157,8 +131,7 @@ describe("the app shell", () => {
   });
 
   it("collapses the navigation into a drawer on a phone", async () => {
-    const { page, context } = await newPage(browser, server.url, PHONE);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn(ADMIN, PHONE);
     await screenshot(page, "home-admin-phone");
     await page.getByTestId("mobile-menu-button").click();
     await expect.poll(() => page.getByText("Log out").count()).toBeGreaterThan(0);
@@ -168,8 +141,7 @@ describe("the app shell", () => {
   });
 
   it("opens the help drawer with the help page", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn();
     await page.getByTestId("top-bar").getByText("Help").click();
     const frame = page.frameLocator("iframe");
     await expect
@@ -182,8 +154,7 @@ describe("the app shell", () => {
   });
 
   it("says so at once when the help page cannot be loaded", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn();
     await page.route("**/docs/index.html", (route) => route.abort("connectionrefused"));
     await page.getByTestId("top-bar").getByText("Help").click();
     // Well before the 20 s fallback: the frame's load shows the browser's error page.
@@ -194,8 +165,7 @@ describe("the app shell", () => {
   });
 
   it("asks for usage data consent once: answered, the card stays away", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn();
     await expect.poll(() => page.getByTestId("beacon-consent").count()).toBe(1);
     await page.getByTestId("beacon-consent").getByRole("button", { name: "No" }).click();
     await expect.poll(() => page.textContent("body")).toContain("Thank you.");
@@ -211,8 +181,7 @@ describe("the app shell", () => {
   });
 
   it("shows the not-found screen for unknown paths", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    const { page, context } = await signedIn();
     await page.goto("/no/such/page");
     await expect
       .poll(() => page.textContent("body"))
@@ -221,10 +190,13 @@ describe("the app shell", () => {
   });
 
   it("asks to log in again when the session ends, then retries the failed call", async () => {
-    const { page, context } = await newPage(browser, server.url);
-    await signIn(page, "paula@example.com", "paula-password");
+    const { page, context } = await signedIn(PAULA);
+    // The home page's own calls answered first: only the call below meets the ended session.
+    const home = page.getByTestId("home-page");
+    await expect.poll(() => home.getByText("Favorite Dashboards").count()).toBe(1);
+    await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
     // End every session of this user (as a password change elsewhere would).
-    const db = server.ctx.database.db;
+    const db = app.server.ctx.database.db;
     const org = (await findOrgBySlug(db, "default"))!;
     const user = (await findUserByEmail(db, org.id, "paula@example.com"))!;
     await db

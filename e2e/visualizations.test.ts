@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
-import { demoDataSourceId, embedPath, saveVisualization } from "./demoVisualizations";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { DESKTOP, PHONE, newPage, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { CITY_COORDS, demoDataSourceId } from "./fixtures/demo";
+import { createQueryWithVisualization, embedPath } from "./fixtures/queries";
 
 /**
  * Every visualization type drawn by the embed page from a stored, Redash-shaped options object on
@@ -223,21 +223,12 @@ function pngPixel(png: Buffer): number[] {
 }
 
 describe("visualizations in the embed page", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
+  const app = useBrowserApp();
   let demoId: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    demoId = await demoDataSourceId(api);
+    demoId = await demoDataSourceId(app.api);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   interface Embedded {
     page: Page;
@@ -248,31 +239,38 @@ describe("visualizations in the embed page", () => {
     errors: string[];
   }
 
-  /** Saves a query, runs it, adds the visualization and opens its embed page. */
+  /**
+   * Saves a query, runs it, adds the visualization and opens its embed page. `liveBuild`: the page
+   * loads the server's own build rather than the file's snapshot of it; the snapshot routes every
+   * request of its context, and so routed, images from the local tile server fail unsent.
+   */
   async function embed(
     sql: string,
     type: string,
     name: string,
     options: Record<string, unknown>,
+    { liveBuild = false } = {},
   ): Promise<Embedded> {
     // The API refuses unknown types; a row stored before that check (or imported) may hold one,
     // so such a type is written to the store directly, over a table.
     const known = type !== "NO_SUCH_TYPE";
-    const saved = await saveVisualization(
-      api,
+    const saved = await createQueryWithVisualization(
+      app.api,
       demoId,
       { sql, name },
       { type: known ? type : "TABLE", options },
     );
     const { queryId, visualizationId } = saved;
     if (!known) {
-      await server.ctx.database.db
+      await app.server.ctx.database.db
         .updateTable("visualizations")
         .set({ type })
         .where("id", "=", visualizationId)
         .execute();
     }
-    const { page, context } = await newPage(browser, server.url, DESKTOP);
+    const { page, context } = liveBuild
+      ? await newPage(app.browser, app.server.url, DESKTOP)
+      : await app.open(DESKTOP);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     // As an embedding site would: no session, the query's own API key.
@@ -762,19 +760,6 @@ describe("visualizations in the embed page", () => {
     await context.close();
   });
 
-  const CITY_COORDS = `
-    SELECT c.city, c.country, count(*) AS customers, k.lat, k.lon FROM customers c JOIN (VALUES
-      ('New York', 40.71, -74.01), ('Chicago', 41.88, -87.63), ('Austin', 30.27, -97.74),
-      ('Seattle', 47.61, -122.33), ('Toronto', 43.65, -79.38), ('Vancouver', 49.28, -123.12),
-      ('London', 51.51, -0.13), ('Manchester', 53.48, -2.24), ('Berlin', 52.52, 13.40),
-      ('Munich', 48.14, 11.58), ('Paris', 48.86, 2.35), ('Lyon', 45.76, 4.84),
-      ('Madrid', 40.42, -3.70), ('Barcelona', 41.39, 2.17), ('Milan', 45.46, 9.19),
-      ('Rome', 41.90, 12.50), ('Amsterdam', 52.37, 4.90), ('Stockholm', 59.33, 18.07),
-      ('Warsaw', 52.23, 21.01), ('São Paulo', -23.55, -46.63), ('Mexico City', 19.43, -99.13),
-      ('Tokyo', 35.68, 139.69), ('Osaka', 34.69, 135.50), ('Bangalore', 12.97, 77.59),
-      ('Sydney', -33.87, 151.21), ('Melbourne', -37.81, 144.96)
-    ) AS k(city, lat, lon) USING (city) GROUP BY c.city, c.country, k.lat, k.lon`;
-
   it("MAP: one marker layer per group, named in the legend", { timeout: 60_000 }, async () => {
     const { page, context, errors } = await embed(CITY_COORDS, "MAP", "Customers by city", {
       latColName: "lat",
@@ -825,7 +810,9 @@ describe("visualizations in the embed page", () => {
         mapTileUrl: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`,
         bounds: { _southWest: { lat: 34, lng: -12 }, _northEast: { lat: 61, lng: 25 } },
       };
-      const tiled = await embed(CITY_COORDS, "MAP", "Europe with tiles", options);
+      const tiled = await embed(CITY_COORDS, "MAP", "Europe with tiles", options, {
+        liveBuild: true,
+      });
       const chart = await chartDrawn(tiled.page);
       const layer = chart.series.find((s) => s.type === "custom")!;
       await expect.poll(() => hits.length).toBeGreaterThan(0);
@@ -854,7 +841,9 @@ describe("visualizations in the embed page", () => {
       await new Promise((r) => tileServer.close(r));
 
       // The same map with the tile server gone: the markers and the bundled outline still draw.
-      const bare = await embed(CITY_COORDS, "MAP", "Europe without tiles", options);
+      const bare = await embed(CITY_COORDS, "MAP", "Europe without tiles", options, {
+        liveBuild: true,
+      });
       const drawn = await chartDrawn(bare.page);
       expect(drawn.series.filter((s) => s.type === "scatter").length).toBe(1);
       expect(drawn.series[1]!.points).toBeGreaterThan(5);

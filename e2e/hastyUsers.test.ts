@@ -190,6 +190,32 @@ describe("hasty users", () => {
       await poll(() => page.locator("code").first().textContent()).toBe("orders > 5");
     });
 
+    it("an edit saved after another tab muted the alert keeps it muted", async () => {
+      const created = await app.api.post<{ id: number }>("/api/alerts", {
+        name: "Muted elsewhere",
+        query_id: queryId,
+        options: { column: "orders", op: ">", value: 1, muted: false },
+      });
+      const id = created.body.id;
+      const first = await signedIn();
+      await first.page.goto(`/alerts/${id}/edit`);
+      await first.page.locator("#alert-threshold").waitFor();
+      const second = await signedIn();
+      await second.page.goto(`/alerts/${id}`);
+      await second.page.getByTestId("alert-menu").click();
+      await second.page.getByRole("menuitem", { name: "Mute Notifications" }).click();
+      await second.page.getByTestId("muted-banner").waitFor();
+
+      await first.page.locator("#alert-threshold").fill("7");
+      await first.page.getByTestId("save-alert").click();
+      await first.page.waitForURL((url) => url.pathname === `/alerts/${id}`);
+      await first.page.getByTestId("muted-banner").waitFor();
+      const stored = await app.api.get<{ options: { muted?: boolean; value?: unknown } }>(
+        `/api/alerts/${id}`,
+      );
+      expect(stored.body.options).toMatchObject({ muted: true, value: 7 });
+    });
+
     it("an alert deleted in another tab, or an unknown one, says so instead of loading forever", async () => {
       const created = await app.api.post<{ id: number }>("/api/alerts", {
         name: "Deleted soon",

@@ -291,6 +291,20 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
       expect((await events("unmute")).length).toBeGreaterThan(0);
     });
 
+    it("options saved without the muted flag keep it (muted in another tab meanwhile)", async () => {
+      const alert = await newAlert(owner);
+      expect((await owner.post(`/api/alerts/${alert.id}/mute`)).status).toBe(200);
+      const { muted: _muted, ...edited } = { ...OPTIONS, value: 5 };
+      const saved = await owner.post(`/api/alerts/${alert.id}`, { options: edited });
+      expect(saved.status).toBe(200);
+      expect(saved.body.options).toEqual({ ...edited, muted: true });
+      // Sent explicitly, it is stored as sent (Redash clients send the whole options).
+      const unmuted = await owner.post(`/api/alerts/${alert.id}`, {
+        options: { ...edited, muted: false },
+      });
+      expect(unmuted.body.options.muted).toBe(false);
+    });
+
     it("deletes an alert with its subscriptions: others 403, owner and admin 200", async () => {
       const alert = await newAlert(owner);
       await owner.post(`/api/alerts/${alert.id}/subscriptions`, {});

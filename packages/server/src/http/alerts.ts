@@ -77,7 +77,8 @@ const docs = {
   },
   update: {
     tags,
-    summary: "Change an alert (owner or admin); options are replaced whole",
+    summary:
+      "Change an alert (owner or admin); options are replaced whole, except that options without muted keep the stored flag",
     params: S.idParams,
     body: { ...alertBody, required: [] },
     response: { 200: S.alert, ...S.errors(400, 403, 404) },
@@ -271,7 +272,16 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const body = bodyObject(request);
     const changes: AlertChanges = {};
     if (body.name !== undefined) changes.name = readName(body.name);
-    if (body.options !== undefined) changes.options = readOptions(body.options);
+    if (body.options !== undefined) {
+      const options = readOptions(body.options);
+      // Muting has its own routes: options sent without the flag (an edit form opened before
+      // another tab muted the alert) keep the stored one instead of unmuting it.
+      const stored = alert.options.muted;
+      changes.options =
+        options.muted === undefined && stored !== undefined
+          ? { ...options, muted: stored }
+          : options;
+    }
     if (body.rearm !== undefined) changes.rearm = readRearm(body.rearm);
     if (body.query_id !== undefined) {
       changes.queryId = (await queryOf(org.id, bodyId(body, "query_id"))).id;

@@ -31,6 +31,7 @@ import {
   thresholdHint,
   thresholdValue,
   usesCustomTemplate,
+  withoutMuted,
   type RearmMode,
   type RearmUnit,
   type Selector,
@@ -131,7 +132,12 @@ export function AlertForm({ alert }: AlertFormProps) {
   const save = async () => {
     if (!query || saving) return;
     if (!columnsReady) return setSaveWaiting(true);
-    const finalOptions = { ...options, value: thresholdValue(thresholdText) };
+    // An edit leaves muting to its own routes: another tab may have muted the alert since this
+    // form opened, and the server keeps the stored flag when none is sent.
+    const finalOptions = {
+      ...(alert ? withoutMuted(options) : options),
+      value: thresholdValue(thresholdText),
+    };
     const input: AlertInput = {
       name: alertName(name, query.name, finalOptions),
       query_id: query.id,

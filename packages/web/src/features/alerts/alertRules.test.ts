@@ -15,9 +15,16 @@ import {
   thresholdHint,
   thresholdValue,
   usesCustomTemplate,
+  withoutMuted,
 } from "./alertRules";
 
 describe("alert form rules", () => {
+  it("leaves the muted flag out of an edit's options, and the options given alone", () => {
+    const options = { column: "n", op: ">", value: 1, muted: true };
+    expect(withoutMuted(options)).toEqual({ column: "n", op: ">", value: 1 });
+    expect(options.muted).toBe(true);
+  });
+
   it("reads the first row unless the alert names min or max (reference §9.1)", () => {
     expect(selectorOf({})).toBe("first");
     expect(selectorOf({ selector: "min" })).toBe("min");

@@ -40,6 +40,13 @@ export function defaultAlertName(queryName: string | undefined, options: AlertOp
   return `${queryName}: ${options.column ?? ""} ${options.op ?? ""} ${String(options.value ?? "")}`;
 }
 
+/** The options without the muted flag, which has its own routes. */
+export function withoutMuted(options: AlertOptions): AlertOptions {
+  const rest = { ...options };
+  delete rest.muted;
+  return rest;
+}
+
 /** The trimmed name, or the default one when it is empty. */
 export function alertName(name: string, queryName: string | undefined, options: AlertOptions) {
   return name.trim() || defaultAlertName(queryName, options);

@@ -410,6 +410,35 @@ describe("hasty users", () => {
       expect(await page.locator(".ant-modal-confirm").count()).toBe(0);
     });
 
+    it("Ctrl+S twice on a query another tab changed asks one Overwrite question", async () => {
+      const query = await createQuery(app.api, {
+        name: "Changed elsewhere",
+        sql: "select 1 as one",
+        dataSourceId: demoId,
+      });
+      const { page } = await signedIn([/409 \(Conflict\)/]);
+      await page.goto(`/queries/${query.id}/source`);
+      await poll(() => editor(page).textContent()).toContain("select 1");
+      const other = await app.api.post(`/api/queries/${query.id}`, {
+        query: "select 2 as two",
+        version: 1,
+      });
+      expect(other.status, other.text).toBe(200);
+      await editor(page).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" -- mine");
+      await page.keyboard.press("Control+s");
+      await page.keyboard.press("Control+s");
+      await poll(() => page.locator(".ant-modal-confirm").count()).toBe(1);
+      await page.waitForTimeout(1500);
+      expect(await page.locator(".ant-modal-confirm").count()).toBe(1);
+      await page.locator(".ant-modal-confirm").getByRole("button", { name: "Overwrite" }).click();
+      await poll(async () => (await app.api.get(`/api/queries/${query.id}`)).body.query).toBe(
+        "select 1 as one -- mine",
+      );
+      await poll(() => page.locator(".ant-modal-confirm").count()).toBe(0);
+    });
+
     it("a rename then Ctrl+S at once saves both, without a conflict question", async () => {
       const query = await createQuery(app.api, {
         name: "Renamed fast",

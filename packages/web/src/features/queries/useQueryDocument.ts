@@ -111,6 +111,8 @@ export function useQueryDocument({
   // itself, and a new query is created once.
   const lastSaved = useRef({ id: initial.id, version: initial.version });
   const saveQueue = useRef<Promise<unknown>>(Promise.resolve());
+  // One Overwrite question at a time: saves queued behind a conflicting one conflict too.
+  const conflictAsked = useRef(false);
 
   const save = (changes: Partial<Query> = {}, opts: SaveOptions = {}) => {
     if (!canEdit) return Promise.resolve(null);
@@ -161,12 +163,17 @@ export function useQueryDocument({
     } catch (error) {
       if (isApiError(error) && error.status === 409) {
         if (!creating) {
+          if (conflictAsked.current) return null;
+          conflictAsked.current = true;
           modal.confirm({
             title: "Overwrite Query",
             content: `${CONFLICT_MESSAGE} Are you sure you want to overwrite the query with your version?`,
             okText: "Overwrite",
             okButtonProps: { danger: true },
             onOk: () => void save(changes, { ...opts, overwrite: true }),
+            afterClose: () => {
+              conflictAsked.current = false;
+            },
           });
         } else {
           notify.error(

@@ -1,5 +1,7 @@
 // The widget grid (spec 3 §9): 6 columns of 50 px rows on wide screens, editable in edit mode;
 // one column in reading order below 800 px. Auto-height widgets take their content's height.
+// Both layouts are the one grid with its children kept, so a widget never mounts again (nor
+// re-runs its query) when the window's width crosses 800 px.
 import { useMemo, useState } from "react";
 import ReactGridLayout, { useContainerWidth, type Layout } from "react-grid-layout";
 import "react-grid-layout/css/styles.css";
@@ -12,8 +14,8 @@ import {
   SINGLE_COLUMN_BELOW_PX,
   changedPositions,
   readingOrder,
-  rowsToPixels,
   shownPositions,
+  singleColumnItems,
   toGridItem,
 } from "./gridLayout";
 import { AUTO_HEIGHT_CLASS, useAutoHeight } from "./useAutoHeight";
@@ -36,14 +38,23 @@ export function DashboardGrid(props: DashboardGridProps) {
   const { width, containerRef, mounted } = useContainerWidth();
   const { widgets, positions, editing } = props;
   const [resizing, setResizing] = useState(false);
-  const autoIds = widgets.filter((w) => positions.get(w.id)?.autoHeight).map((w) => w.id);
+  const singleColumn = mounted && width < SINGLE_COLUMN_BELOW_PX;
+  // In one column, text boxes are as tall as their content too (a phone's narrow column wraps
+  // their text onto more lines).
+  const fitsContent = (w: DashboardWidget) =>
+    positions.get(w.id)?.autoHeight || (singleColumn && !w.visualization);
+  const autoIds = widgets.filter(fitsContent).map((w) => w.id);
   const measured = useAutoHeight(containerRef, autoIds, resizing);
   const shown = useMemo(() => shownPositions(positions, measured), [positions, measured]);
-  const layout = useMemo(
-    () => widgets.map((w) => toGridItem(w.id, shown.get(w.id)!)),
-    [widgets, shown],
-  );
-  const singleColumn = mounted && width < SINGLE_COLUMN_BELOW_PX;
+  const layout = useMemo(() => {
+    if (!singleColumn) return widgets.map((w) => toGridItem(w.id, shown.get(w.id)!));
+    // Text boxes take the rows measured for them; auto-height widgets have theirs in `shown`.
+    const rows = (w: DashboardWidget) =>
+      (w.visualization ? undefined : measured.get(w.id)) ?? shown.get(w.id)!.sizeY;
+    return singleColumnItems(
+      widgets.map((w) => ({ id: w.id, position: { ...shown.get(w.id)!, sizeY: rows(w) } })),
+    );
+  }, [widgets, shown, singleColumn, measured]);
   const onStop = (next: Layout) => props.onPositionsChange(changedPositions(shown, next));
   // The widgets as the page rendered them: the grid's own changes (measured heights, a resize)
   // re-render the cells, never the widgets inside them.
@@ -64,7 +75,7 @@ export function DashboardGrid(props: DashboardGridProps) {
     [order, mountedCount],
   );
   const content = (id: number) => (mountedIds.has(id) ? rendered.get(id) : null);
-  const cellClass = (id: number) => (shown.get(id)?.autoHeight ? AUTO_HEIGHT_CLASS : undefined);
+  const cellClass = (id: number) => (autoIds.includes(id) ? AUTO_HEIGHT_CLASS : undefined);
 
   return (
     <div
@@ -72,59 +83,39 @@ export function DashboardGrid(props: DashboardGridProps) {
       className={`${styles.grid} ${editing ? styles.gridEditing : ""}`}
       data-testid="dashboard-grid"
     >
-      {singleColumn ? (
-        <div className={styles.column}>
-          {readingOrder(widgets.map((w) => ({ widget: w, position: shown.get(w.id)! }))).map(
-            ({ widget, position }) => (
-              <div
-                key={widget.id}
-                data-widget-id={widget.id}
-                className={cellClass(widget.id)}
-                // Auto-height widgets and text boxes are as tall as their content (a phone's
-                // narrow column wraps text onto more lines); the others keep their rows.
-                style={
-                  position.autoHeight || !widget.visualization
-                    ? undefined
-                    : { height: rowsToPixels(position.sizeY) }
-                }
-              >
-                {content(widget.id)}
-              </div>
-            ),
-          )}
-        </div>
-      ) : (
-        mounted && (
-          <ReactGridLayout
-            width={width}
-            layout={layout}
-            gridConfig={{
-              cols: GRID_COLUMNS,
-              // Redash's row height includes the margin below the row.
-              rowHeight: ROW_HEIGHT - GRID_MARGIN,
-              margin: [GRID_MARGIN, GRID_MARGIN],
-              containerPadding: [0, 0],
-            }}
-            dragConfig={{ enabled: editing, cancel: ".no-drag, a, button, input, textarea" }}
-            resizeConfig={{ enabled: editing, handles: ["se"] }}
-            onDragStop={onStop}
-            onResizeStart={() => setResizing(true)}
-            onResizeStop={(next) => {
-              setResizing(false);
-              onStop(next);
-            }}
-          >
-            {widgets.map((widget) => (
-              <div
-                key={String(widget.id)}
-                data-widget-id={widget.id}
-                className={cellClass(widget.id)}
-              >
-                {content(widget.id)}
-              </div>
-            ))}
-          </ReactGridLayout>
-        )
+      {mounted && (
+        <ReactGridLayout
+          width={width}
+          layout={layout}
+          gridConfig={{
+            cols: singleColumn ? 1 : GRID_COLUMNS,
+            // Redash's row height includes the margin below the row.
+            rowHeight: ROW_HEIGHT - GRID_MARGIN,
+            margin: [GRID_MARGIN, GRID_MARGIN],
+            containerPadding: [0, 0],
+          }}
+          dragConfig={{
+            enabled: editing && !singleColumn,
+            cancel: ".no-drag, a, button, input, textarea",
+          }}
+          resizeConfig={{ enabled: editing && !singleColumn, handles: ["se"] }}
+          onDragStop={onStop}
+          onResizeStart={() => setResizing(true)}
+          onResizeStop={(next) => {
+            setResizing(false);
+            onStop(next);
+          }}
+        >
+          {widgets.map((widget) => (
+            <div
+              key={String(widget.id)}
+              data-widget-id={widget.id}
+              className={cellClass(widget.id)}
+            >
+              {content(widget.id)}
+            </div>
+          ))}
+        </ReactGridLayout>
       )}
     </div>
   );

@@ -9,6 +9,7 @@ import {
   readingOrder,
   rowsToPixels,
   shownPositions,
+  singleColumnItems,
   toGridItem,
 } from "./gridLayout";
 
@@ -129,5 +130,20 @@ describe("dashboard grid", () => {
       { id: 3, position: fullPosition({ col: 0, row: 0 }) },
     ];
     expect(readingOrder(items).map((i) => i.id)).toEqual([3, 1, 2]);
+  });
+
+  it("stacks the widgets in reading order in one column for phones", () => {
+    const at = (col: number, row: number, sizeY: number) =>
+      fullPosition({ col, row, sizeX: 3, sizeY });
+    const widgets = [
+      { id: 1, position: at(3, 0, 2) },
+      { id: 2, position: at(0, 4, 5) },
+      { id: 3, position: at(0, 0, 4) },
+    ];
+    expect(singleColumnItems(widgets)).toEqual([
+      { i: "3", x: 0, y: 0, w: 1, h: 4, minW: 1, maxW: 1, minH: 4, maxH: 4 },
+      { i: "1", x: 0, y: 4, w: 1, h: 2, minW: 1, maxW: 1, minH: 2, maxH: 2 },
+      { i: "2", x: 0, y: 6, w: 1, h: 5, minW: 1, maxW: 1, minH: 5, maxH: 5 },
+    ]);
   });
 });

@@ -200,3 +200,20 @@ export function readingOrder<T extends { position: WidgetPosition }>(items: read
     (a, b) => a.position.row - b.position.row || a.position.col - b.position.col,
   );
 }
+
+/**
+ * The one-column phone layout as grid items: the widgets in reading order, one under the other,
+ * each as high as its position says. The phone shows the same grid as a wide screen, only with one column, so
+ * a change of width moves the widgets without mounting them again (and re-running their queries).
+ */
+export function singleColumnItems(
+  widgets: readonly { id: number; position: WidgetPosition }[],
+): GridItem[] {
+  let y = 0;
+  return readingOrder(widgets).map(({ id, position }) => {
+    const h = position.sizeY;
+    const item = { i: String(id), x: 0, y, w: 1, h, minW: 1, maxW: 1, minH: h, maxH: h };
+    y += h;
+    return item;
+  });
+}

@@ -1,6 +1,10 @@
 import { useEffect, useState, type RefObject } from "react";
 
-/** The element's content size, kept up to date with a ResizeObserver. */
+/**
+ * The element's border-box size, kept up to date with a ResizeObserver. Read only from the
+ * observer's reports (the first comes as soon as it observes): reading it as the element mounts
+ * would make the browser lay out the page there and then, once per widget on a dashboard.
+ */
 export function useElementSize(ref: RefObject<HTMLElement | null>): {
   width: number;
   height: number;
@@ -8,19 +12,19 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): {
   const [size, setSize] = useState({ width: 0, height: 0 });
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
-    const update = () => {
-      const rect = el.getBoundingClientRect();
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return;
+      const box = entry.borderBoxSize?.[0];
+      const [width, height] = box
+        ? [box.inlineSize, box.blockSize]
+        : [entry.contentRect.width, entry.contentRect.height];
       setSize((s) =>
-        Math.round(s.width) === Math.round(rect.width) &&
-        Math.round(s.height) === Math.round(rect.height)
+        Math.round(s.width) === Math.round(width) && Math.round(s.height) === Math.round(height)
           ? s
-          : { width: rect.width, height: rect.height },
+          : { width, height },
       );
-    };
-    update();
-    if (typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(update);
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, [ref]);

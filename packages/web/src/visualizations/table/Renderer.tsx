@@ -2,13 +2,13 @@
 // Redash's table); the page's rows are virtualized, so a 500-row page scrolls smoothly too.
 import { Input, Pagination, Popover } from "antd";
 import { CaretDownOutlined, CaretUpOutlined } from "@ant-design/icons";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import type { RendererProps } from "../types";
 import { nextSort, pageOf, searchRows, sortRows, type CellContext, type SortKey } from "./cells";
 import { CellContent, ColumnHeader } from "./Cell";
 import { getTableOptions, visibleColumns } from "./columns";
 import { gridLayout } from "./gridLayout";
+import { useRowVirtualizer } from "./useRowVirtualizer";
 import { useElementSize } from "../components/useElementSize";
 import { markRendered } from "../lib/renderMark";
 
@@ -62,19 +62,19 @@ export function TableRenderer({
   const scrollRef = useRef<HTMLDivElement>(null);
   // Less a pixel or two of border: the width the rows may take without a sideways scroll.
   const boxWidth = Math.max(0, useElementSize(scrollRef).width - 2);
-  const virtualizer = useVirtualizer({
-    count: pageRows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
+  const virtualizer = useRowVirtualizer(pageRows.length, scrollRef, ROW_HEIGHT);
 
   useEffect(() => {
     if (rows.length > 0) markRendered("TABLE");
   }, [rows]);
   // A new page starts at its first row.
+  const mounted = useRef(false);
   useEffect(() => {
-    // Scrolling a box already at the top would still cost a layout (a dashboard has many tables).
+    // A new box is at its top; reading or scrolling one costs a layout (a dashboard has many).
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
     const box = scrollRef.current;
     if (box && box.scrollTop !== 0) box.scrollTo?.({ top: 0 });
   }, [current, rows]);

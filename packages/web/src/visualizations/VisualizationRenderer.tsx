@@ -1,6 +1,7 @@
 import { Alert, Spin } from "antd";
 import { memo, Suspense, useEffect, useMemo, useState } from "react";
 import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
+import { RenderContextValue } from "./components/renderContextValue";
 import { findDefinition } from "./definitions";
 import { asObject } from "./lib/merge";
 import { normalizeData } from "./lib/normalize";
@@ -83,17 +84,19 @@ export const VisualizationRenderer = memo(function VisualizationRenderer(
         <VisualizationErrorBoundary resetKey={resetKey}>
           {/* Chart types load their drawing code on first use (definitions.ts). */}
           <Suspense fallback={<Spin />}>
-            <Renderer
-              name={visualization.name}
-              options={options}
-              data={filtered}
-              formats={formats}
-              context={context}
-              onOptionsChange={onOptionsChange}
-              hideToolbox={hideToolbox}
-              onDatumClick={props.onDatumClick}
-              selection={props.selection}
-            />
+            <RenderContextValue.Provider value={context}>
+              <Renderer
+                name={visualization.name}
+                options={options}
+                data={filtered}
+                formats={formats}
+                context={context}
+                onOptionsChange={onOptionsChange}
+                hideToolbox={hideToolbox}
+                onDatumClick={props.onDatumClick}
+                selection={props.selection}
+              />
+            </RenderContextValue.Provider>
           </Suspense>
         </VisualizationErrorBoundary>
       </div>

@@ -3,6 +3,7 @@
 import * as echarts from "echarts";
 import { useEffect, useRef, type CSSProperties } from "react";
 import { markRendered } from "../lib/renderMark";
+import { useRenderContext } from "./renderContextValue";
 
 // Browser tests and benchmarks read what is drawn through this (echarts.getInstanceByDom).
 if (typeof window !== "undefined") {
@@ -86,14 +87,18 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
 
   // Only the first option animates: later ones (new rows, a cross-filter, an edited setting) are
   // drawn at once, so a dashboard of charts updating together is not busy animating for a second.
+  // On a dashboard not even the first: its charts draw together as it opens, and each animation
+  // frame would redraw every chart still animating (frames of 400 ms and more, bench/README.md).
+  const animateFirst = useRenderContext() !== "widget";
   const firstOption = useRef(true);
   useEffect(() => {
     if (!chartRef.current) return;
     markPending.current = true;
-    const next = firstOption.current ? option : { ...option, animation: false };
+    const animate = firstOption.current && animateFirst;
+    const next = animate ? option : { ...option, animation: false };
     firstOption.current = false;
     chartRef.current.setOption(next as echarts.EChartsOption, { notMerge, lazyUpdate: true });
-  }, [option, notMerge]);
+  }, [option, notMerge, animateFirst]);
 
   // A parent sized only by min-height gives "100%" nothing to resolve against, so the chart
   // takes that min-height too.

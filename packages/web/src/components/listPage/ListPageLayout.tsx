@@ -85,7 +85,7 @@ export function ListPageLayout(props: ListPageLayoutProps) {
           </div>
         )}
       </aside>
-      <main className={styles.main}>{props.children}</main>
+      <section className={styles.main}>{props.children}</section>
     </div>
   );
 }

@@ -21,9 +21,9 @@ export default tseslint.config(
     },
   },
   {
-    // Visualizations are drawn by every screen: they must not depend on one (shared pieces such as
-    // the drill-down target picker live in components/ or api/).
-    files: ["packages/web/src/visualizations/**"],
+    // Visualizations and components are used by every screen: they must not depend on one (shared
+    // pieces such as the drill-down target picker live in components/, lib/ or api/).
+    files: ["packages/web/src/visualizations/**", "packages/web/src/components/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -31,7 +31,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ["**/features/**"],
-              message: "visualizations/ must not import from features/: move the shared piece.",
+              message:
+                "visualizations/ and components/ must not import from features/: move the shared piece.",
             },
           ],
         },

@@ -6,7 +6,7 @@ import type { DrillDownTarget } from "@sightline/core";
 import { getDashboard, listDashboards } from "../../api/dashboards";
 import { getQuery, listQueries } from "../../api/queries";
 import { SEARCH_DEBOUNCE_MS } from "../listPage/useListAddress";
-import { dashboardParameters } from "../../features/dashboards/dashboardParameters";
+import { dashboardParameters } from "../../lib/parameterMappings";
 
 export type TargetType = DrillDownTarget["type"];
 

@@ -7,13 +7,8 @@ import type { Query, Visualization } from "@sightline/core";
 import { getQuery, listQueries, listRecentQueries } from "../../api/queries";
 import type { ParameterMapping } from "../../api/dashboards";
 import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
-import {
-  draftError,
-  draftToMapping,
-  initialDraft,
-  type DashboardParameter,
-  type MappingDraft,
-} from "./dashboardParameters";
+import { draftError, draftToMapping, initialDraft, type MappingDraft } from "./dashboardParameters";
+import type { DashboardParameter } from "../../lib/parameterMappings";
 import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
 
 interface AddWidgetDialogProps {

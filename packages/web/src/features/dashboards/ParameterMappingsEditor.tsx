@@ -6,10 +6,10 @@ import { ParameterInput } from "../queries/ParameterInput";
 import {
   MAPPING_TITLE_MAX,
   draftError,
-  type DashboardParameter,
   type MappingChoice,
   type MappingDraft,
 } from "./dashboardParameters";
+import type { DashboardParameter } from "../../lib/parameterMappings";
 
 interface ParameterMappingsEditorProps {
   parameters: readonly ParameterDefinition[];

@@ -7,11 +7,10 @@ import {
   draftError,
   draftToMapping,
   mappingToDraft,
-  type DashboardParameter,
   type MappingDraft,
 } from "./dashboardParameters";
 import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
-import { mappingsOf } from "./widgetParameters";
+import { mappingsOf, type DashboardParameter } from "../../lib/parameterMappings";
 
 interface WidgetParametersDialogProps {
   widget: DashboardWidget | null;

@@ -5,11 +5,11 @@ import {
   KEYWORD_REQUIRED,
   KEYWORD_TAKEN,
   dashboardParameterValues,
-  dashboardParameters,
   draftError,
   draftToMapping,
   initialDraft,
 } from "./dashboardParameters";
+import { dashboardParameters } from "../../lib/parameterMappings";
 
 const region: ParameterDefinition = { name: "region", title: "Region", type: "text", value: "EU" };
 const since: ParameterDefinition = {

@@ -1,45 +1,13 @@
-// Dashboard-level parameters (spec 3 §2–4): built from the widgets' mappings to them; their values
-// come from the address (p_<name>) or the first mapped query parameter's saved value.
+// Dashboard-level parameters (spec 3 §2–4), built from the widgets' mappings to them
+// (lib/parameterMappings.ts): their values come from the address (p_<name>) or the first mapped
+// query parameter's saved value; the Add Widget dialog's mapping drafts.
 import {
   normalizeParameterValue,
   parametersFromUrlParams,
   type ParameterDefinition,
 } from "@sightline/core";
-import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
-import { mappingsOf } from "./widgetParameters";
-
-export interface DashboardParameter extends ParameterDefinition {
-  /** The query whose parameter it was first mapped from (dropdown options are read there). */
-  parentQueryId: number;
-}
-
-export function dashboardParameters(
-  widgets: readonly DashboardWidget[],
-  order: readonly string[] = [],
-): DashboardParameter[] {
-  const byName = new Map<string, DashboardParameter>();
-  for (const widget of widgets) {
-    const query = widget.visualization?.query;
-    if (!query || widget.restricted) continue;
-    const defs = query.options.parameters ?? [];
-    const mappings = mappingsOf(widget, defs);
-    for (const def of defs) {
-      const mapping = mappings[def.name];
-      if (mapping.type !== "dashboard-level" || byName.has(mapping.mapTo)) continue;
-      byName.set(mapping.mapTo, {
-        ...def,
-        name: mapping.mapTo,
-        title: mapping.title || def.title || mapping.mapTo,
-        parentQueryId: query.id,
-      });
-    }
-  }
-  const rank = (name: string) => {
-    const i = order.indexOf(name);
-    return i === -1 ? order.length : i;
-  };
-  return [...byName.values()].sort((a, b) => rank(a.name) - rank(b.name));
-}
+import type { ParameterMapping } from "../../api/dashboards";
+import type { DashboardParameter } from "../../lib/parameterMappings";
 
 export function dashboardParameterValues(
   params: readonly ParameterDefinition[],

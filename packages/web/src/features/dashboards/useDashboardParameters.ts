@@ -5,12 +5,12 @@ import { useSearchParams } from "react-router";
 import { parametersToUrlParams, type ParameterDefinition } from "@sightline/core";
 import type { DashboardWidget } from "../../api/dashboards";
 import { withParameterUrl } from "../queries/parameterValues";
+import { dashboardParameterValues } from "./dashboardParameters";
 import {
-  dashboardParameterValues,
   dashboardParameters,
+  mappingsOf,
   type DashboardParameter,
-} from "./dashboardParameters";
-import { mappingsOf } from "./widgetParameters";
+} from "../../lib/parameterMappings";
 
 export interface DashboardParameterState {
   params: DashboardParameter[];

@@ -4,26 +4,8 @@ import {
   parametersFromUrlParams,
   type ParameterDefinition,
 } from "@sightline/core";
-import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
-
-/** The mapping of each query parameter; a parameter without one is the widget's own. */
-export function mappingsOf(
-  widget: DashboardWidget,
-  defs: readonly ParameterDefinition[],
-): Record<string, ParameterMapping> {
-  const stored = widget.options.parameterMappings ?? {};
-  const out: Record<string, ParameterMapping> = {};
-  for (const def of defs) {
-    out[def.name] = stored[def.name] ?? {
-      name: def.name,
-      type: "widget-level",
-      mapTo: def.name,
-      value: null,
-      title: "",
-    };
-  }
-  return out;
-}
+import type { DashboardWidget } from "../../api/dashboards";
+import { mappingsOf } from "../../lib/parameterMappings";
 
 /**
  * The value of each parameter: a static value as mapped; a dashboard parameter's value from the

@@ -1,0 +1,122 @@
+// One dashboard as a document: create, read (by id or slug), save (with the version check),
+// archive and fork.
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import { hasPermission, requirePermission, requireUser } from "../../policies";
+import { presentDashboard } from "../../presenters/dashboards";
+import { recordChange } from "../../store/changes";
+import {
+  findDashboard,
+  findDashboardBySlug,
+  forkDashboard,
+  insertDashboard,
+  updateDashboard,
+} from "../../store/dashboards";
+import { conflict, forbidden, notFound } from "../errors";
+import { bodyObject, flag } from "../input";
+import { readChanges, readName, readVersion } from "./bodyFields";
+import { docs } from "./docs";
+import { userIdOf, type DashboardSupport, type Params } from "./support";
+
+export function dashboardDocumentRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  support: DashboardSupport,
+): void {
+  const { db } = ctx.database;
+  const { loadDashboard, event, presentWithWidgets, requireModify } = support;
+
+  app.post("/api/dashboards", { schema: docs.create }, async (request) => {
+    const { identity, org } = requireUser(request);
+    if (!hasPermission(identity, "create_dashboard")) throw forbidden();
+    const body = bodyObject(request);
+    const dashboard = await insertDashboard(db, org.id, {
+      name: readName(body.name),
+      user_id: identity.user.id,
+      layout: [],
+      dashboard_filters_enabled: false,
+      is_archived: false,
+      is_draft: true,
+      tags: [],
+      options: {},
+    });
+    await recordChange(db, {
+      objectType: "dashboards",
+      before: null,
+      after: dashboard,
+      userId: identity.user.id,
+    });
+    return presentDashboard(dashboard, {
+      owner: identity.user,
+      widgets: null,
+      isFavorite: false,
+    });
+  });
+
+  app.get<{ Params: Params }>("/api/dashboards/:id", { schema: docs.get }, async (request) => {
+    const { identity, org } = requirePermission(request, "list_dashboards");
+    // Redash V10 (and scripts written for it, e.g. redash-toolbelt) read a dashboard by its
+    // slug without the `legacy` flag: an id that is not a number is taken as a slug too.
+    const bySlug = flag(request, "legacy") || !/^\d+$/.test(request.params.id);
+    const dashboard = bySlug
+      ? await findDashboardBySlug(db, org.id, request.params.id)
+      : await loadDashboard(request, org.id);
+    if (!dashboard) throw notFound();
+    await event(request, identity, org.id, "view", dashboard.id, undefined, true);
+    return presentWithWidgets(identity, org, dashboard, true);
+  });
+
+  app.post<{ Params: Params }>("/api/dashboards/:id", { schema: docs.save }, async (request) => {
+    const { identity, org } = requirePermission(request, "edit_dashboard");
+    const dashboard = await loadDashboard(request, org.id);
+    await requireModify(identity, dashboard);
+    const body = bodyObject(request);
+    const changes = readChanges(body);
+    const version = readVersion(body);
+    if (version !== undefined && version !== dashboard.version) throw conflict();
+    if (!(await updateDashboard(db, dashboard.id, changes, version))) throw conflict();
+    await event(request, identity, org.id, "edit", dashboard.id);
+    return presentWithWidgets(identity, org, (await findDashboard(db, org.id, dashboard.id))!);
+  });
+
+  // Redash lets anyone with edit_dashboard archive any dashboard; here archiving is an edit like
+  // the others (owner, admin or a modify grant), as the web client offers it.
+  app.delete<{ Params: Params }>(
+    "/api/dashboards/:id",
+    { schema: docs.archive },
+    async (request) => {
+      const { identity, org } = requirePermission(request, "edit_dashboard");
+      const dashboard = await loadDashboard(request, org.id);
+      await requireModify(identity, dashboard);
+      await updateDashboard(db, dashboard.id, { is_archived: true });
+      const archived = (await findDashboard(db, org.id, dashboard.id))!;
+      await recordChange(db, {
+        objectType: "dashboards",
+        before: dashboard,
+        after: archived,
+        userId: userIdOf(identity) ?? dashboard.user_id,
+      });
+      await event(request, identity, org.id, "archive", dashboard.id);
+      return presentWithWidgets(identity, org, archived);
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    "/api/dashboards/:id/fork",
+    { schema: docs.fork },
+    async (request) => {
+      const { identity, org } = requireUser(request);
+      if (!hasPermission(identity, "edit_dashboard")) throw forbidden();
+      const source = await loadDashboard(request, org.id);
+      const fork = await forkDashboard(db, source, identity.user.id);
+      await recordChange(db, {
+        objectType: "dashboards",
+        before: null,
+        after: fork,
+        userId: identity.user.id,
+      });
+      await event(request, identity, org.id, "fork", source.id);
+      return presentWithWidgets(identity, org, fork);
+    },
+  );
+}

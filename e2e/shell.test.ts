@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { ADMIN } from "../packages/server/src/testing/httpClient";
 import { findOrgBySlug } from "../packages/server/src/store/organizations";
 import { findUserByEmail, insertGroup } from "../packages/server/src/store/users";
@@ -21,6 +22,14 @@ describe("the app shell", () => {
     const session = await app.openSignedIn(viewport, user);
     await session.page.getByTestId("top-bar").waitFor();
     return session;
+  }
+
+  /** The home page once its lists have loaded (no skeleton left), `section` among them. */
+  async function homeLoaded(page: Page, section: string) {
+    const home = page.getByTestId("home-page");
+    await expect.poll(() => home.getByText(section).count()).toBe(1);
+    await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
+    return home;
   }
 
   beforeAll(async () => {
@@ -72,9 +81,7 @@ describe("the app shell", () => {
     const { page, context } = await signedIn(PAULA);
     // Setup's Demo data source completes the data source step; its Demo queries and dashboard
     // are not the user's first ones, so those steps are still open, as links.
-    const home = page.getByTestId("home-page");
-    await expect.poll(() => home.getByText("Favorite Dashboards").count()).toBe(1);
-    await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
+    await homeLoaded(page, "Favorite Dashboards");
     const onboarding = page.getByTestId("onboarding");
     await expect.poll(() => onboarding.count()).toBe(1);
     expect(await onboarding.getByTestId("onboarding-data_source").textContent()).toBe(
@@ -106,9 +113,7 @@ describe("the app shell", () => {
 
   it("offers no query to create when every data source is view-only", async () => {
     const { page, context } = await signedIn(RITA);
-    const home = page.getByTestId("home-page");
-    await expect.poll(() => home.getByText("Favorite Queries").count()).toBe(1);
-    await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
+    const home = await homeLoaded(page, "Favorite Queries");
     expect(await home.getByText("Create your first Query").count()).toBe(0);
     expect(await home.locator("a[href='/queries/new']").count()).toBe(0);
     await screenshot(page, "home-view-only-desktop");
@@ -192,9 +197,7 @@ describe("the app shell", () => {
   it("asks to log in again when the session ends, then retries the failed call", async () => {
     const { page, context } = await signedIn(PAULA);
     // The home page's own calls answered first: only the call below meets the ended session.
-    const home = page.getByTestId("home-page");
-    await expect.poll(() => home.getByText("Favorite Dashboards").count()).toBe(1);
-    await expect.poll(() => home.locator(".ant-skeleton").count()).toBe(0);
+    await homeLoaded(page, "Favorite Dashboards");
     // End every session of this user (as a password change elsewhere would).
     const db = app.server.ctx.database.db;
     const org = (await findOrgBySlug(db, "default"))!;

@@ -9,6 +9,7 @@ import { CellContent, ColumnHeader } from "./Cell";
 import { getTableOptions, visibleColumns } from "./columns";
 import { gridLayout } from "./gridLayout";
 import { useRowVirtualizer } from "./useRowVirtualizer";
+import { CELL_COLUMN_ATTRIBUTE, useCellFocus } from "./cellFocus";
 import { useElementSize } from "../components/useElementSize";
 import { markRendered } from "../lib/renderMark";
 
@@ -63,6 +64,15 @@ export function TableRenderer({
   // Less a pixel or two of border: the width the rows may take without a sideways scroll.
   const boxWidth = Math.max(0, useElementSize(scrollRef).width - 2);
   const virtualizer = useRowVirtualizer(pageRows.length, scrollRef, ROW_HEIGHT);
+  const drawnRows = virtualizer.getVirtualItems();
+  // Clickable cells are reachable by keyboard too.
+  const cellFocus = useCellFocus({
+    rows: pageRows.length,
+    columns: columns.length,
+    drawn: drawnRows.map((item) => item.index),
+    box: scrollRef,
+    scrollToRow: (index) => virtualizer.scrollToIndex(index),
+  });
 
   useEffect(() => {
     if (rows.length > 0) markRendered("TABLE");
@@ -177,7 +187,7 @@ export function TableRenderer({
             })}
           </div>
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-            {virtualizer.getVirtualItems().map((item) => {
+            {drawnRows.map((item) => {
               const row = pageRows[item.index];
               return (
                 <div
@@ -197,9 +207,17 @@ export function TableRenderer({
                     minHeight: ROW_HEIGHT,
                   }}
                 >
-                  {columns.map((c) => {
+                  {columns.map((c, at) => {
                     const selected =
                       !!selection?.columns.includes(c.name) && selection.has(c.name, row[c.name]);
+                    const pick = (additive: boolean) =>
+                      onDatumClick?.({ column: c.name, value: row[c.name], row, additive });
+                    const keyboard = onDatumClick && {
+                      tabIndex: cellFocus.tabIndex(item.index, at),
+                      onKeyDown: cellFocus.onKeyDown(item.index, at, pick),
+                      onFocus: cellFocus.onFocus(item.index, at),
+                      [CELL_COLUMN_ATTRIBUTE]: at,
+                    };
                     return (
                       <div
                         key={c.name}
@@ -209,17 +227,15 @@ export function TableRenderer({
                           onDatumClick
                             ? (e) => {
                                 if ((e.target as Element).closest?.(OWN_CLICKS)) return;
-                                onDatumClick({
-                                  column: c.name,
-                                  value: row[c.name],
-                                  row,
-                                  additive: e.ctrlKey || e.metaKey,
-                                });
+                                pick(e.ctrlKey || e.metaKey);
                               }
                             : undefined
                         }
+                        {...keyboard}
                         style={{
                           cursor: onDatumClick ? "pointer" : undefined,
+                          // The focus ring inside the cell, which clips what overflows it.
+                          outlineOffset: -2,
                           // The widget's own cross-filter selection (issue 19).
                           background: selected ? "#d6e4ff" : undefined,
                           fontWeight: selected ? 600 : undefined,

@@ -1,0 +1,80 @@
+// A readable result sent in its format: JSON (up to the display cap without an extension), CSV,
+// TSV or XLSX, with its download name, and the view recorded.
+import { Readable } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Identity } from "../../auth/identity";
+import type { AppContext } from "../../context";
+import {
+  contentDisposition,
+  delimitedStream,
+  downloadFilename,
+  xlsxStream,
+  type ResultMeta,
+} from "../../results";
+import { recordEventSoon } from "../../services/events";
+import { orgSetting } from "../../services/orgSettings";
+import type { Organization } from "../../store/organizations";
+import type { Query } from "../../store/queries";
+import type { FileType } from "./fileTypes";
+import { sendQueryResult } from "./responses";
+
+export async function sendDownload(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: {
+    identity: Identity;
+    org: Organization;
+    query: Query | null;
+    meta: ResultMeta;
+    type: FileType | null;
+    explicitResult: boolean;
+  },
+) {
+  const { identity, org, query, meta } = input;
+  const db = ctx.database.db;
+  const type = input.type ?? "json";
+  const filename = downloadFilename({
+    query: query ? { id: query.id, name: query.name } : undefined,
+    resultId: meta.id,
+    retrievedAt: meta.retrievedAt,
+    extension: type,
+  });
+  reply.header("Content-Disposition", contentDisposition(filename));
+  if (input.explicitResult) reply.header("Cache-Control", "private,max-age=31557600");
+  if (identity.kind === "user") {
+    recordEventSoon(ctx.database.db, {
+      orgId: org.id,
+      userId: identity.user.id,
+      action: "view",
+      objectType: "query_result",
+      objectId: meta.id,
+      details: { file_type: type },
+      request,
+    });
+  }
+  switch (type) {
+    case "json":
+      // No extension: the web app's view, up to the display cap; ".json": the whole stored result.
+      return sendQueryResult(ctx, reply, meta, {
+        maxRows: input.type === null ? ctx.resultLimits.displayRows : Number.POSITIVE_INFINITY,
+      });
+    case "csv":
+    case "tsv": {
+      const stream = delimitedStream(db, meta, {
+        delimiter: type === "csv" ? "," : "\t",
+        dateFormat: orgSetting(org, "date_format"),
+        timeFormat: orgSetting(org, "time_format"),
+      });
+      return reply
+        .type(
+          type === "csv" ? "text/csv; charset=UTF-8" : "text/tab-separated-values; charset=UTF-8",
+        )
+        .send(Readable.from(stream));
+    }
+    case "xlsx":
+      return reply
+        .type("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        .send(xlsxStream(db, meta));
+  }
+}

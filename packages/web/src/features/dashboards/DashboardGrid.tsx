@@ -106,13 +106,10 @@ export function DashboardGrid(props: DashboardGridProps) {
             onStop(next);
           }}
         >
-          {widgets.map((widget) => (
-            <div
-              key={String(widget.id)}
-              data-widget-id={widget.id}
-              className={cellClass(widget.id)}
-            >
-              {content(widget.id)}
+          {/* In reading order, as a phone shows them and the keyboard moves through them. */}
+          {order.map(({ id }) => (
+            <div key={String(id)} data-widget-id={id} className={cellClass(id)}>
+              {content(id)}
             </div>
           ))}
         </ReactGridLayout>

@@ -32,19 +32,17 @@ import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { DrillDownBreadcrumbs } from "./drillDown/DrillDownBreadcrumbs";
 import { placeNewWidget, widgetPositions } from "./widgetSize";
-import { ParametersPanel } from "../queries/ParametersPanel";
 import { useLeaveWarning } from "../queries/useLeaveWarning";
 import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
 import { useWidgetReports } from "./useWidgetReports";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { WidgetParametersDialog } from "./WidgetParametersDialog";
-import { ResultFilters } from "../../visualizations";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
 import { useDashboardAddress } from "./useDashboardAddress";
-import CrossFilterBar from "./crossFilter/CrossFilterBar";
+import { DashboardFilterBar } from "./DashboardFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
 import {
   useDashboardCrossFilter,
@@ -351,18 +349,19 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           setDashboard((current) => ({ ...current, public_url: publicUrl ?? undefined }))
         }
       />
-      {params.length > 0 && (
-        <div style={{ marginBottom: 12 }} data-testid="dashboard-parameters">
-          <ParametersPanel
-            parameters={params}
-            applied={parameters.values}
-            pending={parameters.pending}
-            onPendingChange={parameters.setPending}
-            onApply={parameters.apply}
-            parentQueryId={params[0]?.parentQueryId}
-          />
-        </div>
-      )}
+      <DashboardFilterBar
+        parameters={parameters}
+        filters={
+          filtersOn
+            ? {
+                filters: reports.filterSelection,
+                onChange: reports.setFilterSelection,
+                formats,
+              }
+            : undefined
+        }
+        crossFilters={crossFilter.bar}
+      />
       {editing && (
         <Checkbox
           style={{ marginBottom: 12 }}
@@ -382,16 +381,6 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           onSave={(next) => save({ options: { ...dashboard.options, crossFilter: next } })}
         />
       )}
-      {filtersOn && reports.filterSelection.length > 0 && (
-        <div className={styles.filters} data-testid="dashboard-filters">
-          <ResultFilters
-            filters={reports.filterSelection}
-            onChange={reports.setFilterSelection}
-            formats={formats}
-          />
-        </div>
-      )}
-      <CrossFilterBar {...crossFilter.bar} />
       {visible.length === 0 && !editing ? (
         <div className={styles.empty} data-testid="dashboard-empty">
           <Typography.Paragraph type="secondary">This dashboard is empty.</Typography.Paragraph>

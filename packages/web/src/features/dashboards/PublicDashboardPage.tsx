@@ -11,14 +11,13 @@ import { http } from "../../api/http";
 import { ErrorScreen } from "../../app/ErrorScreen";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { PRODUCT_NAME, usePageTitle } from "../../components/usePageTitle";
-import { ResultFilters, SignedInLinksContext } from "../../visualizations";
+import { SignedInLinksContext } from "../../visualizations";
 import { resolveFormats } from "../../visualizations/types";
-import { ParametersPanel } from "../queries/ParametersPanel";
 import { DashboardGrid } from "./DashboardGrid";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
 import { useWidgetReports } from "./useWidgetReports";
-import CrossFilterBar from "./crossFilter/CrossFilterBar";
+import { DashboardFilterBar } from "./DashboardFilterBar";
 import { useDashboardCrossFilter } from "./crossFilter/useDashboardCrossFilter";
 import { widgetParameterValues } from "./widgetParameters";
 import { widgetPositions } from "./widgetSize";
@@ -134,7 +133,6 @@ function LoadedPublicDashboard({
     [dashboard.widgets],
   );
   const parameters = useDashboardParameters(widgets, dashboard.options?.globalParamOrder);
-  const { params } = parameters;
   const positions = useMemo(() => widgetPositions(widgets), [widgets]);
   const filtersOn = dashboard.dashboard_filters_enabled;
   // Read-only viewers filter too (`cf` in the public address).
@@ -145,28 +143,19 @@ function LoadedPublicDashboard({
       <Typography.Title level={3} className={styles.title} data-testid="dashboard-title">
         {dashboard.name}
       </Typography.Title>
-      {params.length > 0 && (
-        <div className={styles.block} data-testid="dashboard-parameters">
-          <ParametersPanel
-            parameters={params}
-            applied={parameters.values}
-            pending={parameters.pending}
-            onPendingChange={parameters.setPending}
-            onApply={parameters.apply}
-            parentQueryId={params[0]?.parentQueryId}
-          />
-        </div>
-      )}
-      {filtersOn && reports.filterSelection.length > 0 && (
-        <div className={styles.filters} data-testid="dashboard-filters">
-          <ResultFilters
-            filters={reports.filterSelection}
-            onChange={reports.setFilterSelection}
-            formats={formats}
-          />
-        </div>
-      )}
-      <CrossFilterBar {...crossFilter.bar} />
+      <DashboardFilterBar
+        parameters={parameters}
+        filters={
+          filtersOn
+            ? {
+                filters: reports.filterSelection,
+                onChange: reports.setFilterSelection,
+                formats,
+              }
+            : undefined
+        }
+        crossFilters={crossFilter.bar}
+      />
       <DashboardGrid
         widgets={widgets}
         positions={positions}

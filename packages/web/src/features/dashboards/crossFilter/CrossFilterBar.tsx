@@ -1,5 +1,5 @@
-// The active cross-filters as removable tags with "Clear all", for the parameters bar above the
-// dashboard grid (UI guide). Escape removes the latest filter.
+// The active cross-filters as removable tags with "Clear all", in the filter bar above the
+// dashboard grid (UI guide; DashboardFilterBar). Escape removes the latest filter.
 import { FilterOutlined } from "@ant-design/icons";
 import type { CrossFilter, CrossFilterValue } from "@sightline/core";
 import { Button, Tag } from "antd";

@@ -161,6 +161,22 @@ describe("widget visuals on a dashboard", () => {
       await poll(() => page.locator("[data-widget-type=visualization] canvas").count()).toBe(
         CANVASES,
       );
+      // Charts opening together on a dashboard draw at once, without the entry animation.
+      const animated = await page.locator("[_echarts_instance_]").evaluateAll((charts) =>
+        charts.map(
+          (el) =>
+            (
+              window as unknown as {
+                sightlineECharts: {
+                  getInstanceByDom(el: Element): { getOption(): { animation?: unknown } };
+                };
+              }
+            ).sightlineECharts
+              .getInstanceByDom(el)
+              .getOption().animation,
+        ),
+      );
+      expect(animated).toEqual(Array(CANVASES).fill(false));
       await screenshot(page, `widget-visuals-${name}`);
       // Entry animations move texts into place: wait for them to end where they are drawn.
       await poll(() => textsOutside(page)).toEqual([]);

@@ -74,6 +74,30 @@ export async function findDashboardBySlug(
   return row ? fromRow(row) : null;
 }
 
+/**
+ * By the slug the API shows (that of the current name), as scripts read it from a listing and
+ * pass it back. Names repeat, so a live dashboard wins over an archived one, then the oldest.
+ */
+export async function findDashboardByShownSlug(
+  db: Kysely<DB>,
+  orgId: number,
+  slug: string,
+): Promise<Dashboard | null> {
+  if (!/^[a-z0-9_-]{1,200}$/.test(slug)) return null;
+  // A LIKE pre-filter: each `-` may stand for any run of other characters; `_` is escaped.
+  const pattern = slug.replace(/_/g, "\\_").replace(/-+/g, "%");
+  const rows = await db
+    .selectFrom("dashboards")
+    .selectAll()
+    .where("org_id", "=", orgId)
+    .where(sql<boolean>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`)
+    .orderBy("is_archived")
+    .orderBy("id")
+    .execute();
+  const row = rows.find((r) => slugify(r.name) === slug);
+  return row ? fromRow(row) : null;
+}
+
 /** `base`, or `base_1`, `base_2`, … : the first one no dashboard (of any org) holds. */
 async function freeSlug(db: Kysely<DB>, base: string): Promise<string> {
   // Slugs hold only [a-z0-9_-]; `_` is the one LIKE wildcard among them.

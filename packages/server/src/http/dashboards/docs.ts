@@ -73,7 +73,8 @@ export const docs = {
     params: S.params({
       id: {
         ...S.str,
-        description: "The id; with `legacy`, or when not a number, the slug stored at creation",
+        description:
+          "The id; with `legacy`, the slug stored at creation; when not a number, the slug a listing shows (else the stored one)",
       },
     }),
     querystring: S.object({

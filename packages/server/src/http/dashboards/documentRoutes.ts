@@ -1,6 +1,6 @@
 // One dashboard as a document: create, read (by id or slug), save (with the version check),
 // archive and fork.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { hasPermission, requirePermission, requireUser } from "../../policies";
 import { presentDashboard } from "../../presenters/dashboards";
@@ -8,6 +8,7 @@ import { recordChange } from "../../store/changes";
 import {
   findDashboard,
   findDashboardBySlug,
+  findDashboardByShownSlug,
   forkDashboard,
   insertDashboard,
   updateDashboard,
@@ -25,6 +26,20 @@ export function dashboardDocumentRoutes(
 ): void {
   const { db } = ctx.database;
   const { loadDashboard, event, presentWithWidgets, requireModify } = support;
+
+  /**
+   * The dashboard a GET names: with `legacy`, by the slug stored at creation. Redash V10 scripts
+   * (redash-toolbelt's `dashboard(slug)`) pass a slug without the flag, the one a listing shows
+   * (that of the current name), so an id that is not a number is looked up as that first.
+   */
+  async function findRequested(orgId: number, request: FastifyRequest<{ Params: Params }>) {
+    const { id } = request.params;
+    if (flag(request, "legacy")) return findDashboardBySlug(db, orgId, id);
+    if (/^\d+$/.test(id)) return loadDashboard(request, orgId);
+    return (
+      (await findDashboardByShownSlug(db, orgId, id)) ?? (await findDashboardBySlug(db, orgId, id))
+    );
+  }
 
   app.post("/api/dashboards", { schema: docs.create }, async (request) => {
     const { identity, org } = requireUser(request);
@@ -55,12 +70,7 @@ export function dashboardDocumentRoutes(
 
   app.get<{ Params: Params }>("/api/dashboards/:id", { schema: docs.get }, async (request) => {
     const { identity, org } = requirePermission(request, "list_dashboards");
-    // Redash V10 (and scripts written for it, e.g. redash-toolbelt) read a dashboard by its
-    // slug without the `legacy` flag: an id that is not a number is taken as a slug too.
-    const bySlug = flag(request, "legacy") || !/^\d+$/.test(request.params.id);
-    const dashboard = bySlug
-      ? await findDashboardBySlug(db, org.id, request.params.id)
-      : await loadDashboard(request, org.id);
+    const dashboard = await findRequested(org.id, request);
     if (!dashboard) throw notFound();
     await event(request, identity, org.id, "view", dashboard.id, undefined, true);
     return presentWithWidgets(identity, org, dashboard, true);

@@ -1,0 +1,308 @@
+// Hasty users on dashboards: the habits real users have (Enter at once, double clicks, Back, a
+// lost network, odd addresses) while creating, editing and viewing a dashboard. Every flow also
+// fails on an uncaught page error or a console error.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { animationsSettled, screenshot } from "./browser";
+import { useBrowserApp, type Session } from "./fixtures/browserApp";
+import { demoDataSourceId } from "./fixtures/demo";
+import { createQuery, runQueryToEnd } from "./fixtures/queries";
+import {
+  addTextboxWidget,
+  addVisualizationWidget,
+  createDashboard,
+  waitForWidgetsDrawn,
+} from "./fixtures/dashboards";
+import { pollFor } from "./fixtures/poll";
+
+const poll = pollFor(20_000);
+
+interface SavedDashboard {
+  id: number;
+  name: string;
+  slug: string;
+  is_archived: boolean;
+  is_favorite: boolean;
+  widgets: { id: number; text: string; options: { position: { sizeY: number } } }[];
+}
+
+describe("hasty users on dashboards", () => {
+  const app = useBrowserApp();
+  let demoId: number;
+  let tableId: number;
+  /** Page errors and console errors of the test's pages. */
+  let problems: string[] = [];
+  let sessions: Session[] = [];
+
+  beforeAll(async () => {
+    demoId = await demoDataSourceId(app.api);
+    const query = await createQuery(app.api, {
+      name: "Hasty board orders",
+      sql: "SELECT 'Jan' AS month, 120 AS orders UNION ALL SELECT 'Feb', 80",
+      dataSourceId: demoId,
+      published: true,
+    });
+    tableId = query.visualizations[0]!.id;
+    await runQueryToEnd(app.api, query.id);
+  }, 120_000);
+
+  afterEach(async () => {
+    for (const session of sessions) await session.context.close();
+    sessions = [];
+    const seen = problems;
+    problems = [];
+    expect(seen).toEqual([]);
+  });
+
+  /** Records the page's uncaught errors and console errors (each is a defect). */
+  function watch(page: Page, expected: RegExp[] = []) {
+    // Avatars come from gravatar.com, out of reach of this machine.
+    const allowed = [/gravatar\.com/, ...expected];
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() !== "error") return;
+      const text = `${m.text()} (${m.location().url})`;
+      if (allowed.some((a) => a.test(text))) return;
+      problems.push(`console: ${text}`);
+    });
+  }
+
+  async function signedIn(allowed: RegExp[] = [], viewport?: { width: number; height: number }) {
+    const session = await app.openSignedIn(viewport);
+    session.page.setDefaultTimeout(15_000);
+    watch(session.page, allowed);
+    sessions.push(session);
+    return session;
+  }
+
+  /** Drags the widget's resize handle down by `dy` pixels, once the widget's height settled. */
+  async function dragResizeHandle(page: Page, widgetId: number, dy: number) {
+    const handle = page.locator(`[data-widget-id="${widgetId}"] .react-resizable-handle`);
+    let last = "";
+    await poll(async () => {
+      const now = JSON.stringify(await handle.boundingBox());
+      const settled = now === last;
+      last = now;
+      return settled;
+    }).toBe(true);
+    const box = (await handle.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 10, box.y + dy / 2, { steps: 8 });
+    await page.mouse.move(box.x + 10, box.y + dy, { steps: 8 });
+    await page.mouse.up();
+  }
+
+  const getDashboard = async (id: number) =>
+    (await app.api.get<SavedDashboard>(`/api/dashboards/${id}`)).body;
+  const dashboardsNamed = async (name: string) =>
+    (
+      await app.api.get<{ results: { name: string }[] }>(
+        `/api/dashboards?q=${encodeURIComponent(name)}&page_size=100`,
+      )
+    ).body.results.filter((d) => d.name === name).length;
+
+  it("a name typed and Enter pressed twice at once, or Create double-clicked, makes one dashboard", async () => {
+    const { page } = await signedIn();
+    await page.getByTestId("create-menu").click();
+    await page.getByRole("menuitem", { name: "Dashboard", exact: true }).click();
+    await page.getByTestId("new-dashboard-name").fill("Hasty enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/dashboards\/\d+-hasty-enter\?edit/);
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+
+    await page.goto("/dashboards");
+    await page.getByTestId("create-menu").click();
+    await page.getByRole("menuitem", { name: "Dashboard", exact: true }).click();
+    await page.getByTestId("new-dashboard-name").fill("Hasty double");
+    await page.getByTestId("new-dashboard-save").dblclick();
+    await page.waitForURL(/\/dashboards\/\d+-hasty-double\?edit/);
+    // Settle: a late second create would show up now.
+    await page.waitForTimeout(1500);
+    expect(await dashboardsNamed("Hasty enter")).toBe(1);
+    expect(await dashboardsNamed("Hasty double")).toBe(1);
+  });
+
+  it("a text box saved with Ctrl+Enter then a double click, and Add double-clicked, add one widget each", async () => {
+    const board = await createDashboard(app.api, "Hasty widgets");
+    const { page } = await signedIn();
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await page.getByRole("button", { name: "Add Textbox" }).click();
+    await animationsSettled(page);
+    await page.getByTestId("textbox-text").fill("Hello **hasty**");
+    await page.getByTestId("textbox-text").press("Control+Enter");
+    await page
+      .getByTestId("textbox-save")
+      .dblclick({ timeout: 1000 })
+      .catch(() => undefined);
+    await poll(() => page.locator("[data-widget-type=textbox]").count()).toBe(1);
+
+    await page.getByRole("button", { name: "Add Widget" }).click();
+    await animationsSettled(page);
+    await page.getByPlaceholder("Search a query by name").fill("Hasty board");
+    await page.getByTestId("add-widget-query").filter({ hasText: "Hasty board orders" }).click();
+    await poll(() => page.getByTestId("add-widget-visualization").textContent()).toContain("Table");
+    await page.getByTestId("add-widget-save").dblclick();
+    await waitForWidgetsDrawn(page, 1);
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+    await page.waitForTimeout(1500);
+    expect((await getDashboard(board.id)).widgets).toHaveLength(2);
+    expect(await page.locator("[data-widget-type]").count()).toBe(2);
+  });
+
+  it("title: Escape cancels, an empty title is refused, Enter and blur save, two quick renames keep the last", async () => {
+    const board = await createDashboard(app.api, "Hasty title");
+    const { page } = await signedIn();
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    const title = page.getByTestId("dashboard-title");
+    const textarea = page.getByTestId("dashboard-header").locator("textarea");
+
+    await title.getByRole("button").click();
+    await textarea.fill("Not this one");
+    await textarea.press("Escape");
+    await poll(() => title.textContent()).toBe("Hasty title");
+
+    await title.getByRole("button").click();
+    await textarea.fill("   ");
+    await textarea.press("Enter");
+    await poll(() => title.textContent()).toBe("Hasty title");
+    expect((await getDashboard(board.id)).name).toBe("Hasty title");
+
+    await title.getByRole("button").click();
+    await textarea.fill("Hasty first");
+    await textarea.press("Enter");
+    await title.getByRole("button").click();
+    await textarea.fill("Hasty second");
+    await textarea.press("Enter");
+    await poll(async () => (await getDashboard(board.id)).name).toBe("Hasty second");
+    await page.waitForURL(new RegExp(`/dashboards/${board.id}-hasty-second`));
+    await poll(() => title.textContent()).toBe("Hasty second");
+
+    // Blur saves.
+    await title.getByRole("button").click();
+    await textarea.fill("Hasty blurred");
+    await page.getByTestId("save-status").click();
+    await poll(async () => (await getDashboard(board.id)).name).toBe("Hasty blurred");
+    await page.waitForTimeout(1000);
+    expect((await getDashboard(board.id)).name).toBe("Hasty blurred");
+  });
+
+  it("a layout save without network says Saving Failed; Retry once it is back saves it", async () => {
+    const board = await createDashboard(app.api, "Hasty offline");
+    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page, context } = await signedIn([
+      /Failed to load resource/,
+      /ERR_INTERNET_DISCONNECTED/,
+    ]);
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await waitForWidgetsDrawn(page, 1);
+    await context.setOffline(true);
+    await dragResizeHandle(page, widget, 300);
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saving Failed");
+    await screenshot(page, "hasty-dashboard-saving-failed");
+    await context.setOffline(false);
+    await page.getByRole("button", { name: "Retry" }).click();
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+    const saved = (await getDashboard(board.id)).widgets[0]!;
+    expect(saved.options.position.sizeY).toBeGreaterThan(8);
+    await page.getByTestId("done-editing").click();
+    await page.waitForURL((url) => !url.search.includes("edit"));
+  });
+
+  it("a resize then Done Editing at once waits for the save and keeps the new size", async () => {
+    const board = await createDashboard(app.api, "Hasty done");
+    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page } = await signedIn();
+    // A slow network: layout saves take a second.
+    await page.route(/\/api\/dashboards\/\d+$/, async (route) => {
+      if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await waitForWidgetsDrawn(page, 1);
+    await dragResizeHandle(page, widget, 300);
+    await page.getByTestId("done-editing").click();
+    await page.waitForURL((url) => !url.search.includes("edit"));
+    const saved = (await getDashboard(board.id)).widgets[0]!;
+    expect(saved.options.position.sizeY).toBeGreaterThan(8);
+  });
+
+  it("favorite star double-clicked ends where the server is; an archived dashboard's address says so", async () => {
+    const board = await createDashboard(app.api, "Hasty star", { published: true });
+    const { page } = await signedIn();
+    await page.goto(`/dashboards/${board.id}-${board.slug}`);
+    const star = page.getByTestId("dashboard-header").getByTestId("favorite-star");
+    await star.dblclick();
+    await page.waitForTimeout(1500);
+    const server = (await getDashboard(board.id)).is_favorite;
+    await poll(async () => (await star.getAttribute("aria-pressed")) === "true").toBe(server);
+    await star.click();
+    await poll(async () => (await getDashboard(board.id)).is_favorite).toBe(!server);
+
+    await page.getByTestId("dashboard-more").click();
+    await page.getByRole("menuitem", { name: "Archive" }).click();
+    await page.getByRole("button", { name: "Archive", exact: true }).click();
+    await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Archived");
+    await page.goBack();
+    await page.goForward();
+    await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Archived");
+    expect(await page.getByTestId("dashboard-more").count()).toBe(0);
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("Archived");
+    expect(await page.getByTestId("done-editing").count()).toBe(0);
+  });
+
+  it("odd addresses (a malformed cf, unknown parameter values) show the dashboard, no crash", async () => {
+    const board = await createDashboard(app.api, "Hasty address", { published: true });
+    await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    await addTextboxWidget(app.api, board.id, "Still here");
+    const { page } = await signedIn();
+    for (const search of [
+      "?cf=%7Bnot-json",
+      "?cf=[1,2]",
+      "?cf=%7B%22a%22%3A5%7D",
+      "?p_nope=1&p_x=%ZZ",
+    ]) {
+      await page.goto(`/dashboards/${board.id}-${board.slug}${search}`);
+      await waitForWidgetsDrawn(page, 1);
+      await poll(() => page.locator("[data-widget-type=textbox]").textContent()).toContain(
+        "Still here",
+      );
+    }
+  });
+
+  it("auto refresh picked, then leaving and coming back, runs one timer", async () => {
+    const board = await createDashboard(app.api, "Hasty timers", { published: true });
+    await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page } = await signedIn();
+    await page.clock.install();
+    let refreshes = 0;
+    page.on("request", (r) => {
+      if (r.method() === "POST" && /\/api\/queries\/\d+\/results/.test(r.url())) refreshes += 1;
+    });
+    await page.goto(`/dashboards/${board.id}-${board.slug}`);
+    await waitForWidgetsDrawn(page, 1);
+    await page.getByRole("button", { name: "Refresh interval" }).click();
+    await page.getByRole("menuitem", { name: "Every minute" }).click();
+    await poll(() => page.getByTestId("dashboard-refresh").textContent()).toBe("Every minute");
+    await page.goto("/dashboards");
+    await page.goBack();
+    await waitForWidgetsDrawn(page, 1);
+    await page.goto("/queries");
+    await page.goBack();
+    await waitForWidgetsDrawn(page, 1);
+    refreshes = 0;
+    await page.clock.runFor(61_000);
+    await page.waitForTimeout(1500);
+    expect(refreshes).toBe(1);
+  });
+});

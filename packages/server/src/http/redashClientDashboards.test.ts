@@ -77,6 +77,11 @@ describe.each(DATABASES)("Redash clients on dashboards, widgets and alerts on %s
     expect(listed.slug).toBe("web-board-2");
     // redash-toolbelt's dashboard(slug), as its migrate script calls it for every listed one.
     expect((await ok("GET", `/api/dashboards/${listed.slug}`)).id).toBe(created.id);
+    // refresh_dashboard's "URL/dashboards/SLUG": the end of the web app's address, `<id>-<slug>`,
+    // also an address from before the rename.
+    expect((await ok("GET", `/api/dashboards/${created.id}-web-board-2`)).id).toBe(created.id);
+    expect((await ok("GET", `/api/dashboards/${created.id}-web-board`)).id).toBe(created.id);
+    expect((await call("GET", "/api/dashboards/999999-nothing")).status).toBe(404);
   });
 
   it("a slug an archived dashboard shares with a live one finds the live one", async () => {

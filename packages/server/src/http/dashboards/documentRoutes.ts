@@ -9,6 +9,7 @@ import {
   findDashboard,
   findDashboardBySlug,
   findDashboardByShownSlug,
+  slugify,
   forkDashboard,
   insertDashboard,
   updateDashboard,
@@ -29,15 +30,21 @@ export function dashboardDocumentRoutes(
 
   /**
    * The dashboard a GET names: with `legacy`, by the slug stored at creation. Redash V10 scripts
-   * (redash-toolbelt's `dashboard(slug)`) pass a slug without the flag, the one a listing shows
-   * (that of the current name), so an id that is not a number is looked up as that first.
+   * (redash-toolbelt's `dashboard(slug)`, its refresh_dashboard example "URL/dashboards/SLUG") pass
+   * without the flag a slug read from a listing (that of the current name) or the end of the
+   * dashboard's address (`<id>-<slug>`); the stored slug answers last as before.
    */
   async function findRequested(orgId: number, request: FastifyRequest<{ Params: Params }>) {
     const { id } = request.params;
     if (flag(request, "legacy")) return findDashboardBySlug(db, orgId, id);
     if (/^\d+$/.test(id)) return loadDashboard(request, orgId);
+    const address = /^(\d+)-(.*)$/.exec(id);
+    const byAddress = address ? await findDashboard(db, orgId, Number(address[1])) : null;
+    if (address && byAddress && slugify(byAddress.name) === address[2]) return byAddress;
     return (
-      (await findDashboardByShownSlug(db, orgId, id)) ?? (await findDashboardBySlug(db, orgId, id))
+      (await findDashboardByShownSlug(db, orgId, id)) ??
+      (await findDashboardBySlug(db, orgId, id)) ??
+      byAddress
     );
   }
 

@@ -1,7 +1,7 @@
 // One ECharts instance bound to a div: created once, updated with each new option, resized with
 // its container, disposed on unmount.
 import * as echarts from "echarts";
-import { useEffect, useRef, type CSSProperties } from "react";
+import { useEffect, useRef, useState, type CSSProperties } from "react";
 import { markRendered } from "../lib/renderMark";
 import { useRenderContext } from "./renderContextValue";
 
@@ -38,7 +38,7 @@ export interface EChartProps {
 
 export function EChart({ option, onClick, style, notMerge = true, onEvent }: EChartProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const chartRef = useRef<echarts.ECharts | null>(null);
+  const [chart, setChart] = useState<echarts.ECharts | null>(null);
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
   const events = onEvent === undefined ? [] : Array.isArray(onEvent) ? onEvent : [onEvent];
@@ -48,31 +48,50 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
   // Set with each new option; the next "rendered" event marks the visualization as painted.
   const markPending = useRef(false);
 
+  // The chart is created at the size its box first reports to a ResizeObserver, and resized to
+  // each next one: ECharts measuring the box itself (at init, and hiding it to measure at each
+  // resize) makes the browser lay out the page there and then, once per chart of a dashboard.
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const chart = echarts.init(el, undefined, { renderer: "canvas" });
-    chartRef.current = chart;
-    chart.on("click", (p) => clickRef.current?.(p as EChartsClick));
-    // "rendered" follows each painted frame; the first one after a new option is its first paint
-    // (with progressive rendering of large series, "finished" can come much later or not at all).
-    chart.on("rendered", () => {
-      if (!markPending.current) return;
-      markPending.current = false;
-      markRendered("echarts");
+    let created: echarts.ECharts | null = null;
+    const create = (size?: { width: number; height: number }) => {
+      const instance = echarts.init(el, undefined, { renderer: "canvas", ...size });
+      instance.on("click", (p) => clickRef.current?.(p as EChartsClick));
+      // "rendered" follows each painted frame; the first one after a new option is its first
+      // paint (with progressive rendering of large series, "finished" can come much later or not
+      // at all).
+      instance.on("rendered", () => {
+        if (!markPending.current) return;
+        markPending.current = false;
+        markRendered("echarts");
+      });
+      created = instance;
+      setChart(instance);
+    };
+    if (typeof ResizeObserver === "undefined") {
+      create();
+      return () => created?.dispose();
+    }
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return;
+      // Whole pixels, as ECharts measures.
+      const size = {
+        width: Math.floor(entry.contentRect.width),
+        height: Math.floor(entry.contentRect.height),
+      };
+      if (created) created.resize(size);
+      else create(size);
     });
-    const observer =
-      typeof ResizeObserver !== "undefined" ? new ResizeObserver(() => chart.resize()) : null;
-    observer?.observe(el);
+    observer.observe(el);
     return () => {
-      observer?.disconnect();
-      chart.dispose();
-      chartRef.current = null;
+      observer.disconnect();
+      created?.dispose();
+      setChart(null);
     };
   }, []);
 
   useEffect(() => {
-    const chart = chartRef.current;
     if (!chart || !eventNames) return;
     const bound = eventNames.split(",").map((name) => {
       const handler = (p: unknown) =>
@@ -81,9 +100,10 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
       return { name, handler };
     });
     return () => {
+      if (chart.isDisposed()) return;
       for (const { name, handler } of bound) chart.off(name, handler);
     };
-  }, [eventNames]);
+  }, [chart, eventNames]);
 
   // Only the first option animates: later ones (new rows, a cross-filter, an edited setting) are
   // drawn at once, so a dashboard of charts updating together is not busy animating for a second.
@@ -92,13 +112,13 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
   const animateFirst = useRenderContext() !== "widget";
   const firstOption = useRef(true);
   useEffect(() => {
-    if (!chartRef.current) return;
+    if (!chart) return;
     markPending.current = true;
     const animate = firstOption.current && animateFirst;
     const next = animate ? option : { ...option, animation: false };
     firstOption.current = false;
-    chartRef.current.setOption(next as echarts.EChartsOption, { notMerge, lazyUpdate: true });
-  }, [option, notMerge, animateFirst]);
+    chart.setOption(next as echarts.EChartsOption, { notMerge, lazyUpdate: true });
+  }, [chart, option, notMerge, animateFirst]);
 
   // A parent sized only by min-height gives "100%" nothing to resolve against, so the chart
   // takes that min-height too.

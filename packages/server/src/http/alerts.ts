@@ -117,7 +117,7 @@ const docs = {
     tags,
     summary: "Subscribe the caller to an alert, by e-mail or through a destination",
     params: S.idParams,
-    body: S.object({ destination_id: S.orNull(S.int) }),
+    body: S.object({ destination_id: S.int }),
     response: { 200: S.alertSubscription, ...S.errors(400, 403, 404) },
   },
   unsubscribe: {
@@ -343,8 +343,9 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const { alert, identity, org } = await load(request);
     if (identity.kind !== "user") throw forbidden();
     const body = bodyObject(request);
-    const raw = body.destination_id;
-    const destinationId = raw === undefined || raw === null ? null : bodyId(body, "destination_id");
+    // Absent: the caller by e-mail. Given, it must name a destination: redash-migrate sends null
+    // for one it could not copy, which must not turn into an e-mail subscription of the caller.
+    const destinationId = body.destination_id === undefined ? null : bodyId(body, "destination_id");
     const destination =
       destinationId === null ? null : await findDestination(db, org.id, destinationId);
     if (destinationId !== null && !destination) throw badRequest("Destination not found.");

@@ -228,6 +228,14 @@ describe.each(DATABASES)("Redash clients on dashboards, widgets and alerts on %s
       type: "webhook",
       options: { url: "http://127.0.0.1:9/hook" },
     });
+    // migrate.py posts `destination_id: null` for a destination it could not copy: that is no
+    // destination, and must not quietly subscribe the migrating admin by e-mail instead.
+    const missing = await call("POST", `/api/alerts/${alert.id}/subscriptions`, {
+      alert_id: alert.id,
+      destination_id: null,
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe("destination_id is required and must be an id.");
     await ok("POST", `/api/alerts/${alert.id}/subscriptions`, { alert_id: alert.id });
     await ok("POST", `/api/alerts/${alert.id}/subscriptions`, {
       alert_id: alert.id,

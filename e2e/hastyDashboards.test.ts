@@ -305,4 +305,130 @@ describe("hasty users on dashboards", () => {
     await page.waitForTimeout(1500);
     expect(refreshes).toBe(1);
   });
+
+  it("Edit, a resize, then Back at once asks before leaving; staying keeps and saves it", async () => {
+    const board = await createDashboard(app.api, "Hasty back", { published: true });
+    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page } = await signedIn();
+    await page.goto("/dashboards");
+    await page.getByTestId("dashboards-table").getByText("Hasty back").click();
+    await waitForWidgetsDrawn(page, 1);
+    await page.getByTestId("dashboard-more").click();
+    await page.getByRole("menuitem", { name: "Edit" }).click();
+    await page.getByTestId("done-editing").waitFor();
+    await dragResizeHandle(page, widget, 300);
+    await page.goBack();
+    const question = page.locator(".ant-modal-confirm", {
+      hasText: "You will lose your changes if you leave",
+    });
+    await question.waitFor();
+    await animationsSettled(page);
+    await screenshot(page, "hasty-dashboard-leave-warning");
+    // One question for one Back.
+    expect(await page.locator(".ant-modal-confirm").count()).toBe(1);
+    await question.getByRole("button", { name: "Cancel" }).click();
+    expect(new URL(page.url()).pathname).toBe(`/dashboards/${board.id}-${board.slug}`);
+    await poll(
+      async () => (await getDashboard(board.id)).widgets[0]!.options.position.sizeY,
+    ).toBeGreaterThan(8);
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+  });
+
+  it("a resize then leaving the document at once (Back to another site, reload) asks the browser's question", async () => {
+    const board = await createDashboard(app.api, "Hasty unload");
+    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page } = await signedIn();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await waitForWidgetsDrawn(page, 1);
+    await dragResizeHandle(page, widget, 300);
+    await page.reload().catch(() => undefined);
+    await poll(() => dialogs).toContain("beforeunload");
+  });
+
+  it("two tabs renaming the same dashboard: the second says it was modified, and the text stays", async () => {
+    const board = await createDashboard(app.api, "Hasty two tabs");
+    const first = await signedIn();
+    const second = await signedIn([/409/]);
+    for (const { page } of [first, second]) {
+      await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+      await page.getByTestId("save-status").waitFor();
+    }
+    const rename = async (page: Page, name: string) => {
+      await page.getByTestId("dashboard-title").getByRole("button").click();
+      await page.getByTestId("dashboard-header").locator("textarea").fill(name);
+      await page.keyboard.press("Enter");
+    };
+    await rename(first.page, "Hasty tab one");
+    await poll(async () => (await getDashboard(board.id)).name).toBe("Hasty tab one");
+    await rename(second.page, "Hasty tab two");
+    const conflict = second.page.getByText(
+      "It seems like the dashboard has been modified by another user.",
+    );
+    await conflict.waitFor();
+    await second.page.waitForTimeout(6000);
+    expect(await conflict.count()).toBeGreaterThan(0);
+    expect(
+      await second.page.getByText("Please copy/backup your changes and reload this page.").count(),
+    ).toBeGreaterThan(0);
+    await screenshot(second.page, "hasty-dashboard-conflict");
+    expect((await getDashboard(board.id)).name).toBe("Hasty tab one");
+
+    // Widgets added in both tabs are all kept.
+    for (const { page } of [first, second]) {
+      await page.reload();
+      await page.getByRole("button", { name: "Add Textbox" }).click();
+      await animationsSettled(page);
+      await page.getByTestId("textbox-text").fill("From a tab");
+      await page.getByTestId("textbox-save").click();
+      await poll(() => page.locator("[data-widget-type=textbox]").count()).toBeGreaterThan(0);
+    }
+    await poll(async () => (await getDashboard(board.id)).widgets.length).toBe(2);
+  });
+
+  it("a widget removed in one tab while the other edits its parameters: a readable answer", async () => {
+    const query = await createQuery(app.api, {
+      name: "Hasty ranked",
+      sql: "SELECT * FROM (VALUES ('Ann', 1), ('Bob', 2)) AS t(customer, rank) WHERE rank <= {{ max_rank }}",
+      dataSourceId: demoId,
+      published: true,
+      options: { parameters: [{ name: "max_rank", title: "Max rank", type: "number", value: 2 }] },
+    });
+    const board = await createDashboard(app.api, "Hasty removed");
+    const widget = await addVisualizationWidget(app.api, board.id, query.visualizations[0]!.id, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+      parameterMappings: {
+        max_rank: {
+          name: "max_rank",
+          type: "widget-level",
+          mapTo: "max_rank",
+          value: null,
+          title: "",
+        },
+      },
+    });
+    const { page } = await signedIn([/404/, /Failed to load resource/]);
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    const card = page.locator(`[data-widget-id="${widget}"]`);
+    await card.waitFor();
+    await card.getByRole("button", { name: "Widget menu" }).click();
+    await page.getByRole("menuitem", { name: "Edit Parameters" }).click();
+    await animationsSettled(page);
+    expect((await app.api.delete(`/api/widgets/${widget}`)).status).toBe(200);
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+    await screenshot(page, "hasty-dashboard-removed-widget");
+    // The page still works and says something.
+    await poll(() =>
+      page.locator(".ant-message, .ant-notification, .ant-alert").count(),
+    ).toBeGreaterThan(0);
+    expect(await page.getByTestId("dashboard-header").count()).toBe(1);
+  });
 });

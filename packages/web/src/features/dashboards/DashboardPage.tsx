@@ -41,6 +41,7 @@ import { WidgetParametersDialog } from "./WidgetParametersDialog";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
+import { isWidgetGone, widgetErrorText } from "./widgetSaveError";
 import { useDashboardAddress } from "./useDashboardAddress";
 import { DashboardFilterBar } from "./DashboardFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
@@ -228,7 +229,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           current.map((w) => (w.id === widget.id ? { ...w, text: saved.text ?? text } : w)),
         );
       } catch (error) {
-        notify.error("Widget could not be saved", error instanceof Error ? error.message : "");
+        notify.error("Widget could not be saved", widgetErrorText(error));
         throw error;
       }
       return;
@@ -253,7 +254,9 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       await deleteWidget(widget.id);
       setWidgets((current) => current.filter((w) => w.id !== widget.id));
     } catch (error) {
-      notify.error("Widget cannot be updated", error instanceof Error ? error.message : "");
+      // Removed elsewhere already: what the user asked for is done.
+      if (isWidgetGone(error)) setWidgets((current) => current.filter((w) => w.id !== widget.id));
+      else notify.error("Widget cannot be updated", widgetErrorText(error));
     }
   }, []);
   const editText = useCallback((widget: DashboardWidget) => setTextbox({ widget }), []);
@@ -272,7 +275,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       await saveWidget(widget.id, { text: widget.text ?? "", options });
       setWidgets((current) => current.map((w) => (w.id === widget.id ? { ...w, options } : w)));
     } catch (error) {
-      notify.error("Widget could not be saved", error instanceof Error ? error.message : "");
+      notify.error("Widget could not be saved", widgetErrorText(error));
       throw error;
     }
   }

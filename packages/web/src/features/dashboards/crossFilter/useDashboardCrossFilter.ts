@@ -11,6 +11,7 @@ import {
 import { useCallback, useMemo, useRef } from "react";
 import { saveWidget, type DashboardWidget } from "../../../api/dashboards";
 import { notify } from "../../../app/notifications";
+import { widgetErrorText } from "../widgetSaveError";
 import type { CrossFilterBarProps } from "./CrossFilterBar";
 import { useCrossFilters } from "./useCrossFilters";
 import type { WidgetDatumClickHandler } from "./useWidgetCrossFilter";
@@ -95,7 +96,7 @@ export function useWidgetCrossFilterSwitch(
         await saveWidget(widget.id, { text: widget.text ?? "", options });
         setWidgets((all) => all.map((w) => (w.id === widget.id ? { ...w, options } : w)));
       } catch (error) {
-        notify.error("Widget could not be saved", error instanceof Error ? error.message : "");
+        notify.error("Widget could not be saved", widgetErrorText(error));
       }
     },
     [setWidgets],

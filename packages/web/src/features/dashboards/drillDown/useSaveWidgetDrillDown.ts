@@ -4,6 +4,7 @@ import { useState } from "react";
 import { withDrillDown, type DrillDownLink } from "@sightline/core";
 import { saveWidget, type DashboardWidget, type WidgetOptions } from "../../../api/dashboards";
 import { notify } from "../../../app/notifications";
+import { widgetErrorText } from "../widgetSaveError";
 
 export function useSaveWidgetDrillDown(
   widget: DashboardWidget,
@@ -17,7 +18,7 @@ export function useSaveWidgetDrillDown(
       await saveWidget(widget.id, { text: widget.text ?? "", options });
       onSaved(options);
     } catch (error) {
-      notify.error("Widget could not be saved", error instanceof Error ? error.message : "");
+      notify.error("Widget could not be saved", widgetErrorText(error));
     } finally {
       setSaving(false);
     }

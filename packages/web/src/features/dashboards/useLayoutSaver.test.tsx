@@ -12,17 +12,22 @@ interface Sent {
 
 let sent: Sent[];
 let fail: boolean;
+/** Widgets removed on the server (another tab): their saves answer 404. */
+let gone: Set<number>;
 
 beforeEach(() => {
   vi.useFakeTimers();
   sent = [];
   fail = false;
+  gone = new Set();
   // The server is not part of this test: a fake fetch plays POST api/widgets/{id}.
   vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
     const body = JSON.parse(String(init.body)) as Sent["body"];
     sent.push({ url, body });
     if (fail) return new Response(JSON.stringify({ message: "down" }), { status: 500 });
     const id = Number(/widgets\/(\d+)/.exec(url)![1]);
+    if (gone.has(id))
+      return new Response(JSON.stringify({ message: "not found" }), { status: 404 });
     return new Response(JSON.stringify({ id, ...body }), {
       status: 200,
       headers: { "content-type": "application/json" },
@@ -75,6 +80,27 @@ describe("layout saving", () => {
     });
     expect(result.current.status).toBe("saved");
     expect(sent).toHaveLength(2);
+  });
+
+  it("a moved widget that another tab removed is dropped, not failed on forever", async () => {
+    const { result } = renderHook(() => useLayoutSaver([widget(1), widget(2)], () => {}));
+    gone.add(2);
+    act(() =>
+      result.current.change(
+        new Map([
+          [1, fullPosition({ col: 3, row: 0 })],
+          [2, fullPosition({ col: 3, row: 3 })],
+        ]),
+      ),
+    );
+    await act(() => vi.advanceTimersByTimeAsync(LAYOUT_SAVE_DELAY_MS + 10));
+    expect(result.current.status).toBe("saved");
+    expect(result.current.pending.size).toBe(0);
+    let done = false;
+    await act(async () => {
+      done = await result.current.flush();
+    });
+    expect(done).toBe(true);
   });
 
   it("Done Editing's flush saves at once and waits for it", async () => {

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { saveWidget, type DashboardWidget, type WidgetPosition } from "../../api/dashboards";
 import { notify } from "../../app/notifications";
+import { isWidgetGone } from "./widgetSaveError";
 
 export const LAYOUT_SAVE_DELAY_MS = 2000;
 
@@ -49,6 +50,10 @@ export function useLayoutSaver(
       return saveWidget(id, {
         text: widget.text ?? "",
         options: { ...widget.options, position },
+      }).catch((error: unknown) => {
+        // Removed in another tab: its position has nothing left to save (retrying would fail forever).
+        if (isWidgetGone(error)) return null;
+        throw error;
       });
     });
     const done = Promise.all(calls).then(

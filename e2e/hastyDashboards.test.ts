@@ -441,4 +441,143 @@ describe("hasty users on dashboards", () => {
     await poll(() => card.count()).toBe(0);
     expect(await page.getByText("Widget cannot be updated").count()).toBe(0);
   });
+
+  describe("parameters, refresh, cross-filters, phone", () => {
+    let board: { id: number; slug: string };
+    let rankedWidget: number;
+    let runs: string[];
+
+    beforeAll(async () => {
+      const ranked = await createQuery(app.api, {
+        name: "Hasty params",
+        sql: "SELECT * FROM (VALUES ('Ann', 1, 'DE'), ('Bob', 2, 'FR'), ('Cid', 3, 'DE')) AS t(customer, rank, country) WHERE rank <= {{ max_rank }} AND '{{ day }}' <> '' AND '{{ land }}' <> ''",
+        dataSourceId: demoId,
+        published: true,
+        options: {
+          parameters: [
+            { name: "max_rank", title: "Max rank", type: "number", value: 3 },
+            { name: "day", title: "Day", type: "date", value: "2026-01-05" },
+            { name: "land", title: "Land", type: "enum", enumOptions: "DE\nFR", value: "DE" },
+          ],
+        },
+      });
+      board = await createDashboard(app.api, "Hasty parameters", { published: true });
+      const mapping = (name: string) => ({
+        name,
+        type: "dashboard-level",
+        mapTo: name,
+        value: null,
+        title: "",
+      });
+      rankedWidget = await addVisualizationWidget(app.api, board.id, ranked.visualizations[0]!.id, {
+        position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+        parameterMappings: {
+          max_rank: mapping("max_rank"),
+          day: mapping("day"),
+          land: mapping("land"),
+        },
+      });
+      await addVisualizationWidget(app.api, board.id, tableId, {
+        position: { col: 3, row: 0, sizeX: 3, sizeY: 8 },
+      });
+    }, 120_000);
+
+    async function openBoard(search = "", viewport?: { width: number; height: number }) {
+      const session = await signedIn([], viewport);
+      runs = [];
+      session.page.on("request", (r) => {
+        if (r.method() === "POST" && /\/api\/queries\/\d+\/results$/.test(r.url()))
+          runs.push(r.postData() ?? "");
+      });
+      await session.page.goto(`/dashboards/${board.id}-${board.slug}${search}`);
+      await waitForWidgetsDrawn(session.page, 2);
+      return session;
+    }
+    const ranked = (page: Page) => page.locator(`[data-widget-id="${rankedWidget}"]`);
+
+    it("a value typed then Ctrl+Enter at once, or Apply double-clicked, applies it once", async () => {
+      const { page } = await openBoard();
+      const bar = page.getByTestId("dashboard-parameters");
+      const input = bar.getByTestId("parameter-max_rank");
+      await input.fill("1");
+      await input.press("Control+Enter");
+      await poll(() => ranked(page).getByRole("row").count()).toBe(2);
+      expect(new URL(page.url()).searchParams.get("p_max_rank")).toBe("1");
+      await input.fill("2");
+      await input.press("Alt+Enter");
+      await poll(() => ranked(page).getByRole("row").count()).toBe(3);
+      await input.fill("3");
+      runs = [];
+      await page.getByTestId("apply-parameters").dblclick();
+      await poll(() => ranked(page).getByRole("row").count()).toBe(4);
+      await page.waitForTimeout(1500);
+      expect(
+        runs.filter((r) => r.includes('"max_rank":"3"') || r.includes('"max_rank":3')),
+      ).toHaveLength(1);
+    });
+
+    it("invalid values in the address (a bad date, an unknown choice) show the dashboard", async () => {
+      const session = await signedIn();
+      const { page } = session;
+      await page.goto(
+        `/dashboards/${board.id}-${board.slug}?p_day=2026-13-45&p_land=XX&p_max_rank=abc`,
+      );
+      await page.getByText("Hasty board orders").waitFor();
+      // An impossible date is not rolled over into another one (2026-13-45 is no 2027-02-14).
+      const day = page.getByTestId("dashboard-parameters").getByLabel("Day");
+      await poll(() => day.inputValue()).not.toBe("2027-02-14");
+      expect(await day.inputValue()).toBe("");
+      await screenshot(page, "hasty-dashboard-bad-parameters");
+      expect(await page.getByTestId("dashboard-parameters").count()).toBe(1);
+    });
+
+    it("Refresh clicked rapidly runs each widget once; Fullscreen then Back", async () => {
+      const { page } = await openBoard();
+      runs = [];
+      const refresh = page.getByTestId("dashboard-refresh");
+      await refresh.dblclick();
+      await poll(() => refresh.isEnabled()).toBe(true);
+      await waitForWidgetsDrawn(page, 2);
+      await page.waitForTimeout(1000);
+      expect(runs).toHaveLength(2);
+
+      await page.getByTestId("dashboard-fullscreen").click();
+      await poll(() => new URL(page.url()).searchParams.has("fullscreen")).toBe(true);
+      await page.goBack();
+      await page.waitForTimeout(500);
+      // Back leaves fullscreen or the page, never leaves a broken state.
+      expect(await page.locator("body").textContent()).not.toContain("Something went wrong");
+    });
+
+    it("cross-filter: cells clicked fast filter by the last one; Back leaves the dashboard", async () => {
+      const session = await signedIn();
+      const { page } = session;
+      await page.goto("/dashboards");
+      await page.getByTestId("dashboards-table").getByText("Hasty parameters").click();
+      await waitForWidgetsDrawn(page, 2);
+      const cells = ranked(page);
+      // One column: each click replaces the value (other columns would add a filter).
+      await cells.getByRole("cell", { name: "Ann", exact: true }).click();
+      await cells.getByRole("cell", { name: "Bob", exact: true }).click();
+      await cells.getByRole("cell", { name: "Cid", exact: true }).click();
+      await poll(() => new URL(page.url()).searchParams.get("cf") ?? "").toContain("Cid");
+      expect(new URL(page.url()).searchParams.get("cf")).not.toContain("Bob");
+      await page.goBack();
+      await poll(() => new URL(page.url()).pathname).toBe("/dashboards");
+    });
+
+    it("on a phone: the widget menu, the parameters, the title editor", async () => {
+      const { page } = await openBoard("?edit", { width: 390, height: 844 });
+      await ranked(page).getByRole("button", { name: "Widget menu" }).click();
+      await page.getByRole("menuitem", { name: "Edit Parameters" }).waitFor();
+      await screenshot(page, "hasty-dashboard-phone-menu", { fullPage: false });
+      await page.keyboard.press("Escape");
+      await page.getByTestId("dashboard-title").getByRole("button").click();
+      await page.getByTestId("dashboard-header").locator("textarea").waitFor();
+      await screenshot(page, "hasty-dashboard-phone-title", { fullPage: false });
+      await page.keyboard.press("Escape");
+      await page.getByTestId("dashboard-parameters").scrollIntoViewIfNeeded();
+      await screenshot(page, "hasty-dashboard-phone-parameters", { fullPage: false });
+    });
+  });
 });

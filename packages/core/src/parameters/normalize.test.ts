@@ -5,6 +5,7 @@ import {
   executionValues,
   missingValuesMessage,
   normalizeParameterValue,
+  parseDateValue,
 } from "./normalize";
 import type { ParameterDefinition } from "./types";
 
@@ -72,6 +73,16 @@ describe("normalizeParameterValue (spec 1 §5)", () => {
     expect(n(def("date"), null)).toBeNull();
     expect(n(def("date"), "d_now")).toBe("d_now");
     expect(n(def("date"), "d_last_week")).toBeNull();
+  });
+
+  it("dates: an impossible date (an address typo) is empty, not rolled over into another date", () => {
+    expect(n(def("date"), "2026-13-45")).toBeNull();
+    expect(n(def("date"), "2026-02-30")).toBeNull();
+    expect(n(def("datetime-local"), "2026-01-05 25:00")).toBeNull();
+    expect(n(def("date"), "2026-01-05T10:30")).toBe("2026-01-05");
+    expect(n(def("date-range"), { start: "2026-01-01", end: "2026-01-32" })).toBeNull();
+    expect(parseDateValue("2026-13-45")).toBeNull();
+    expect(parseDateValue("2026-01-05 10:30:15")?.format("HH:mm:ss")).toBe("10:30:15");
   });
 
   it("date ranges: two valid dates or {start,end}, else empty", () => {

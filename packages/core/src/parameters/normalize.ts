@@ -23,15 +23,37 @@ import {
 export type NormalizedValue =
   string | number | string[] | (string | number)[] | DateRangeValue | null;
 
-/** Parses a date the way the client does; null when invalid. */
+/** A written date (and time): the fields it names. */
+const WRITTEN_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * dayjs rolls impossible dates over (2026-13-45 becomes 2027-02-14): a typo in the address
+ * would show, and run, another date. A written date is real when its fields come back unchanged.
+ */
+function sameFields(written: string, d: Dayjs): boolean {
+  const match = WRITTEN_DATE.exec(written);
+  if (!match) return true;
+  const [, year, month, day, hour = "00", minute = "00", second = "00"] = match;
+  return (
+    d.year() === Number(year) &&
+    d.month() + 1 === Number(month) &&
+    d.date() === Number(day) &&
+    d.hour() === Number(hour) &&
+    d.minute() === Number(minute) &&
+    d.second() === Number(second)
+  );
+}
+
+/** Parses a date the way the client does; null when invalid or impossible. */
 export function parseDateValue(value: unknown): Dayjs | null {
   if (value instanceof Date || typeof value === "number") {
     const d = dayjs(value);
     return d.isValid() ? d : null;
   }
   if (typeof value !== "string" || value.trim() === "") return null;
-  const d = dayjs(value.trim());
-  return d.isValid() ? d : null;
+  const written = value.trim();
+  const d = dayjs(written);
+  return d.isValid() && sameFields(written, d) ? d : null;
 }
 
 function normalizeText(value: unknown): string | null {

@@ -2,7 +2,6 @@
 import { ThunderboltOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Button, DatePicker, Dropdown, Input, Select, Space, Tag } from "antd";
-import dayjs from "dayjs";
 import {
   DATE_FORMATS,
   dynamicDateName,
@@ -14,6 +13,7 @@ import {
   isDateType,
   isMultiValued,
   isPlainObject,
+  parseDateValue,
   type DateParameterType,
   type DateRangeParameterType,
   type ParameterDefinition,
@@ -132,7 +132,7 @@ function DateInput({ def, value, onChange }: Omit<ParameterInputProps, "parentQu
   const type = def.type as DateParameterType;
   const dynamicName = dynamicDateName(value);
   const format = DATE_FORMATS[type];
-  const parsed = typeof value === "string" && !dynamicName ? dayjs(value) : null;
+  const parsed = dynamicName ? null : parseDateValue(value);
   return (
     <Space.Compact data-testid={`parameter-${def.name}`}>
       {dynamicName ? (
@@ -142,7 +142,7 @@ function DateInput({ def, value, onChange }: Omit<ParameterInputProps, "parentQu
       ) : (
         <DatePicker
           aria-label={def.title || def.name}
-          value={parsed?.isValid() ? parsed : null}
+          value={parsed}
           format={format}
           showTime={timeFormat(type) ? { format: timeFormat(type) } : false}
           onChange={(d) => onChange(d ? d.format(format) : null)}
@@ -159,7 +159,7 @@ function DateRangeInput({ def, value, onChange }: Omit<ParameterInputProps, "par
   const format = DATE_FORMATS[type];
   const range =
     isPlainObject(value) && !dynamicName
-      ? ([dayjs(String(value.start)), dayjs(String(value.end))] as const)
+      ? [parseDateValue(value.start), parseDateValue(value.end)]
       : null;
   return (
     <Space.Compact data-testid={`parameter-${def.name}`}>
@@ -169,7 +169,7 @@ function DateRangeInput({ def, value, onChange }: Omit<ParameterInputProps, "par
         </Tag>
       ) : (
         <DatePicker.RangePicker
-          value={range && range[0].isValid() && range[1].isValid() ? [range[0], range[1]] : null}
+          value={range && range[0] && range[1] ? [range[0], range[1]] : null}
           format={format}
           showTime={timeFormat(type) ? { format: timeFormat(type) } : false}
           onChange={(dates) =>

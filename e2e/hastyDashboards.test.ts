@@ -442,6 +442,51 @@ describe("hasty users on dashboards", () => {
     expect(await page.getByText("Widget cannot be updated").count()).toBe(0);
   });
 
+  it("tags typed fast and OK double-clicked; one removed and saved at once", async () => {
+    const board = await createDashboard(app.api, "Hasty tags");
+    const { page } = await signedIn();
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await page.getByRole("button", { name: "Add tag" }).click();
+    const tags = page.getByRole("combobox", { name: "Tags" });
+    await tags.pressSequentially("alpha");
+    await tags.press("Enter");
+    await tags.pressSequentially("beta");
+    await tags.press("Enter");
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).dblclick();
+    await poll(
+      async () => (await app.api.get<{ tags: string[] }>(`/api/dashboards/${board.id}`)).body.tags,
+    ).toEqual(["alpha", "beta"]);
+    await poll(() => page.getByTestId("dashboard-header").textContent()).toContain("beta");
+
+    await page.getByRole("button", { name: "Edit tags" }).click();
+    await animationsSettled(page);
+    await page.getByRole("dialog").locator(".ant-select-selection-item-remove").first().click();
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+    await poll(
+      async () => (await app.api.get<{ tags: string[] }>(`/api/dashboards/${board.id}`)).body.tags,
+    ).toEqual(["beta"]);
+    await poll(() => page.getByTestId("dashboard-header").textContent()).not.toContain("alpha");
+  });
+
+  it("a rename then Done Editing at once keeps the new name", async () => {
+    const board = await createDashboard(app.api, "Hasty rename done");
+    const { page } = await signedIn();
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await page.getByTestId("dashboard-title").getByRole("button").click();
+    await page.getByTestId("dashboard-header").locator("textarea").fill("Hasty renamed and done");
+    // The click blurs the title (which saves it) and leaves edit mode.
+    await page.getByTestId("done-editing").click();
+    await page.waitForURL((url) => !url.search.includes("edit"));
+    await poll(async () => (await getDashboard(board.id)).name).toBe("Hasty renamed and done");
+    await poll(() => page.getByTestId("dashboard-title").textContent()).toBe(
+      "Hasty renamed and done",
+    );
+    await page.reload();
+    await poll(() => page.getByTestId("dashboard-title").textContent()).toBe(
+      "Hasty renamed and done",
+    );
+  });
+
   describe("parameters, refresh, cross-filters, phone", () => {
     let board: { id: number; slug: string };
     let rankedWidget: number;

@@ -279,6 +279,9 @@ function TagsDialog(props: {
   onSave: (tags: string[]) => void;
 }) {
   const [value, setValue] = useState<string[]>(props.tags);
+  // The suggestions list covers the dialog's buttons: it closes once a tag is added (Enter or a
+  // pick), so a user who types a tag and clicks OK at once reaches OK; typing opens it again.
+  const [listOpen, setListOpen] = useState(false);
   return (
     <Modal
       open={props.open}
@@ -297,6 +300,10 @@ function TagsDialog(props: {
         aria-label="Tags"
         value={value}
         onChange={setValue}
+        open={listOpen}
+        onOpenChange={setListOpen}
+        onSearch={(text) => setListOpen(text !== "")}
+        onSelect={() => setListOpen(false)}
         options={props.allTags.map((t) => ({ value: t, label: t }))}
       />
     </Modal>

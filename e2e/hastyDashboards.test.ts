@@ -468,6 +468,34 @@ describe("hasty users on dashboards", () => {
     await poll(() => page.getByTestId("dashboard-header").textContent()).not.toContain("alpha");
   });
 
+  it("on a slow network, a rename then another rename and a tag at once: no conflict with itself", async () => {
+    const board = await createDashboard(app.api, "Hasty slow");
+    const { page } = await signedIn();
+    await page.route(/\/api\/dashboards\/\d+$/, async (route) => {
+      if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    const rename = async (name: string) => {
+      await page.getByTestId("dashboard-title").getByRole("button").click();
+      await page.getByTestId("dashboard-header").locator("textarea").fill(name);
+      await page.keyboard.press("Enter");
+    };
+    await rename("Hasty slow one");
+    await rename("Hasty slow two");
+    await page.getByRole("button", { name: "Add tag" }).click();
+    const tags = page.getByRole("combobox", { name: "Tags" });
+    await tags.pressSequentially("slow");
+    await tags.press("Enter");
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+    await page.waitForTimeout(5000);
+    expect(await page.getByText("It seems like the dashboard has been modified").count()).toBe(0);
+    const saved = await app.api.get<{ name: string; tags: string[] }>(
+      `/api/dashboards/${board.id}`,
+    );
+    expect(saved.body).toMatchObject({ name: "Hasty slow two", tags: ["slow"] });
+  });
+
   it("a rename then Done Editing at once keeps the new name", async () => {
     const board = await createDashboard(app.api, "Hasty rename done");
     const { page } = await signedIn();

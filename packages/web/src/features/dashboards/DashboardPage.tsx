@@ -41,6 +41,7 @@ import { WidgetParametersDialog } from "./WidgetParametersDialog";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
+import { useSerialSaves } from "./useSerialSaves";
 import { isWidgetGone, widgetErrorText } from "./widgetSaveError";
 import { useDashboardAddress } from "./useDashboardAddress";
 import { DashboardFilterBar } from "./DashboardFilterBar";
@@ -149,9 +150,12 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   // Leaving the page with layout changes not saved yet asks first (spec 3 §4).
   useLeaveWarning(editing, () => saver.pending.size > 0 || saver.status !== "saved");
 
+  const serialSave = useSerialSaves(dashboard.version);
   async function save(changes: DashboardSaveBody) {
     try {
-      const saved = await saveDashboard(dashboard.id, { ...changes, version: dashboard.version });
+      const saved = await serialSave((version) =>
+        saveDashboard(dashboard.id, { ...changes, version }),
+      );
       setDashboard((current) => ({
         ...current,
         ...saved,

@@ -496,6 +496,49 @@ describe("hasty users on dashboards", () => {
     expect(saved.body).toMatchObject({ name: "Hasty slow two", tags: ["slow"] });
   });
 
+  it("Add Widget, Add Textbox and Done Editing double-clicked open one dialog and leave once", async () => {
+    const board = await createDashboard(app.api, "Hasty dialogs");
+    const { page } = await signedIn();
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await page.getByRole("button", { name: "Add Widget" }).dblclick();
+    await animationsSettled(page);
+    expect(await page.locator(".ant-modal:visible").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    await poll(() => page.locator(".ant-modal:visible").count()).toBe(0);
+    await page.getByRole("button", { name: "Add Textbox" }).dblclick();
+    await animationsSettled(page);
+    expect(await page.locator(".ant-modal:visible").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    await poll(() => page.locator(".ant-modal:visible").count()).toBe(0);
+    await page.getByTestId("done-editing").dblclick();
+    await page.waitForURL((url) => !url.search.includes("edit"));
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).search).not.toContain("edit");
+  });
+
+  it("Refresh without network says so in the widgets; Refresh once it is back shows the data", async () => {
+    const board = await createDashboard(app.api, "Hasty refresh offline", { published: true });
+    await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page, context } = await signedIn([
+      /Failed to load resource/,
+      /ERR_INTERNET_DISCONNECTED/,
+    ]);
+    await page.goto(`/dashboards/${board.id}-${board.slug}`);
+    await waitForWidgetsDrawn(page, 1);
+    await context.setOffline(true);
+    await page.getByTestId("dashboard-refresh").click();
+    await poll(() => page.locator("[data-widget-type=visualization]").textContent()).toMatch(
+      /Internet connection|communicating with server/,
+    );
+    await screenshot(page, "hasty-dashboard-refresh-offline");
+    await context.setOffline(false);
+    await poll(() => page.getByTestId("dashboard-refresh").isEnabled()).toBe(true);
+    await page.getByTestId("dashboard-refresh").click();
+    await waitForWidgetsDrawn(page, 1);
+  });
+
   it("a rename then Done Editing at once keeps the new name", async () => {
     const board = await createDashboard(app.api, "Hasty rename done");
     const { page } = await signedIn();

@@ -1,82 +1,54 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, launchBrowser, newPage } from "./browser";
-import { demoDataSourceId, saveVisualization } from "./demoVisualizations";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { addVisualizationWidget, createDashboard } from "./fixtures/dashboards";
+import { demoDataSourceId } from "./fixtures/demo";
+import { createQueryWithVisualization } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
-const poll = <T>(fn: () => T | Promise<T>, timeout = 30_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(30_000);
 
 const MARKER = "refresh_shared";
 
 /** A dashboard's Refresh runs each distinct query and parameter combination once. */
 describe("dashboard refresh in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let dashboardId: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const dataSourceId = await demoDataSourceId(api);
-    const saved = await saveVisualization(
-      api,
-      dataSourceId,
+    const saved = await createQueryWithVisualization(
+      app.api,
+      await demoDataSourceId(app.api),
       {
         name: "Orders by status",
         sql: `SELECT status, count(*) AS ${MARKER} FROM orders GROUP BY 1 ORDER BY 2 DESC`,
       },
       { type: "CHART", options: { columnMapping: { status: "x", [MARKER]: "y" } } },
     );
-    const query = await api.get<{ visualizations: { id: number; type: string }[] }>(
+    const query = await app.api.get<{ visualizations: { id: number; type: string }[] }>(
       `/api/queries/${saved.queryId}`,
     );
     const table = query.body.visualizations.find((v) => v.type === "TABLE")!;
-    const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Three views" });
-    dashboardId = dashboard.body.id;
+    dashboardId = (await createDashboard(app.api, "Three views")).id;
     // Three widgets of one query: its chart, its table, and its chart again.
     for (const [i, visualizationId] of [
       saved.visualizationId,
       table.id,
       saved.visualizationId,
     ].entries()) {
-      const widget = await api.post("/api/widgets", {
-        dashboard_id: dashboardId,
-        visualization_id: visualizationId,
-        text: "",
-        width: 1,
-        options: { position: { col: (i % 2) * 3, row: Math.floor(i / 2) * 8, sizeX: 3, sizeY: 8 } },
+      await addVisualizationWidget(app.api, dashboardId, visualizationId, {
+        position: { col: (i % 2) * 3, row: Math.floor(i / 2) * 8, sizeX: 3, sizeY: 8 },
       });
-      expect(widget.status, widget.text).toBe(200);
     }
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
   /** Results the server stored for the query: one per execution. */
   const executions = async () =>
-    (await server.ctx.database.db.selectFrom("query_results").select("query").execute()).filter(
+    (await app.server.ctx.database.db.selectFrom("query_results").select("query").execute()).filter(
       (r) => r.query.includes(MARKER),
     ).length;
 
   it("runs a query shown by three widgets once on Refresh", { timeout: 90_000 }, async () => {
-    const { page, context } = await newPage(browser, server.url, DESKTOP);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
+    const { page, context } = await app.openSignedIn();
 
     const runs: { max_age?: number }[] = [];
     page.on("request", (req) => {

@@ -1,23 +1,17 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot } from "./browser";
-import { demoDataSourceId, saveVisualization } from "./demoVisualizations";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DESKTOP, PHONE, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import {
+  addVisualizationWidget,
+  createDashboard,
+  type WidgetPosition,
+} from "./fixtures/dashboards";
+import { demoDataSourceId } from "./fixtures/demo";
+import { createQueryWithVisualization } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 30_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
-
-interface Position {
-  col: number;
-  row: number;
-  sizeX: number;
-  sizeY: number;
-  autoHeight?: boolean;
-}
+const poll = pollFor(30_000);
 
 /** Every visualization type over the Demo data, at Redash's default size for its type. */
 const WIDGETS: {
@@ -25,7 +19,7 @@ const WIDGETS: {
   name: string;
   sql: string;
   options: Record<string, unknown>;
-  position: Position;
+  position: WidgetPosition;
 }[] = [
   {
     type: "COUNTER",
@@ -118,55 +112,30 @@ const WIDGETS: {
 
 /** Sizes and auto-height of dashboard widgets, with every visualization type on one dashboard. */
 describe("dashboard layout in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let dashboardId: number;
   const widgetIds = new Map<string, number>();
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const dataSourceId = await demoDataSourceId(api);
-    const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Every type" });
-    dashboardId = dashboard.body.id;
+    const dataSourceId = await demoDataSourceId(app.api);
+    dashboardId = (await createDashboard(app.api, "Every type")).id;
     for (const w of WIDGETS) {
-      const saved = await saveVisualization(
-        api,
+      const saved = await createQueryWithVisualization(
+        app.api,
         dataSourceId,
         { sql: w.sql, name: w.name },
         { type: w.type, options: w.options },
       );
-      const widget = await api.post<{ id: number }>("/api/widgets", {
-        dashboard_id: dashboardId,
-        visualization_id: saved.visualizationId,
-        text: "",
-        width: 1,
-        options: { isHidden: false, position: w.position, parameterMappings: {} },
+      const widgetId = await addVisualizationWidget(app.api, dashboardId, saved.visualizationId, {
+        isHidden: false,
+        position: w.position,
+        parameterMappings: {},
       });
-      expect(widget.status, widget.text).toBe(200);
-      widgetIds.set(w.type, widget.body.id);
+      widgetIds.set(w.type, widgetId);
     }
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
-  async function signedIn(viewport = DESKTOP) {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
+  const signedIn = app.openSignedIn;
 
   const cell = (page: Page, type: string) =>
     page.locator(`[data-widget-id="${widgetIds.get(type)}"]`);
@@ -181,9 +150,9 @@ describe("dashboard layout in the browser", () => {
       return Math.round(parts - el.getBoundingClientRect().height);
     });
   const storedPosition = async (type: string) => {
-    const dashboard = await api.get<{ widgets: { id: number; options: { position: Position } }[] }>(
-      `/api/dashboards/${dashboardId}`,
-    );
+    const dashboard = await app.api.get<{
+      widgets: { id: number; options: { position: WidgetPosition } }[];
+    }>(`/api/dashboards/${dashboardId}`);
     return dashboard.body.widgets.find((w) => w.id === widgetIds.get(type))!.options.position;
   };
 
@@ -265,7 +234,7 @@ describe("dashboard layout in the browser", () => {
   );
 
   it("shows the Demo dashboard whole on desktop and phone", { timeout: 120_000 }, async () => {
-    const list = await api.get<{ results: { id: number; name: string }[] }>(
+    const list = await app.api.get<{ results: { id: number; name: string }[] }>(
       "/api/dashboards?q=Demo",
     );
     const demo = list.body.results.find((d) => d.name.startsWith("Demo"))!;

@@ -1,22 +1,18 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import {
+  addTextboxWidget,
+  addVisualizationWidget,
+  createDashboard,
+  type WidgetPosition,
+} from "./fixtures/dashboards";
+import { dataSourceIdByName } from "./fixtures/demo";
+import { createQuery, createVisualization } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(20_000);
 
-interface Position {
-  col: number;
-  row: number;
-  sizeX: number;
-  sizeY: number;
-  autoHeight?: boolean;
-}
 interface SavedDashboard {
   id: number;
   name: string;
@@ -26,62 +22,37 @@ interface SavedDashboard {
     id: number;
     text: string;
     visualization?: { id: number };
-    options: { position: Position };
+    options: { position: WidgetPosition };
   }[];
 }
 
 /** Browser flows of the dashboards area against a real server. */
 describe("dashboards in the browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
+  let demoId: number;
   let queryId: number;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-    const demo = sources.find((s) => s.name === "Demo");
-    if (!demo) throw new Error(`no Demo data source: ${JSON.stringify(sources)}`);
-    const saved = await api.post<{ id: number }>("/api/queries", {
-      name: "Orders by month",
-      query:
-        "SELECT * FROM (VALUES ('Jan', 120), ('Feb', 145), ('Mar', 98), ('Apr', 171)) AS t(month, orders)",
-      data_source_id: demo.id,
-    });
-    expect(saved.status, saved.text).toBe(200);
-    queryId = saved.body.id;
-    await api.post(`/api/queries/${queryId}`, { is_draft: false });
-    const chart = await api.post("/api/visualizations", {
-      query_id: queryId,
+    demoId = await dataSourceIdByName(app.api, "Demo");
+    queryId = (
+      await createQuery(app.api, {
+        name: "Orders by month",
+        sql: "SELECT * FROM (VALUES ('Jan', 120), ('Feb', 145), ('Mar', 98), ('Apr', 171)) AS t(month, orders)",
+        dataSourceId: demoId,
+        published: true,
+      })
+    ).id;
+    await createVisualization(app.api, queryId, {
       type: "CHART",
       name: "Chart",
       options: { globalSeriesType: "column", columnMapping: { month: "x", orders: "y" } },
     });
-    expect(chart.status, chart.text).toBe(200);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
 
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
+  const signedIn = app.openSignedIn;
 
   const getDashboard = async (id: number) =>
-    (await api.get<SavedDashboard>(`/api/dashboards/${id}`)).body;
+    (await app.api.get<SavedDashboard>(`/api/dashboards/${id}`)).body;
 
   it(
     "creates a dashboard from the Create menu, adds a query widget and a text box, moves and resizes them, publishes it and shows it after a reload",
@@ -300,26 +271,20 @@ describe("dashboards in the browser", () => {
     "maps a query parameter to a new dashboard parameter, applies a value with p_ in the address, favorites and archives",
     { timeout: 120_000 },
     async () => {
-      const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-      const demo = sources.find((s) => s.name === "Demo")!;
-      const query = await api.post<{ id: number }>("/api/queries", {
+      await createQuery(app.api, {
         name: "Top customers",
-        query:
-          "SELECT * FROM (VALUES ('Ann', 1), ('Bob', 2), ('Cid', 3)) AS t(customer, rank) WHERE rank <= {{ max_rank }}",
-        data_source_id: demo.id,
+        sql: "SELECT * FROM (VALUES ('Ann', 1), ('Bob', 2), ('Cid', 3)) AS t(customer, rank) WHERE rank <= {{ max_rank }}",
+        dataSourceId: demoId,
         options: {
           parameters: [{ name: "max_rank", title: "Max rank", type: "number", value: 3 }],
         },
+        published: true,
       });
-      expect(query.status, query.text).toBe(200);
-      await api.post(`/api/queries/${query.body.id}`, { is_draft: false });
-      const created = await api.post<{ id: number; slug: string }>("/api/dashboards", {
-        name: "Customers",
-      });
-      const id = created.body.id;
+      const created = await createDashboard(app.api, "Customers");
+      const id = created.id;
 
       const { page, context } = await signedIn();
-      await page.goto(`/dashboards/${id}-${created.body.slug}?edit`);
+      await page.goto(`/dashboards/${id}-${created.slug}?edit`);
       await page.getByRole("button", { name: "Add Widget" }).click();
       await animationsSettled(page);
       await page.getByPlaceholder("Search a query by name").fill("Top customers");
@@ -372,7 +337,7 @@ describe("dashboards in the browser", () => {
       await page.getByTestId("dashboard-header").getByTestId("favorite-star").click();
       await poll(async () =>
         (
-          await api.get<{ results: { id: number }[] }>("/api/dashboards/favorites")
+          await app.api.get<{ results: { id: number }[] }>("/api/dashboards/favorites")
         ).body.results.map((d) => d.id),
       ).toContain(id);
       await page.goto("/");
@@ -383,11 +348,11 @@ describe("dashboards in the browser", () => {
       await page.waitForURL(new RegExp(`/dashboards/${id}-`));
 
       // The legacy address opens it by its slug.
-      await page.goto(`/dashboard/${created.body.slug}`);
+      await page.goto(`/dashboard/${created.slug}`);
       await poll(() => page.getByTestId("dashboard-title").textContent()).toBe("Customers");
 
       // Someone else saved it meanwhile: a save says so and the message stays.
-      await api.post(`/api/dashboards/${id}`, { name: "Customers" });
+      await app.api.post(`/api/dashboards/${id}`, { name: "Customers" });
       await page.getByRole("button", { name: "Publish" }).click();
       await poll(() => page.getByTestId("dashboard-page").textContent()).toContain(
         "It seems like the dashboard has been modified by another user.",
@@ -410,34 +375,18 @@ describe("dashboards in the browser", () => {
     "shows a failing query's error in its widget and sanitises text boxes",
     { timeout: 90_000 },
     async () => {
-      const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-      const demo = sources.find((s) => s.name === "Demo")!;
-      const query = await api.post<{ id: number; visualizations: { id: number }[] }>(
-        "/api/queries",
-        { name: "Broken", query: "SELECT * FROM no_such_table", data_source_id: demo.id },
-      );
-      expect(query.status, query.text).toBe(200);
-      const full = await api.get<{ visualizations: { id: number }[] }>(
-        `/api/queries/${query.body.id}`,
-      );
-      const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Broken board" });
-      const id = dashboard.body.id;
-      const widgets = [
-        {
-          visualization_id: full.body.visualizations[0]!.id,
-          text: "",
-          options: { position: { col: 0, row: 0, sizeX: 3, sizeY: 4 } },
-        },
-        {
-          visualization_id: null,
-          text: 'Hello <img src=x onerror="window.__xss=1"> **there**',
-          options: { position: { col: 3, row: 0, sizeX: 3, sizeY: 4 } },
-        },
-      ];
-      for (const widget of widgets) {
-        const res = await api.post("/api/widgets", { dashboard_id: id, width: 1, ...widget });
-        expect(res.status, res.text).toBe(200);
-      }
+      const query = await createQuery(app.api, {
+        name: "Broken",
+        sql: "SELECT * FROM no_such_table",
+        dataSourceId: demoId,
+      });
+      const { id } = await createDashboard(app.api, "Broken board");
+      await addVisualizationWidget(app.api, id, query.visualizations[0]!.id, {
+        position: { col: 0, row: 0, sizeX: 3, sizeY: 4 },
+      });
+      await addTextboxWidget(app.api, id, 'Hello <img src=x onerror="window.__xss=1"> **there**', {
+        position: { col: 3, row: 0, sizeX: 3, sizeY: 4 },
+      });
       const { page, context } = await signedIn();
       await page.goto(`/dashboards/${id}`);
       await poll(
@@ -458,31 +407,20 @@ describe("dashboards in the browser", () => {
     },
   );
   it("filters every widget from the dashboard's filter bar", { timeout: 90_000 }, async () => {
-    const sources = (await api.get("/api/data_sources")).body as { id: number; name: string }[];
-    const demo = sources.find((s) => s.name === "Demo")!;
-    const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Regions" });
-    const id = dashboard.body.id;
+    const { id } = await createDashboard(app.api, "Regions");
     const rows = [
       "SELECT * FROM (VALUES ('EU', 'Paris'), ('US', 'Boston')) AS t(\"region::filter\", city)",
       "SELECT * FROM (VALUES ('EU', 10), ('US', 20)) AS t(\"region::filter\", sales)",
     ];
     for (const [i, sql] of rows.entries()) {
-      const query = await api.post<{ id: number }>("/api/queries", {
+      const query = await createQuery(app.api, {
         name: `Region query ${i + 1}`,
-        query: sql,
-        data_source_id: demo.id,
+        sql,
+        dataSourceId: demoId,
       });
-      const full = await api.get<{ visualizations: { id: number }[] }>(
-        `/api/queries/${query.body.id}`,
-      );
-      const res = await api.post("/api/widgets", {
-        dashboard_id: id,
-        visualization_id: full.body.visualizations[0]!.id,
-        text: "",
-        width: 1,
-        options: { position: { col: i * 3, row: 0, sizeX: 3, sizeY: 5 } },
+      await addVisualizationWidget(app.api, id, query.visualizations[0]!.id, {
+        position: { col: i * 3, row: 0, sizeX: 3, sizeY: 5 },
       });
-      expect(res.status, res.text).toBe(200);
     }
     const { page, context } = await signedIn();
     await page.goto(`/dashboards/${id}?edit`);

@@ -2,18 +2,21 @@
 // rows (by column name, or a column mapped to it), a widget mapping the column to a parameter
 // runs again with it, the filters live in the address (a shared link opens filtered), the public
 // page filters too, and editors switch it off per dashboard and per widget.
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { ADMIN, setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
-import { DESKTOP, PHONE, animationsSettled, launchBrowser, newPage, screenshot } from "./browser";
-import { demoDataSourceId } from "./demoVisualizations";
-import { snapshotWebApp, useWebAppSnapshot } from "./queries-webapp";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { BOTH_VIEWPORTS, PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { chartPixel, clickBar, clickChartAt, drawnChart } from "./fixtures/charts";
+import {
+  addVisualizationWidget,
+  createDashboard,
+  type WidgetPosition,
+} from "./fixtures/dashboards";
+import { demoDataSourceId } from "./fixtures/demo";
+import { createQuery, createVisualization } from "./fixtures/queries";
+import { pollFor } from "./fixtures/poll";
 
-/** Waits for the page to reach a state; long enough for a loaded 2-core machine. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 30_000) =>
-  expect.poll(fn, { timeout, interval: 200 });
+const poll = pollFor(30_000);
 
 interface Widgets {
   chart: number;
@@ -23,10 +26,7 @@ interface Widgets {
 }
 
 describe("Cross-filtering on a dashboard", () => {
-  let server: TestServer;
-  let browser: Browser;
-  let api: TestClient;
-  let webApp: string;
+  const app = useBrowserApp();
   let dashboardId: number;
   let ids: Widgets;
 
@@ -34,7 +34,7 @@ describe("Cross-filtering on a dashboard", () => {
   async function addWidget(
     name: string,
     sql: string,
-    position: { col: number; row: number; sizeX: number; sizeY: number },
+    position: WidgetPosition,
     visualization?: { type: string; options: Record<string, unknown> },
     extra: {
       options?: Record<string, unknown>;
@@ -42,48 +42,25 @@ describe("Cross-filtering on a dashboard", () => {
       dashboard?: number;
     } = {},
   ): Promise<number> {
-    const dataSourceId = await demoDataSourceId(api);
-    const saved = await api.post<{ id: number }>("/api/queries", {
+    const query = await createQuery(app.api, {
       name,
-      query: sql,
-      data_source_id: dataSourceId,
+      sql,
+      dataSourceId: await demoDataSourceId(app.api),
       options: extra.options ?? {},
+      published: true,
     });
-    expect(saved.status, saved.text).toBe(200);
-    await api.post(`/api/queries/${saved.body.id}`, { is_draft: false });
-    let visualizationId: number;
-    if (visualization) {
-      const viz = await api.post<{ id: number }>("/api/visualizations", {
-        query_id: saved.body.id,
-        name,
-        ...visualization,
-      });
-      expect(viz.status, viz.text).toBe(200);
-      visualizationId = viz.body.id;
-    } else {
-      const full = await api.get<{ visualizations: { id: number }[] }>(
-        `/api/queries/${saved.body.id}`,
-      );
-      visualizationId = full.body.visualizations[0]!.id;
-    }
-    const widget = await api.post<{ id: number }>("/api/widgets", {
-      dashboard_id: extra.dashboard ?? dashboardId,
-      visualization_id: visualizationId,
-      text: "",
-      width: 1,
-      options: { isHidden: false, position, ...extra.widgetOptions },
+    const visualizationId = visualization
+      ? await createVisualization(app.api, query.id, { name, ...visualization })
+      : query.visualizations[0]!.id;
+    return addVisualizationWidget(app.api, extra.dashboard ?? dashboardId, visualizationId, {
+      isHidden: false,
+      position,
+      ...extra.widgetOptions,
     });
-    expect(widget.status, widget.text).toBe(200);
-    return widget.body.id;
   }
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    api = await setUpAndLogin(server.url);
-    browser = await launchBrowser();
-    webApp = await snapshotWebApp();
-    const dashboard = await api.post<{ id: number }>("/api/dashboards", { name: "Shop filters" });
-    dashboardId = dashboard.body.id;
+    dashboardId = (await createDashboard(app.api, "Shop filters")).id;
     const chart = await addWidget(
       "Sales by country",
       "SELECT * FROM (VALUES ('FR', 10), ('DE', 20), ('IT', 5)) AS t(country, sales)",
@@ -130,10 +107,11 @@ describe("Cross-filtering on a dashboard", () => {
       },
     );
     ids = { chart, customers, cities, picked };
-    const { body: board } = await api.get<{ version: number; options: Record<string, unknown> }>(
-      `/api/dashboards/${dashboardId}`,
-    );
-    const saved = await api.post(`/api/dashboards/${dashboardId}`, {
+    const { body: board } = await app.api.get<{
+      version: number;
+      options: Record<string, unknown>;
+    }>(`/api/dashboards/${dashboardId}`);
+    const saved = await app.api.post(`/api/dashboards/${dashboardId}`, {
       version: board.version,
       options: {
         ...board.options,
@@ -147,22 +125,7 @@ describe("Cross-filtering on a dashboard", () => {
     expect(saved.status, saved.text).toBe(200);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webApp) fs.rmSync(webApp, { recursive: true, force: true });
-  });
-
-  async function signedIn(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
-    const { page, context } = await newPage(browser, server.url, viewport);
-    await useWebAppSnapshot(context, webApp);
-    await page.goto("/login");
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL((url) => url.pathname === "/");
-    return { page, context };
-  }
+  const signedIn = app.openSignedIn;
 
   const widget = (page: Page, id: number): Locator => page.locator(`[data-widget-id="${id}"]`);
 
@@ -178,45 +141,11 @@ describe("Cross-filtering on a dashboard", () => {
 
   /** The chart's categories and each bar's opacity (1 unless dimmed), as ECharts draws them. */
   async function bars(page: Page, id: number): Promise<{ x: string; opacity: number }[]> {
-    return widget(page, id)
-      .locator("[_echarts_instance_]")
-      .evaluate((el) => {
-        const api = (
-          window as unknown as {
-            sightlineECharts: { getInstanceByDom(el: Element): { getOption(): unknown } };
-          }
-        ).sightlineECharts;
-        const option = api.getInstanceByDom(el).getOption() as {
-          xAxis: { data: string[] }[];
-          series: { data: unknown[] }[];
-        };
-        return option.xAxis[0]!.data.map((x, i) => {
-          const d = option.series[0]!.data[i] as { itemStyle?: { opacity?: number } } | null;
-          return { x, opacity: d?.itemStyle?.opacity ?? 1 };
-        });
-      });
-  }
-
-  /** Clicks the chart's bar for a category, where ECharts drew it. */
-  async function clickBar(page: Page, id: number, category: string, value: number) {
-    const canvas = widget(page, id).locator("[_echarts_instance_]");
-    const point = await canvas.evaluate(
-      (el, [x, y]) => {
-        const api = (
-          window as unknown as {
-            sightlineECharts: {
-              getInstanceByDom(el: Element): {
-                convertToPixel(finder: unknown, value: unknown): number[];
-              };
-            };
-          }
-        ).sightlineECharts;
-        // Halfway up the bar.
-        return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [x, (y as number) / 2]);
-      },
-      [category, value] as const,
-    );
-    await canvas.click({ position: { x: point[0]!, y: point[1]! } });
+    const chart = await drawnChart(widget(page, id));
+    return chart.categories.map((x, i) => {
+      const d = chart.series[0]!.data[i] as { itemStyle?: { opacity?: number } } | null;
+      return { x, opacity: d?.itemStyle?.opacity ?? 1 };
+    });
   }
 
   /** Errors the page threw, reported with a failure to draw. */
@@ -254,7 +183,7 @@ describe("Cross-filtering on a dashboard", () => {
       expect(await column(page, ids.picked, 0)).toEqual(["none"]);
 
       // A bar: the other widgets keep DE's rows; the chart dims the other bars.
-      await clickBar(page, ids.chart, "DE", 20);
+      await clickBar(widget(page, ids.chart), "DE", 20);
       await poll(() => tags(page)).toEqual(["country: DE"]);
       await poll(() => column(page, ids.customers, 1)).toEqual(["Carl"]);
       await poll(() => column(page, ids.cities, 1)).toEqual(["Berlin", "Munich"]);
@@ -269,7 +198,7 @@ describe("Cross-filtering on a dashboard", () => {
       await screenshot(page, "cross-filter-bar-desktop");
 
       // Clicking the bar again removes the filter.
-      await clickBar(page, ids.chart, "DE", 20);
+      await clickBar(widget(page, ids.chart), "DE", 20);
       await poll(() => tags(page)).toEqual([]);
       await poll(() => column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Carl", "Dora"]);
       expect(new URL(page.url()).searchParams.has("cf")).toBe(false);
@@ -339,7 +268,7 @@ describe("Cross-filtering on a dashboard", () => {
     "works on the public dashboard: a filtered link, and clicks",
     { timeout: 120_000 },
     async () => {
-      const share = await api.post<{ public_url: string }>(
+      const share = await app.api.post<{ public_url: string }>(
         `/api/dashboards/${dashboardId}/share`,
         {},
       );
@@ -348,12 +277,8 @@ describe("Cross-filtering on a dashboard", () => {
       const cf = JSON.stringify([
         { column: "country", values: ["IT"], type: "string", widget: ids.chart },
       ]);
-      for (const [viewport, name] of [
-        [DESKTOP, "desktop"],
-        [PHONE, "phone"],
-      ] as const) {
-        const { page, context } = await newPage(browser, server.url, viewport);
-        await useWebAppSnapshot(context, webApp);
+      for (const { name, viewport } of BOTH_VIEWPORTS) {
+        const { page, context } = await app.open(viewport);
         await page.goto(`${publicUrl.pathname}?cf=${encodeURIComponent(cf)}`);
         await drawn(page);
         await poll(() => tags(page)).toEqual(["country: IT"]);
@@ -366,8 +291,7 @@ describe("Cross-filtering on a dashboard", () => {
         await context.close();
       }
       // A value no row has: the widgets it filters say so.
-      const { page, context } = await newPage(browser, server.url, DESKTOP);
-      await useWebAppSnapshot(context, webApp);
+      const { page, context } = await app.open();
       const none = JSON.stringify([{ column: "country", values: ["XX"], widget: ids.chart }]);
       await page.goto(`${publicUrl.pathname}?cf=${encodeURIComponent(none)}`);
       await poll(() => page.getByTestId("cross-filter-empty").allTextContents()).toEqual([
@@ -389,13 +313,13 @@ describe("Cross-filtering on a dashboard", () => {
       await widget(page, ids.customers).getByRole("button", { name: "Widget menu" }).click();
       await page.getByRole("menuitem", { name: "Turn Off Cross-filtering" }).click();
       await poll(async () => {
-        const board = await api.get<{
+        const board = await app.api.get<{
           widgets: { id: number; options: Record<string, unknown> }[];
         }>(`/api/dashboards/${dashboardId}`);
         return board.body.widgets.find((w) => w.id === ids.customers)?.options;
       }).toMatchObject({ crossFilter: { enabled: false }, position: { col: 3, row: 0 } });
       await widget(page, ids.customers).getByRole("cell", { name: "Carl", exact: true }).click();
-      await clickBar(page, ids.chart, "FR", 10);
+      await clickBar(widget(page, ids.chart), "FR", 10);
       await poll(() => tags(page)).toEqual(["country: FR"]);
       // Nor is it filtered.
       expect(await column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Carl", "Dora"]);
@@ -423,7 +347,7 @@ describe("Cross-filtering on a dashboard", () => {
       await dialog.getByRole("switch", { name: "Cross-filtering" }).click();
       await dialog.getByRole("button", { name: "Save" }).click();
       await poll(async () => {
-        const board = await api.get<{ options: Record<string, unknown> }>(
+        const board = await app.api.get<{ options: Record<string, unknown> }>(
           `/api/dashboards/${dashboardId}`,
         );
         return board.body.options.crossFilter;
@@ -432,7 +356,7 @@ describe("Cross-filtering on a dashboard", () => {
         mappings: { country: { [ids.cities]: "land" }, customer: { [ids.cities]: "city" } },
         parameters: { country: { [ids.picked]: "pick" } },
       });
-      await clickBar(page, ids.chart, "FR", 10);
+      await clickBar(widget(page, ids.chart), "FR", 10);
       await page.waitForTimeout(500);
       expect(await tags(page)).toEqual([]);
       expect(await column(page, ids.cities, 1)).toEqual(["Paris", "Berlin", "Rome", "Munich"]);
@@ -440,8 +364,7 @@ describe("Cross-filtering on a dashboard", () => {
     },
   );
   it("a funnel step and a map region filter too", { timeout: 180_000 }, async () => {
-    const board = await api.post<{ id: number }>("/api/dashboards", { name: "Regions" });
-    const dashboard = board.body.id;
+    const dashboard = (await createDashboard(app.api, "Regions")).id;
     const funnel = await addWidget(
       "Visits",
       "SELECT * FROM (VALUES ('France', 100), ('Germany', 60)) AS t(country, visits)",
@@ -497,35 +420,10 @@ describe("Cross-filtering on a dashboard", () => {
     await poll(() => tags(page)).toEqual([]);
 
     // A region of the map, where ECharts drew France.
-    const canvas = widget(page, map).locator("[_echarts_instance_]");
+    const france = [2.4, 46.8];
     // Until the map has laid out, a point has no pixel.
-    await poll(() =>
-      canvas.evaluate((el) => {
-        const api = (
-          window as unknown as {
-            sightlineECharts: {
-              getInstanceByDom(el: Element): {
-                convertToPixel(finder: unknown, value: unknown): number[] | undefined;
-              };
-            };
-          }
-        ).sightlineECharts;
-        return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [2.4, 46.8]) ?? null;
-      }),
-    ).not.toBeNull();
-    const point = await canvas.evaluate((el) => {
-      const api = (
-        window as unknown as {
-          sightlineECharts: {
-            getInstanceByDom(el: Element): {
-              convertToPixel(finder: unknown, value: unknown): number[];
-            };
-          };
-        }
-      ).sightlineECharts;
-      return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [2.4, 46.8]);
-    });
-    await canvas.click({ position: { x: point[0]!, y: point[1]! } });
+    await poll(() => chartPixel(widget(page, map), france)).not.toBeNull();
+    await clickChartAt(widget(page, map), france);
     await poll(() => tags(page)).toEqual(["country: France"]);
     await poll(() => column(page, people, 1)).toEqual(["Ana"]);
     await poll(() => widget(page, funnel).getByRole("row").allTextContents()).toHaveLength(2);

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
+import { clickBar, drawnChart } from "./fixtures/charts";
 import {
   addVisualizationWidget,
   createDashboard,
@@ -122,46 +123,10 @@ describe("Drill-down from a dashboard", () => {
 
   const widget = (page: Page, id: number): Locator => page.locator(`[data-widget-id="${id}"]`);
 
-  /** The chart's categories, as ECharts draws them. */
-  async function categories(page: Page): Promise<string[]> {
-    return widget(page, chartWidget)
-      .locator("[_echarts_instance_]")
-      .evaluate((el) => {
-        const api = (
-          window as unknown as {
-            sightlineECharts: { getInstanceByDom(el: Element): { getOption(): unknown } };
-          }
-        ).sightlineECharts;
-        const option = api.getInstanceByDom(el).getOption() as { xAxis: { data: string[] }[] };
-        return option.xAxis[0]!.data;
-      });
-  }
+  const chart = (page: Page): Locator => widget(page, chartWidget);
 
-  /** Clicks the chart's bar for a category, halfway up, where ECharts drew it. */
-  async function clickBar(
-    page: Page,
-    category: string,
-    value: number,
-    modifiers: "Control"[] = [],
-  ) {
-    const canvas = widget(page, chartWidget).locator("[_echarts_instance_]");
-    const point = await canvas.evaluate(
-      (el, [x, y]) => {
-        const api = (
-          window as unknown as {
-            sightlineECharts: {
-              getInstanceByDom(el: Element): {
-                convertToPixel(finder: unknown, value: unknown): number[];
-              };
-            };
-          }
-        ).sightlineECharts;
-        return api.getInstanceByDom(el).convertToPixel({ seriesIndex: 0 }, [x, (y as number) / 2]);
-      },
-      [category, value] as const,
-    );
-    await canvas.click({ position: { x: point[0]!, y: point[1]! }, modifiers });
-  }
+  /** The chart's categories, as ECharts draws them. */
+  const categories = async (page: Page) => (await drawnChart(chart(page))).categories;
 
   async function sourceDrawn(page: Page) {
     await waitForWidgetsDrawn(page, 2);
@@ -215,13 +180,13 @@ describe("Drill-down from a dashboard", () => {
       await poll(() => new URL(page.url()).searchParams.has("edit")).toBe(false);
       // Ctrl-click opens the target in a new tab, as on a link.
       const opened = context.waitForEvent("page");
-      await clickBar(page, "FR", 10, ["Control"]);
+      await clickBar(chart(page), "FR", 10, { modifiers: ["Control"] });
       const tab = await opened;
       await tab.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
       expect(new URL(tab.url()).searchParams.get("p_country")).toBe("FR");
       await tab.close();
       expect(new URL(page.url()).pathname).toBe(`/dashboards/${source.id}-${source.slug}`);
-      await clickBar(page, "DE", 20);
+      await clickBar(chart(page), "DE", 20);
       await page.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
       expect(new URL(page.url()).searchParams.get("p_country")).toBe("DE");
       await poll(() => widget(page, targetWidget).getByRole("cell").allTextContents()).toEqual([
@@ -297,7 +262,7 @@ describe("Drill-down from a dashboard", () => {
     await page.goto(`/dashboards/${source.id}-${source.slug}`);
     await sourceDrawn(page);
     await screenshot(page, "drill-down-source-phone");
-    await clickBar(page, "IT", 5);
+    await clickBar(chart(page), "IT", 5);
     await page.waitForURL((url) => url.searchParams.get("p_country") === "IT");
     await poll(() => widget(page, targetWidget).getByRole("cell").allTextContents()).toEqual([
       "IT",
@@ -419,7 +384,7 @@ describe("Drill-down from a dashboard", () => {
       expect(await table.locator("[data-drill-down-text]").count()).toBe(3);
       await screenshot(page, "drill-down-public-desktop");
       // The chart's drill-down is off: a bar cross-filters the page, which stays where it is.
-      await clickBar(page, "DE", 20);
+      await clickBar(chart(page), "DE", 20);
       await poll(() => new URL(page.url()).searchParams.has("cf")).toBe(true);
       expect(new URL(page.url()).pathname).toBe(publicPath);
       await context.close();

@@ -165,8 +165,12 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       if (changes.name !== undefined) showAddressOf(saved);
       queryClient.invalidateQueries({ queryKey: ["dashboards"] });
     } catch (error) {
-      if (isApiError(error) && error.status === 409) setConflict(true);
-      else if (isApiError(error) && error.status === 403)
+      if (isApiError(error) && error.status === 409) {
+        setConflict(true);
+        // The conflict message asks the user to copy their changes: the typed title stays shown.
+        const typed = changes.name;
+        if (typed !== undefined) setDashboard((current) => ({ ...current, name: typed }));
+      } else if (isApiError(error) && error.status === 403)
         notify.error("Dashboard update failed", "Permission Denied.");
       else notify.error("Dashboard update failed", error instanceof Error ? error.message : "");
     }
@@ -388,7 +392,9 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           onSave={(next) => save({ options: { ...dashboard.options, crossFilter: next } })}
         />
       )}
-      {visible.length === 0 && !editing ? (
+      {visible.length === 0 && editing ? null : visible.length === 0 ? (
+        // In edit mode an empty grid would be an empty dashed box: the add panel below says
+        // what goes here.
         <div className={styles.empty} data-testid="dashboard-empty">
           <Typography.Paragraph type="secondary">This dashboard is empty.</Typography.Paragraph>
           {canEdit && (

@@ -12,15 +12,12 @@ import { Alert, Button, Dropdown, Modal, Spin, Tooltip } from "antd";
 import type { MenuProps } from "antd";
 import { memo, useEffect, useMemo, useState } from "react";
 import { Link } from "react-router";
-import {
-  readWidgetCrossFilterOptions,
-  relativeTime,
-  type ParameterDefinition,
-} from "@sightline/core";
+import { readWidgetCrossFilterOptions, type ParameterDefinition } from "@sightline/core";
 import { ParametersPanel } from "../queries/ParametersPanel";
 import type { DashboardWidget as Widget, WidgetOptions } from "../../api/dashboards";
 import { resultDownloadUrl } from "../../api/queries";
 import { useNow } from "../admin/TimeAgo";
+import { widgetFooterText } from "./widgetFooter";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { VisualizationRenderer, buildFilters, type ResultFilter } from "../../visualizations";
 import { normalizeData } from "../../visualizations/lib/normalize";
@@ -332,8 +329,13 @@ function VisualizationWidget(props: WidgetProps) {
         </div>
       )}
       <div className={styles.body}>{body}</div>
-      <div className={styles.footer}>
-        <span>{result ? `Updated ${relativeTime(new Date(result.retrieved_at), now)}` : ""}</span>
+      <div className={styles.footer} data-testid="widget-footer">
+        <span
+          style={failed ? { color: "var(--ant-color-error)" } : undefined}
+          title={result ? new Date(result.retrieved_at).toLocaleString() : undefined}
+        >
+          {widgetFooterText(result?.retrieved_at, failed, now)}
+        </span>
         <span className="no-drag">
           {!props.readOnly && (
             <Tooltip title="Refresh">

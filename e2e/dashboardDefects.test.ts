@@ -99,6 +99,49 @@ describe("dashboard defects (issue 16)", () => {
     await context.setOffline(false);
   });
 
+  it("the leave question is one dialog with its title shown once", async () => {
+    const board = await createDashboard(app.api, "Defects leave", { published: true });
+    await addVisualizationWidget(app.api, board.id, tableId, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    });
+    const { page } = await signedIn();
+    // Layout saves never answer, so the page still has unsaved changes when Back is pressed.
+    await page.route("**/api/widgets/**", (route) =>
+      route.request().method() === "GET" ? route.continue() : undefined,
+    );
+    await page.goto("/dashboards");
+    await page.getByTestId("dashboards-table").getByText("Defects leave").click();
+    await waitForWidgetsDrawn(page, 1);
+    await page.getByTestId("dashboard-more").click();
+    await page.getByRole("menuitem", { name: "Edit" }).click();
+    await page.getByTestId("done-editing").waitFor();
+    const handle = page.locator(".react-resizable-handle").first();
+    // The widget's height settles first (its content drawn), then the drag.
+    let last = "";
+    await poll(async () => {
+      const now = JSON.stringify(await handle.boundingBox());
+      const settled = now === last;
+      last = now;
+      return settled;
+    }).toBe(true);
+    const box = (await handle.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + 300, { steps: 10 });
+    await page.mouse.up();
+    await poll(() => page.getByTestId("save-status").textContent()).not.toBe("Saved");
+    await page.goBack();
+    await page.locator(".ant-modal-confirm").waitFor();
+    await animationsSettled(page);
+    // antd's confirm also keeps the title in its hidden header: that copy is the dialog's
+    // accessible name (aria-labelledby), not a second dialog.
+    const leave = "You will lose your changes if you leave";
+    expect(await page.locator(".ant-modal-confirm").count()).toBe(1);
+    expect(await page.getByRole("dialog", { name: leave }).count()).toBe(1);
+    expect(await page.getByText(leave).filter({ visible: true }).count()).toBe(1);
+    await screenshot(page, "dashboard-defects-leave");
+  });
+
   for (const viewport of [DESKTOP, PHONE]) {
     it(`an empty dashboard in edit mode has no tall empty grid box (${viewport.width}px)`, async () => {
       const board = await createDashboard(app.api, `Defects empty ${viewport.width}`);

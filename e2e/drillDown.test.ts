@@ -141,6 +141,24 @@ describe("Drill-down from a dashboard", () => {
 
   const trail = (page: Page) => page.getByTestId("drill-down-trail");
 
+  /** On the source table's query page, its editor open at the country column's settings. */
+  async function openCountryColumnEditor(
+    page: Page,
+  ): Promise<{ dialog: Locator; table: { id: number; query: { id: number } } }> {
+    const board = await app.api.get<{
+      widgets: { id: number; visualization: { id: number; query: { id: number } } }[];
+    }>(`/api/dashboards/${source.id}`);
+    const table = board.body.widgets.find((w) => w.id === tableWidget)!.visualization;
+    await page.goto(`/queries/${table.query.id}/source#${table.id}`);
+    await page.click("[data-testid=execute-query]");
+    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("Rows");
+    await page.click("button:has-text('Edit Visualization')");
+    await animationsSettled(page);
+    const dialog = page.locator(".ant-modal");
+    await dialog.locator(".ant-collapse-header", { hasText: "country" }).click();
+    return { dialog, table };
+  }
+
   it(
     "links a chart through the Drill-down dialog; a bar opens the dashboard with its value; the breadcrumb goes back",
     { timeout: 240_000 },
@@ -286,17 +304,7 @@ describe("Drill-down from a dashboard", () => {
     { timeout: 180_000 },
     async () => {
       const { page, context } = await app.openSignedIn();
-      const board = await app.api.get<{
-        widgets: { id: number; visualization: { id: number; query: { id: number } } }[];
-      }>(`/api/dashboards/${source.id}`);
-      const table = board.body.widgets.find((w) => w.id === tableWidget)!.visualization;
-      await page.goto(`/queries/${table.query.id}/source#${table.id}`);
-      await page.click("[data-testid=execute-query]");
-      await poll(() => page.textContent("[data-testid=result-rows]")).toContain("Rows");
-      await page.click("button:has-text('Edit Visualization')");
-      await animationsSettled(page);
-      const dialog = page.locator(".ant-modal");
-      await dialog.locator(".ant-collapse-header", { hasText: "country" }).click();
+      const { dialog, table } = await openCountryColumnEditor(page);
       // Stored as a query link: the column shows its target.
       await poll(() => dialog.textContent()).toContain("Orders of a day");
       await dialog.getByText("Dashboard", { exact: true }).click();
@@ -341,17 +349,7 @@ describe("Drill-down from a dashboard", () => {
 
   it("the table editor's link settings fit a phone", { timeout: 180_000 }, async () => {
     const { page, context } = await app.openSignedIn(PHONE);
-    const board = await app.api.get<{
-      widgets: { id: number; visualization: { id: number; query: { id: number } } }[];
-    }>(`/api/dashboards/${source.id}`);
-    const table = board.body.widgets.find((w) => w.id === tableWidget)!.visualization;
-    await page.goto(`/queries/${table.query.id}/source#${table.id}`);
-    await page.click("[data-testid=execute-query]");
-    await poll(() => page.textContent("[data-testid=result-rows]")).toContain("Rows");
-    await page.click("button:has-text('Edit Visualization')");
-    await animationsSettled(page);
-    const dialog = page.locator(".ant-modal");
-    await dialog.locator(".ant-collapse-header", { hasText: "country" }).click();
+    const { dialog } = await openCountryColumnEditor(page);
     const parameters = dialog.getByTestId("drill-down-parameters");
     await parameters.scrollIntoViewIfNeeded();
     await animationsSettled(page);

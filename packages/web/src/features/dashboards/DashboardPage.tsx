@@ -374,23 +374,23 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         crossFilters={crossFilter.bar}
       />
       {editing && (
-        <Checkbox
-          style={{ marginBottom: 12 }}
-          checked={filtersOn}
-          onChange={(e) => void save({ dashboard_filters_enabled: e.target.checked })}
-          data-testid="dashboard-filters-enabled"
-        >
-          Use Dashboard Level Filters
-        </Checkbox>
-      )}
-      {editing && (
-        <CrossFilterSettingsButton
-          settings={crossFilter.settings}
-          stored={dashboard.options.crossFilter}
-          widgets={widgets}
-          knownColumns={crossFilter.knownColumns}
-          onSave={(next) => save({ options: { ...dashboard.options, crossFilter: next } })}
-        />
+        // Clear of the grid's dashed edit outline, which stands 6 px outside the grid.
+        <div className={styles.editOptions}>
+          <Checkbox
+            checked={filtersOn}
+            onChange={(e) => void save({ dashboard_filters_enabled: e.target.checked })}
+            data-testid="dashboard-filters-enabled"
+          >
+            Use Dashboard Level Filters
+          </Checkbox>
+          <CrossFilterSettingsButton
+            settings={crossFilter.settings}
+            stored={dashboard.options.crossFilter}
+            widgets={widgets}
+            knownColumns={crossFilter.knownColumns}
+            onSave={(next) => save({ options: { ...dashboard.options, crossFilter: next } })}
+          />
+        </div>
       )}
       {visible.length === 0 && editing ? null : visible.length === 0 ? (
         // In edit mode an empty grid would be an empty dashed box: the add panel below says

@@ -213,6 +213,15 @@ describe("dashboard layout in the browser", () => {
       const table = cell(page, "TABLE");
       await poll(() => table.locator("[role=row][data-index]").count()).toBe(8);
       await poll(() => overflow(page, "TABLE")).toBeLessThanOrEqual(0);
+      // Auto-height follows the drawn content a poll later: measure and grab the handle once the
+      // widget's box has stopped changing.
+      let last = "";
+      await poll(async () => {
+        const now = JSON.stringify(await table.boundingBox());
+        const settled = now === last;
+        last = now;
+        return settled;
+      }).toBe(true);
       const before = (await table.boundingBox())!.height;
       const handle = table.locator(".react-resizable-handle");
       await handle.scrollIntoViewIfNeeded();

@@ -45,9 +45,12 @@ describe("sign-in flows in the browser", () => {
     await page.fill("#password", "grace-password");
     await page.click("button[type=submit]");
     await page.waitForURL((url) => url.pathname === "/queries");
+    expect((await page.request.get("/api/session")).status()).toBe(200);
     await page.goto("/logout");
     await page.waitForURL((url) => url.pathname === "/login");
-    const status = await page.evaluate(async () => (await fetch("/api/session")).status);
+    // Through the context's own cookies, not the page's script: the login page may still be
+    // settling (a navigation destroys the script's context mid-call).
+    const status = (await page.request.get("/api/session")).status();
     expect(status).toBe(404);
     await context.close();
   });

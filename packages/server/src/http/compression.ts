@@ -16,6 +16,7 @@ export const responseCompression: FastifyCompressOptions = {
   brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   // Below this, the saving is smaller than the headers and the time it costs.
   threshold: 1024,
+  syncThreshold: 128 * 1024,
   // Request bodies are read as sent: compressed uploads are not part of the API.
   globalDecompression: false,
 };

@@ -11,8 +11,25 @@ const DISABLED_AVATAR = "/static/images/avatar.svg";
 export function profileImageUrl(user: User): string {
   if (user.disabled_at !== null) return DISABLED_AVATAR;
   if (user.profile_image_url) return user.profile_image_url;
-  const hash = crypto.createHash("md5").update(user.email.toLowerCase()).digest("hex");
-  return `https://www.gravatar.com/avatar/${hash}?s=40&d=identicon`;
+  return gravatarUrl(user.email.toLowerCase());
+}
+
+/**
+ * Gravatar addresses by e-mail, kept because a dashboard or a list shows the same few users many
+ * times over (a 50-widget dashboard hashed 100 e-mails per read). Bounded: emptied when full.
+ */
+const gravatarUrls = new Map<string, string>();
+const MAX_GRAVATAR_URLS = 10_000;
+
+function gravatarUrl(email: string): string {
+  let url = gravatarUrls.get(email);
+  if (url === undefined) {
+    const hash = crypto.createHash("md5").update(email).digest("hex");
+    url = `https://www.gravatar.com/avatar/${hash}?s=40&d=identicon`;
+    if (gravatarUrls.size >= MAX_GRAVATAR_URLS) gravatarUrls.clear();
+    gravatarUrls.set(email, url);
+  }
+  return url;
 }
 
 export interface PresentedUser {

@@ -5,7 +5,7 @@ import type { Identity } from "../../auth/identity";
 import type { AppContext } from "../../context";
 import { canEditAsOwner, canModify } from "../../policies";
 import { presentDashboard } from "../../presenters/dashboards";
-import { presentWidget } from "../../presenters/widgets";
+import { presentWidgets } from "../../presenters/widgets";
 import { recordEvent, recordEventSoon } from "../../services/events";
 import { readWidgetSources } from "../../services/widgetSources";
 import { activeKeyOf } from "../../store/apiKeys";
@@ -85,7 +85,7 @@ export function dashboardSupport(ctx: AppContext) {
     ]);
     return presentDashboard(dashboard, {
       owner: sources.users.get(dashboard.user_id),
-      widgets: widgets.map((w) => presentWidget(w, sources)),
+      widgets: presentWidgets(widgets, sources),
       isFavorite: favorite?.has(dashboard.id),
       canEdit,
       share: shareKey ? { publicUrl: publicUrl(org, shareKey), apiKey: shareKey } : undefined,

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Badge, Card, Statistic, Tabs, Tag } from "antd";
+import { Alert, Badge, Card, Statistic, Tabs, Tag, type TableProps } from "antd";
 import { useLocation, useNavigate } from "react-router";
 import { getRqStatus, type RqJob, type RqQueue, type RqWorker } from "../../api/admin";
 import { SettingsFrame } from "../settings/SettingsFrame";
@@ -109,6 +109,23 @@ export default function JobsPage() {
   const { queries, other } = splitJobs(queues);
   const started = queries.length + other.length;
   const queued = queues.reduce((sum, q) => sum + q.queued, 0);
+  // One tab a table; every table shows skeleton rows while the status loads.
+  const tableTab = <T extends object>(
+    key: Tab,
+    label: string,
+    table: Omit<TableProps<T>, "loading">,
+  ) => ({
+    key,
+    label,
+    children: <AdminTable<T> loading={loading} {...table} />,
+  });
+  const jobsTab = (key: Tab, label: string, jobs: RqJob[]) =>
+    tableTab(key, label, {
+      rowKey: "id",
+      columns: jobColumns,
+      dataSource: jobs,
+      scroll: { x: 700 },
+    });
 
   return (
     <SettingsFrame title="RQ Status" area="admin" permission="super_admin">
@@ -128,58 +145,20 @@ export default function JobsPage() {
           activeKey={tab}
           onChange={(key) => navigate({ hash: key }, { replace: true })}
           items={[
-            {
-              key: "queues",
-              label: "Queues",
-              children: (
-                <AdminTable<RqQueue>
-                  rowKey="name"
-                  loading={loading}
-                  columns={queueColumns}
-                  dataSource={queues}
-                  scroll={{ x: 400 }}
-                />
-              ),
-            },
-            {
-              key: "workers",
-              label: "Workers",
-              children: (
-                <AdminTable<RqWorker>
-                  rowKey="name"
-                  loading={loading}
-                  columns={workerColumns}
-                  dataSource={status.data?.workers ?? []}
-                  scroll={{ x: 900 }}
-                />
-              ),
-            },
-            {
-              key: "queries",
-              label: "Queries",
-              children: (
-                <AdminTable<RqJob>
-                  rowKey="id"
-                  loading={loading}
-                  columns={jobColumns}
-                  dataSource={queries}
-                  scroll={{ x: 700 }}
-                />
-              ),
-            },
-            {
-              key: "other",
-              label: "Other Jobs",
-              children: (
-                <AdminTable<RqJob>
-                  rowKey="id"
-                  loading={loading}
-                  columns={jobColumns}
-                  dataSource={other}
-                  scroll={{ x: 700 }}
-                />
-              ),
-            },
+            tableTab("queues", "Queues", {
+              rowKey: "name",
+              columns: queueColumns,
+              dataSource: queues,
+              scroll: { x: 400 },
+            }),
+            tableTab("workers", "Workers", {
+              rowKey: "name",
+              columns: workerColumns,
+              dataSource: status.data?.workers ?? [],
+              scroll: { x: 900 },
+            }),
+            jobsTab("queries", "Queries", queries),
+            jobsTab("other", "Other Jobs", other),
           ]}
         />
       </Card>

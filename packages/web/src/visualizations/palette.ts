@@ -68,7 +68,8 @@ const TABLEAU_10 = [
   "#9C755F",
   "#BAB0AC",
 ];
-const D3_CATEGORY_10 = [
+/** d3's category10: the "D3 Category 10" scheme, and the colours of map marker groups as in Redash. */
+export const D3_CATEGORY_10: readonly string[] = [
   "#1f77b4",
   "#ff7f0e",
   "#2ca02c",

@@ -2,6 +2,7 @@
 import { asObject, mergeOptions } from "../lib/merge";
 import { toNumber } from "../lib/numberFormat";
 import { renderTemplate, valueText } from "../lib/template";
+import { D3_CATEGORY_10 } from "../palette";
 import type { Options, QueryResultData, Row } from "../types";
 
 export const DEFAULT_TILE_URL = "//{s}.tile.openstreetmap.org/{z}/{x}/{y}.png";
@@ -86,19 +87,6 @@ function validBounds(b: unknown): b is NonNullable<MapOptions["bounds"]> {
   const { _southWest, _northEast } = asObject(b);
   return corner(_southWest) && corner(_northEast);
 }
-
-const D3_CATEGORY_10 = [
-  "#1f77b4",
-  "#ff7f0e",
-  "#2ca02c",
-  "#d62728",
-  "#9467bd",
-  "#8c564b",
-  "#e377c2",
-  "#7f7f7f",
-  "#bcbd22",
-  "#17becf",
-];
 
 export interface MarkerPoint {
   lat: number;

@@ -67,6 +67,22 @@ describe("nextAlertState (api-platform.md §9.3)", () => {
     expect(nextAlertState(">", 1, null)).toBe("unknown");
     expect(nextAlertState(">", 1, "")).toBe("unknown");
   });
+
+  it("a threshold that is not a finite number is unknown (the API refuses one)", () => {
+    for (const threshold of [Infinity, -Infinity, Number.NaN, "1e400", "-inf", "nan"]) {
+      expect(nextAlertState("<", 1, threshold), String(threshold)).toBe("unknown");
+      expect(nextAlertState("!=", 1, threshold), String(threshold)).toBe("unknown");
+    }
+  });
+
+  it("compares numbers beyond 2^53 as doubles, whether the threshold is a number or text", () => {
+    const big = Number("12345678901234567890");
+    for (const threshold of [big, "12345678901234567890", "1.2345678901234567e19"]) {
+      expect(nextAlertState("==", "12345678901234567890", threshold)).toBe("triggered");
+      expect(nextAlertState(">", 2 ** 64, threshold)).toBe("triggered");
+      expect(nextAlertState(">", 2 ** 63, threshold)).toBe("ok");
+    }
+  });
 });
 
 describe("parseAlertNumber", () => {

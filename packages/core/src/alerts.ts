@@ -39,9 +39,9 @@ function asString(value: unknown): string {
 }
 
 /**
- * The state a single value puts an alert in (§9.3): numbers are compared as numbers (a threshold
- * that is not a number makes the state unknown), anything else as strings; a string that does
- * not meet an ordering condition is unknown rather than ok.
+ * The state a single value puts an alert in (§9.3): numbers are compared as numbers, as doubles
+ * like Redash's floats (a threshold that is not a finite number makes the state unknown), anything
+ * else as strings; a string that does not meet an ordering condition is unknown rather than ok.
  */
 export function nextAlertState(
   op: string | undefined,
@@ -53,7 +53,8 @@ export function nextAlertState(
   const number = parseAlertNumber(text);
   if (number !== null) {
     const limit = parseAlertNumber(threshold);
-    if (limit === null) return "unknown";
+    // The API refuses a threshold that is not finite; one stored before it did is no threshold.
+    if (limit === null || !Number.isFinite(limit)) return "unknown";
     return compare?.(number, limit) ? "triggered" : "ok";
   }
   const equality = EQUALITY.has(op ?? "");

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AlertOptions } from "@sightline/core";
+import { parseAlertNumber, type AlertOptions } from "@sightline/core";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import { createAlertService } from "../alerts/evaluation";
@@ -141,6 +141,21 @@ function readName(value: unknown): string {
 /** Which value of the column is compared (reference §9.1); absent means `first`. */
 const SELECTORS: readonly unknown[] = ["first", "min", "max"];
 
+/**
+ * The threshold, `options.value`: Redash stores it as the client sent it, a number or text (text
+ * that does not read as a number is compared as text). A number must be finite: JSON's 1e400
+ * arrives as Infinity, and "1e400", "inf" or "nan" would compare as such. Numbers beyond 2^53 are
+ * accepted and stored as JSON reads them (12345678901234567890 becomes 12345678901234567000):
+ * Redash compares thresholds as floats too, so nothing changes for its clients; one that wants the
+ * digits kept as typed sends them as text, which compares the same.
+ */
+function checkThreshold(value: unknown): void {
+  const number = parseAlertNumber(value);
+  if (number !== null && !Number.isFinite(number)) {
+    throw badRequest("The threshold (options.value) must be a finite number.");
+  }
+}
+
 function readOptions(value: unknown): AlertOptions {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw badRequest("options is required and must be an object.");
@@ -149,6 +164,7 @@ function readOptions(value: unknown): AlertOptions {
   if (options.selector !== undefined && !SELECTORS.includes(options.selector)) {
     throw badRequest("selector must be first, min or max.");
   }
+  checkThreshold(options.value);
   // A template that cannot be rendered would only fail later, when the alert fires.
   for (const key of ["custom_subject", "custom_body", "template"] as const) {
     const problem = templateProblem(options[key]);

@@ -11,6 +11,7 @@ import {
   type AlertInput,
   type AlertOptions,
 } from "../../api/alerts";
+import { isApiError } from "../../api/errors";
 import { getQueryResult } from "../../api/queries";
 import { notify } from "../../app/notifications";
 import {
@@ -151,8 +152,9 @@ export function AlertForm({ alert }: AlertFormProps) {
       void queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
       notify.success("Saved.");
       navigate(`/alerts/${saved.id}`);
-    } catch {
-      notify.error("Failed saving alert.");
+    } catch (error) {
+      // The spec's text, with the server's reason (e.g. a threshold that is not a finite number).
+      notify.error("Failed saving alert.", (isApiError(error) && error.serverMessage) || undefined);
       setSaving(false);
     }
   };

@@ -1,8 +1,9 @@
 // Permission strings, built-in groups and the group-based access decision (api-platform §5).
 
-export const PERMISSIONS = [
-  "admin",
-  "super_admin",
+// The two built-in groups' lists, as literal types: together they are every permission.
+const ADMIN_ONLY = ["admin", "super_admin"] as const;
+
+const DEFAULT_LIST = [
   "create_dashboard",
   "create_query",
   "edit_dashboard",
@@ -16,6 +17,8 @@ export const PERMISSIONS = [
   "list_alerts",
   "list_data_sources",
 ] as const;
+
+export const PERMISSIONS = [...ADMIN_ONLY, ...DEFAULT_LIST] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export type GroupType = "builtin" | "regular";
@@ -26,23 +29,10 @@ export interface GroupDefinition {
   permissions: Permission[];
 }
 
-export const ADMIN_GROUP_PERMISSIONS: readonly Permission[] = ["admin", "super_admin"];
+export const ADMIN_GROUP_PERMISSIONS: readonly Permission[] = ADMIN_ONLY;
 
 /** Permissions of the built-in default group and of every group created through the API. */
-export const DEFAULT_GROUP_PERMISSIONS: readonly Permission[] = [
-  "create_dashboard",
-  "create_query",
-  "edit_dashboard",
-  "edit_query",
-  "view_query",
-  "view_source",
-  "execute_query",
-  "list_users",
-  "schedule_query",
-  "list_dashboards",
-  "list_alerts",
-  "list_data_sources",
-];
+export const DEFAULT_GROUP_PERMISSIONS: readonly Permission[] = DEFAULT_LIST;
 
 export const ADMIN_GROUP: Readonly<GroupDefinition> = {
   name: "admin",

@@ -2,10 +2,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExecution, type RunningExecution } from "../execution/runtime";
-import { metadataDatabases, TEST_REDIS_URL } from "../testing/services";
+import {
+  deleteRedisKeys,
+  metadataDatabases,
+  redisAvailable,
+  TEST_REDIS_URL,
+} from "../testing/services";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { userClient } from "../http/queryTestSupport";
@@ -15,21 +19,6 @@ import { startHttpSink, startMailSink, type HttpSink, type MailSink } from "./te
  * Alerts evaluated after real executions (api-platform.md §9.5), on both queue backends, with
  * the notifications received by a real SMTP server and a local HTTP sink.
  */
-
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    if (process.env.CI === "true")
-      throw new Error(`Redis is required under CI at ${TEST_REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 type Setup = { db: "sqlite" | "postgres"; queue: "memory" | "bullmq" };
 const databases = await metadataDatabases();
@@ -177,14 +166,7 @@ describe.each(SETUPS)("alert evaluation ($db metadata, $queue queue)", ({ db, qu
     await sink?.close();
     await smtp?.close();
     if (queue === "bullmq") {
-      const client = new Redis(TEST_REDIS_URL);
-      let cursor = "0";
-      do {
-        const [next, keys] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-        cursor = next;
-        if (keys.length > 0) await client.del(...keys);
-      } while (cursor !== "0");
-      client.disconnect();
+      await deleteRedisKeys(prefix);
     }
   });
 

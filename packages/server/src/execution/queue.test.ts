@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { Redis } from "ioredis";
-import { TEST_REDIS_URL } from "../testing/services";
+import { TEST_REDIS_URL, redisAvailable, deleteRedisKeys } from "../testing/services";
 import { BullmqQueue, type BullmqQueueOptions } from "./bullmqQueue";
 import { MemoryQueue, WORKER_STOPPED_MESSAGE } from "./memoryQueue";
 import {
@@ -12,22 +11,6 @@ import {
   type JobProcessor,
   type QueueBackend,
 } from "./types";
-
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    if (process.env.CI === "true")
-      throw new Error(`Redis is required under CI at ${TEST_REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 const PREFIX = `sltest_${crypto.randomBytes(4).toString("hex")}`;
 const opened: QueueBackend[] = [];
@@ -69,14 +52,7 @@ afterEach(async () => {
 // Leave nothing behind in the shared Redis.
 afterAll(async () => {
   if (BACKENDS.length === 1) return;
-  const client = new Redis(TEST_REDIS_URL);
-  let cursor = "0";
-  do {
-    const [next, keys] = await client.scan(cursor, "MATCH", `${PREFIX}*`, "COUNT", 500);
-    cursor = next;
-    if (keys.length > 0) await client.del(...keys);
-  } while (cursor !== "0");
-  client.disconnect();
+  await deleteRedisKeys(PREFIX);
 });
 
 let counter = 0;

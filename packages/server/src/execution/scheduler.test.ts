@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { TEST_REDIS_URL } from "../testing/services";
+import { TEST_REDIS_URL, redisAvailable } from "../testing/services";
 import { findQuery } from "../store/queries";
 import { MemoryQueue } from "./memoryQueue";
 import { jobProcessor } from "./runJob";
@@ -11,20 +11,6 @@ import { readState, SCHEDULER_STATE_KEY, type SchedulerState } from "./serverSta
 import { createExecutionService } from "./service";
 import { openTestStore, type TestStore } from "./testSupport";
 
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    if (process.env.CI === "true")
-      throw new Error(`Redis is required under CI at ${TEST_REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 const HAS_REDIS = await redisAvailable();
 
 const EVERY_MINUTE = { interval: 60, time: null, day_of_week: null, until: null };

@@ -1,26 +1,10 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Redis } from "ioredis";
-import { TEST_REDIS_URL } from "../testing/services";
+import { TEST_REDIS_URL, redisAvailable, deleteRedisKeys } from "../testing/services";
 import { BullmqQueue } from "./bullmqQueue";
 import { createExecutionService } from "./service";
 import { openTestStore, type TestStore } from "./testSupport";
 import type { ExecuteRequest, JobProcessor } from "./types";
-
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    if (process.env.CI === "true")
-      throw new Error(`Redis is required under CI at ${TEST_REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 const PREFIX = `sltest_svc_${crypto.randomBytes(4).toString("hex")}`;
 let store: TestStore;
@@ -53,14 +37,7 @@ describe.runIf(await redisAvailable())("execution service on BullMQ", () => {
 
   afterAll(async () => {
     await Promise.all(queues.map((q) => q.close()));
-    const client = new Redis(TEST_REDIS_URL);
-    let cursor = "0";
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${PREFIX}*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== "0");
-    client.disconnect();
+    await deleteRedisKeys(PREFIX);
     await store?.close();
   });
 

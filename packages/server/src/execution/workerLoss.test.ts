@@ -2,29 +2,19 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
-import { TEST_PG_URL, TEST_REDIS_URL, postgresAvailable } from "../testing/services";
+import {
+  TEST_PG_URL,
+  TEST_REDIS_URL,
+  postgresAvailable,
+  redisAvailable,
+  deleteRedisKeys,
+} from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { WORKER_LOST_MESSAGE } from "./types";
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../bin/sightline.js");
-
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    if (process.env.CI === "true")
-      throw new Error(`Redis is required under CI at ${TEST_REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 const READY = (await redisAvailable()) && (await postgresAvailable());
 
@@ -80,14 +70,7 @@ describe.runIf(READY)("a worker killed mid-query", { timeout: 150_000 }, () => {
   afterAll(async () => {
     if (worker && worker.exitCode === null && worker.signalCode === null) worker.kill("SIGKILL");
     await server?.close();
-    const client = new Redis(TEST_REDIS_URL);
-    let cursor = "0";
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== "0");
-    client.disconnect();
+    await deleteRedisKeys(prefix);
   });
 
   it("fails its job with a clear message within 30 s, with no other worker alive", async () => {

@@ -1,25 +1,9 @@
 import crypto from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExecution, type RunningExecution } from "../execution/runtime";
-import { TEST_REDIS_URL } from "../testing/services";
+import { TEST_REDIS_URL, redisAvailable, deleteRedisKeys } from "../testing/services";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
 import { startTestServer, type TestServer } from "../testing/testServer";
-
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === "PONG";
-  } catch {
-    if (process.env.CI === "true")
-      throw new Error(`Redis is required under CI at ${TEST_REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 /** DuckDB counting for hours: a job that stays running until it is cancelled. */
 const ENDLESS = "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3";
@@ -73,14 +57,7 @@ describe.runIf(await redisAvailable())("admin queue pages on the BullMQ backend"
   afterAll(async () => {
     await background?.close();
     await server?.close();
-    const client = new Redis(TEST_REDIS_URL);
-    let cursor = "0";
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== "0");
-    client.disconnect();
+    await deleteRedisKeys(prefix);
   });
 
   it("rq_status and /status.json show the running job, the worker and Redis", async () => {

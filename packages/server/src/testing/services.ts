@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import pg from "pg";
 
 /** Addresses of the real services tests use, from the environment with the machine's defaults. */
@@ -29,6 +30,44 @@ export function postgresAvailable(): Promise<boolean> {
     }
   })();
   return pgAvailable;
+}
+
+let redisReachable: Promise<boolean> | null = null;
+
+export function redisAvailable(): Promise<boolean> {
+  redisReachable ??= (async () => {
+    const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      return (await client.ping()) === "PONG";
+    } catch (err) {
+      if (REQUIRE_SERVICES) {
+        throw new Error(`Redis is required under CI but unreachable at ${TEST_REDIS_URL}`, {
+          cause: err,
+        });
+      }
+      return false;
+    } finally {
+      client.disconnect();
+    }
+  })();
+  return redisReachable;
+}
+
+/** Leaves nothing behind in the shared Redis: deletes every key under a test's prefix. */
+export async function deleteRedisKeys(prefix: string): Promise<void> {
+  const client = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    client.disconnect();
+  }
 }
 
 export function randomName(prefix: string): string {

@@ -1,18 +1,10 @@
 // Typed calls of the dashboard area: lists, one dashboard, its widgets, favorites (reference §7.5–7.7).
 import type { Dashboard, Paginated, Visualization, Widget } from "@sightline/core";
 import { http } from "./http";
-import type { TagCount } from "./queries";
+import { getListPage, getListTags, type ListParams, type TagCount } from "./lists";
 import type { DashboardSummary } from "./types";
 
 export type DashboardListKind = "all" | "my" | "favorites";
-
-export interface DashboardListParams {
-  page: number;
-  page_size: number;
-  order?: string;
-  q?: string;
-  tags?: string[];
-}
 
 /** A row of the dashboard lists: the dashboard without its widgets. */
 export type DashboardListItem = Omit<Dashboard, "widgets"> & { widgets: null };
@@ -25,21 +17,13 @@ const LIST_PATHS: Record<DashboardListKind, string> = {
 
 export function listDashboards(
   kind: DashboardListKind,
-  params: DashboardListParams,
+  params: ListParams,
 ): Promise<Paginated<DashboardListItem>> {
-  // Tags repeat as ?tags=a&tags=b, which the shared params object cannot express.
-  const search = new URLSearchParams();
-  search.set("page", String(params.page));
-  search.set("page_size", String(params.page_size));
-  if (params.order) search.set("order", params.order);
-  if (params.q) search.set("q", params.q);
-  for (const tag of params.tags ?? []) search.append("tags", tag);
-  return http.get<Paginated<DashboardListItem>>(`${LIST_PATHS[kind]}?${search.toString()}`);
+  return getListPage(LIST_PATHS[kind], params);
 }
 
-export async function getDashboardTags(): Promise<TagCount[]> {
-  const answer = await http.get<{ tags: TagCount[] }>("api/dashboards/tags");
-  return answer.tags ?? [];
+export function getDashboardTags(): Promise<TagCount[]> {
+  return getListTags("api/dashboards/tags");
 }
 
 /** Where a widget sits on the grid (Redash's options.position). */

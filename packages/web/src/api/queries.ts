@@ -11,16 +11,9 @@ import type {
 import { buildUrl } from "./client";
 import { http } from "./http";
 import { InFlight } from "./inFlight";
+import { getListPage, getListTags, type ListParams, type TagCount } from "./lists";
 
 export type QueryListKind = "all" | "my" | "favorites" | "archive";
-
-export interface QueryListParams {
-  page: number;
-  page_size: number;
-  order?: string;
-  q?: string;
-  tags?: string[];
-}
 
 /** A row of the query lists (the server's "list" variant). */
 export type QueryListItem = Pick<
@@ -46,21 +39,9 @@ const LIST_PATHS: Record<QueryListKind, string> = {
 
 export function listQueries(
   kind: QueryListKind,
-  params: QueryListParams,
+  params: ListParams,
 ): Promise<Paginated<QueryListItem>> {
-  // Tags repeat as ?tags=a&tags=b, which the shared params object cannot express.
-  const search = new URLSearchParams();
-  search.set("page", String(params.page));
-  search.set("page_size", String(params.page_size));
-  if (params.order) search.set("order", params.order);
-  if (params.q) search.set("q", params.q);
-  for (const tag of params.tags ?? []) search.append("tags", tag);
-  return http.get<Paginated<QueryListItem>>(`${LIST_PATHS[kind]}?${search.toString()}`);
-}
-
-export interface TagCount {
-  name: string;
-  count: number;
+  return getListPage(LIST_PATHS[kind], params);
 }
 
 /** The caller's most recently updated queries, drafts included (GET api/queries/recent). */
@@ -68,9 +49,8 @@ export function listRecentQueries(): Promise<QueryListItem[]> {
   return http.get<QueryListItem[]>("api/queries/recent");
 }
 
-export async function getQueryTags(): Promise<TagCount[]> {
-  const answer = await http.get<{ tags: TagCount[] }>("api/queries/tags");
-  return answer.tags ?? [];
+export function getQueryTags(): Promise<TagCount[]> {
+  return getListTags("api/queries/tags");
 }
 
 export function getQuery(id: number | string): Promise<Query> {

@@ -3,17 +3,13 @@
 import { Input, Menu, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
+import type { TagCount } from "../../api/lists";
 import type { ListAddress } from "./useListAddress";
 import styles from "./ListPage.module.css";
 
 export interface ListLink {
   path: string;
   label: string;
-}
-
-export interface TagCount {
-  name: string;
-  count: number;
 }
 
 /** The list the address names (a trailing slash allowed), else the first. */

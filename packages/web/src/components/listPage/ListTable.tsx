@@ -2,7 +2,7 @@
 // sorting and paging kept in the address (useListAddress).
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Alert, Skeleton, Table, Tag } from "antd";
-import type { TableProps } from "antd";
+import type { TableColumnType, TableProps } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { AddressChanges, ListAddress } from "./useListAddress";
@@ -86,6 +86,35 @@ export function ListTable<Row extends { id: number }>(props: ListTableProps<Row>
       }}
     />
   );
+}
+
+/** The sortable Name column: each row's name linking to its page (`path`), with its marks and tags. */
+export function nameColumn<Row extends NamedRow>(
+  sortOrder: (key: string) => "ascend" | "descend" | null,
+  path: (row: Row) => string,
+): TableColumnType<Row> {
+  return {
+    key: "name",
+    title: "Name",
+    sorter: true,
+    sortOrder: sortOrder("name"),
+    render: (_, row) => (
+      <ListNameCell
+        to={path(row)}
+        name={row.name}
+        isDraft={row.is_draft}
+        isArchived={row.is_archived}
+        tags={row.tags}
+      />
+    ),
+  };
+}
+
+interface NamedRow {
+  name: string;
+  is_draft?: boolean;
+  is_archived?: boolean;
+  tags?: string[];
 }
 
 /** A row's name linking to its page, with its draft and archived marks and its tags. */

@@ -1,6 +1,5 @@
 // /dashboards, /dashboards/my, /dashboards/favorites (spec 3 §2 Dashboard list).
 import { AppstoreOutlined, PlusOutlined } from "@ant-design/icons";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button } from "antd";
 import type { TableProps } from "antd";
 import { useState } from "react";
@@ -18,12 +17,11 @@ import { PageHeader } from "../../components/PageHeader";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
 import {
   ListEmptyState,
-  ListPageLayout,
   listStyles as styles,
   useCurrentList,
 } from "../../components/listPage/ListPageLayout";
-import { ListNameCell, ListTable, listTableControls } from "../../components/listPage/ListTable";
-import { useListAddress } from "../../components/listPage/useListAddress";
+import { nameColumn } from "../../components/listPage/ListTable";
+import { PagedList, usePagedList } from "../../components/listPage/PagedList";
 import { formatDateTime } from "../queries/display";
 import NewDashboardDialog from "./NewDashboardDialog";
 
@@ -50,16 +48,15 @@ export default function DashboardListPage() {
   const config = session.client_config;
   const canCreate = hasPermission(session.user, "create_dashboard");
   const [creating, setCreating] = useState(false);
-  const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
-  const { q, tags, page, pageSize, order } = address;
-  const table = listTableControls<DashboardListItem>(address, ORDER_KEYS, config.pageSize);
-
-  const dashboards = useQuery({
-    queryKey: ["dashboards", list.kind, { q, tags, page, pageSize, order }],
-    queryFn: () => listDashboards(list.kind, { page, page_size: pageSize, order, q, tags }),
-    placeholderData: keepPreviousData,
+  const dashboards = usePagedList<DashboardListItem>({
+    area: "dashboards",
+    kind: list.kind,
+    orderKeys: ORDER_KEYS,
+    fetchPage: (params) => listDashboards(list.kind, params),
+    fetchTags: getDashboardTags,
   });
-  const allTags = useQuery({ queryKey: ["dashboards", "tags"], queryFn: getDashboardTags });
+  const { q, tags } = dashboards.address;
+  const { sortOrder } = dashboards.table;
 
   const columns: TableProps<DashboardListItem>["columns"] = [
     {
@@ -69,25 +66,11 @@ export default function DashboardListPage() {
         <FavoriteToggle
           value={!!row.is_favorite}
           save={(next) => setDashboardFavorite(row.id, next)}
-          onChange={() => list.kind === "favorites" && void dashboards.refetch()}
+          onChange={() => list.kind === "favorites" && void dashboards.rows.refetch()}
         />
       ),
     },
-    {
-      key: "name",
-      title: "Name",
-      sorter: true,
-      sortOrder: table.sortOrder("name"),
-      render: (_, row) => (
-        <ListNameCell
-          to={dashboardPath(row)}
-          name={row.name}
-          isDraft={row.is_draft}
-          isArchived={row.is_archived}
-          tags={row.tags}
-        />
-      ),
-    },
+    nameColumn<DashboardListItem>(sortOrder, dashboardPath),
     {
       key: "user",
       className: styles.nowrap,
@@ -100,7 +83,7 @@ export default function DashboardListPage() {
       className: styles.nowrap,
       title: "Created At",
       sorter: true,
-      sortOrder: table.sortOrder("created_at"),
+      sortOrder: sortOrder("created_at"),
       responsive: ["sm"],
       render: (_, row) => formatDateTime(row.created_at, config),
     },
@@ -119,25 +102,17 @@ export default function DashboardListPage() {
           )
         }
       />
-      <ListPageLayout
+      <PagedList<DashboardListItem>
+        data={dashboards}
         searchPlaceholder="Search Dashboards..."
         links={LISTS}
         currentPath={list.path}
-        address={address}
-        tags={allTags.data ?? []}
-      >
-        <ListTable<DashboardListItem>
-          result={dashboards}
-          address={address}
-          columns={columns}
-          onChange={table.onChange}
-          empty={emptyState(list.kind, q, tags, canCreate, openNew)}
-          pageSizeOptions={config.pageSizeOptions}
-          // Hidden while one page holds everything (at most 5 rows with the size selector, spec 3 §9).
-          hidePagerUpTo={5}
-          testId="dashboards-table"
-        />
-      </ListPageLayout>
+        columns={columns}
+        empty={emptyState(list.kind, q, tags, canCreate, openNew)}
+        // Hidden while one page holds everything (at most 5 rows with the size selector, spec 3 §9).
+        hidePagerUpTo={5}
+        testId="dashboards-table"
+      />
       <NewDashboardDialog open={creating} onClose={() => setCreating(false)} />
     </div>
   );

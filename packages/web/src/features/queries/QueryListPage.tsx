@@ -1,5 +1,4 @@
 import { CodeOutlined, PlusOutlined } from "@ant-design/icons";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button } from "antd";
 import type { TableProps } from "antd";
 import { Link } from "react-router";
@@ -14,12 +13,11 @@ import { useSession } from "../../app/session";
 import { PageHeader } from "../../components/PageHeader";
 import {
   ListEmptyState,
-  ListPageLayout,
   listStyles as styles,
   useCurrentList,
 } from "../../components/listPage/ListPageLayout";
-import { ListNameCell, ListTable, listTableControls } from "../../components/listPage/ListTable";
-import { useListAddress } from "../../components/listPage/useListAddress";
+import { nameColumn } from "../../components/listPage/ListTable";
+import { PagedList, usePagedList } from "../../components/listPage/PagedList";
 import { formatDateTime, scheduleText } from "./display";
 import { FavoriteStar } from "./FavoriteStar";
 import { useCanCreateQuery } from "./useCanCreateQuery";
@@ -48,16 +46,15 @@ export default function QueryListPage() {
   // source to write to ("if creation is permitted"), not a way to the no-permission page.
   const canCreate = hasPermission(session.user, "create_query");
   const mayCreateFirst = useCanCreateQuery() === true;
-  const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
-  const { q, tags, page, pageSize, order } = address;
-  const table = listTableControls<QueryListItem>(address, ORDER_KEYS, config.pageSize);
-
-  const queries = useQuery({
-    queryKey: ["queries", list.kind, { q, tags, page, pageSize, order }],
-    queryFn: () => listQueries(list.kind, { page, page_size: pageSize, order, q, tags }),
-    placeholderData: keepPreviousData,
+  const queries = usePagedList<QueryListItem>({
+    area: "queries",
+    kind: list.kind,
+    orderKeys: ORDER_KEYS,
+    fetchPage: (params) => listQueries(list.kind, params),
+    fetchTags: getQueryTags,
   });
-  const allTags = useQuery({ queryKey: ["queries", "tags"], queryFn: getQueryTags });
+  const { q, tags } = queries.address;
+  const { sortOrder } = queries.table;
 
   const columns: TableProps<QueryListItem>["columns"] = [
     {
@@ -65,27 +62,13 @@ export default function QueryListPage() {
       width: 40,
       render: (_, row) => <FavoriteStar queryId={row.id} value={!!row.is_favorite} />,
     },
-    {
-      key: "name",
-      title: "Name",
-      sorter: true,
-      sortOrder: table.sortOrder("name"),
-      render: (_, row) => (
-        <ListNameCell
-          to={`/queries/${row.id}`}
-          name={row.name}
-          isDraft={row.is_draft}
-          isArchived={row.is_archived}
-          tags={row.tags}
-        />
-      ),
-    },
+    nameColumn(sortOrder, (row) => `/queries/${row.id}`),
     {
       key: "user",
       className: styles.nowrap,
       title: "Created By",
       sorter: true,
-      sortOrder: table.sortOrder("user"),
+      sortOrder: sortOrder("user"),
       responsive: ["md"],
       render: (_, row) => row.user?.name ?? "",
     },
@@ -94,7 +77,7 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Created At",
       sorter: true,
-      sortOrder: table.sortOrder("created_at"),
+      sortOrder: sortOrder("created_at"),
       responsive: ["md"],
       render: (_, row) => formatDateTime(row.created_at, config),
     },
@@ -103,7 +86,7 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Last Executed At",
       sorter: true,
-      sortOrder: table.sortOrder("retrieved_at"),
+      sortOrder: sortOrder("retrieved_at"),
       responsive: ["lg"],
       render: (_, row) => formatDateTime(row.retrieved_at, config),
     },
@@ -112,7 +95,7 @@ export default function QueryListPage() {
       className: styles.nowrap,
       title: "Refresh Schedule",
       sorter: true,
-      sortOrder: table.sortOrder("schedule"),
+      sortOrder: sortOrder("schedule"),
       responsive: ["lg"],
       render: (_, row) => scheduleText(row.schedule),
     },
@@ -132,23 +115,15 @@ export default function QueryListPage() {
           )
         }
       />
-      <ListPageLayout
+      <PagedList<QueryListItem>
+        data={queries}
         searchPlaceholder="Search Queries..."
         links={LISTS}
         currentPath={list.path}
-        address={address}
-        tags={allTags.data ?? []}
-      >
-        <ListTable<QueryListItem>
-          result={queries}
-          address={address}
-          columns={columns}
-          onChange={table.onChange}
-          empty={emptyState(list.kind, q, tags, mayCreateFirst)}
-          pageSizeOptions={config.pageSizeOptions}
-          testId="queries-table"
-        />
-      </ListPageLayout>
+        columns={columns}
+        empty={emptyState(list.kind, q, tags, mayCreateFirst)}
+        testId="queries-table"
+      />
     </div>
   );
 }

@@ -1,36 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin, type Response } from "../testing/httpClient";
-import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
-import { findUserByEmail, insertUser, type User } from "../store/users";
+import type { TestServer } from "../testing/testServer";
+import { RecordingClient, TestClient } from "../testing/httpClient";
+import { startWithAdminAndMember } from "../testing/signedIn";
+import { insertOrg, type Organization } from "../store/organizations";
+import { insertUser, type User } from "../store/users";
 import { findDestination, insertDestination } from "../store/destinations";
 import { readDestinationOptions, writeDestinationOptions } from "../destinations/options";
-import { defaultGroupId } from "../services/organizationSetup";
-import { hashPassword } from "../auth/passwords";
 import { now } from "../store/values";
 
 const DATABASES = await metadataDatabases();
-const PASSWORD = "secret password";
 const MASK = "--------";
 const SLACK_URL = "https://hooks.slack.com/services/T000/B000/slack-secret-token";
 const HOOK_URL = "https://example.com/hook?token=webhook-secret-token";
 const HOOK_PASSWORD = "webhook-basic-password";
 const SECRETS = [SLACK_URL, HOOK_URL, HOOK_PASSWORD, "slack-secret-token", "webhook-secret"];
-
-/** A client that keeps every response body, to check afterwards that no secret ever left. */
-class RecordingClient extends TestClient {
-  readonly bodies: string[] = [];
-  override async request<T = any>(
-    method: string,
-    url: string,
-    options?: Parameters<TestClient["request"]>[2],
-  ): Promise<Response<T>> {
-    const res = await super.request<T>(method, url, options);
-    this.bodies.push(res.text);
-    return res;
-  }
-}
 
 describe.each(DATABASES)("destinations API on %s", (dbKind) => {
   let server: TestServer;
@@ -41,14 +25,6 @@ describe.each(DATABASES)("destinations API on %s", (dbKind) => {
   let plain: RecordingClient;
   let foreignId: number;
   const clients: RecordingClient[] = [];
-
-  async function loginAs(email: string, password: string) {
-    const client = new RecordingClient(server.url);
-    const res = await client.login(email, password);
-    if (res.status !== 302) throw new Error(`login of ${email} failed`);
-    clients.push(client);
-    return client;
-  }
 
   async function events(action: string) {
     return server.ctx.database.db
@@ -66,21 +42,19 @@ describe.each(DATABASES)("destinations API on %s", (dbKind) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(dbKind);
-    await setUpAndLogin(server.url);
+    ({
+      server,
+      org,
+      admin,
+      adminUser,
+      member: plain,
+    } = await startWithAdminAndMember(
+      dbKind,
+      { member: { name: "Pat Plain", email: "plain@example.com" } },
+      RecordingClient,
+    ));
+    clients.push(admin, plain);
     const db = server.ctx.database.db;
-    org = (await findOrgBySlug(db, "default"))!;
-    adminUser = (await findUserByEmail(db, org.id, ADMIN.email))!;
-    admin = await loginAs(ADMIN.email, ADMIN.password);
-    await insertUser(db, {
-      orgId: org.id,
-      name: "Pat Plain",
-      email: "plain@example.com",
-      passwordHash: await hashPassword(PASSWORD),
-      groupIds: [await defaultGroupId(db, org.id)],
-      invitationPending: false,
-    });
-    plain = await loginAs("plain@example.com", PASSWORD);
 
     // Another organisation with a destination of its own.
     otherOrg = await insertOrg(db, "Other", `other-${Date.now()}`);

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin } from "../testing/httpClient";
-import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
-import { findUserByEmail, insertUser, type User } from "../store/users";
-import { defaultGroupId } from "../services/organizationSetup";
+import type { TestServer } from "../testing/testServer";
+import { ADMIN, TestClient } from "../testing/httpClient";
+import { PASSWORD, startWithAdminAndMember } from "../testing/signedIn";
+import { insertOrg, type Organization } from "../store/organizations";
+import type { User } from "../store/users";
 import { recordEvent } from "../services/events";
-import { hashPassword } from "../auth/passwords";
 
 const DATABASES = await metadataDatabases();
-const PASSWORD = "secret password";
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:126.0) Gecko/20100101 Firefox/126.0";
 
 describe.each(DATABASES)("events API on %s", (dbKind) => {
@@ -30,21 +28,7 @@ describe.each(DATABASES)("events API on %s", (dbKind) => {
     );
 
   beforeAll(async () => {
-    server = await startTestServer(dbKind);
-    admin = await setUpAndLogin(server.url);
-    const db = server.ctx.database.db;
-    org = (await findOrgBySlug(db, "default"))!;
-    adminUser = (await findUserByEmail(db, org.id, ADMIN.email))!;
-    const mel = await insertUser(db, {
-      orgId: org.id,
-      name: "Mel Member",
-      email: "mel@example.com",
-      passwordHash: await hashPassword(PASSWORD),
-      groupIds: [await defaultGroupId(db, org.id)],
-      invitationPending: false,
-    });
-    member = new TestClient(server.url);
-    await member.login(mel.email, PASSWORD);
+    ({ server, org, admin, adminUser, member } = await startWithAdminAndMember(dbKind));
   });
   afterAll(async () => {
     await server?.close();

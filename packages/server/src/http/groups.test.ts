@@ -1,30 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin, type Response } from "../testing/httpClient";
-import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
+import type { TestServer } from "../testing/testServer";
+import { ADMIN, RecordingClient, TestClient } from "../testing/httpClient";
+import { startWithAdminAndMember } from "../testing/signedIn";
+import { insertOrg, type Organization } from "../store/organizations";
 import { findUserById, insertGroup, insertUser, type Group, type User } from "../store/users";
 import { findGroup } from "../store/groups";
 import { adminGroupId, defaultGroupId } from "../services/organizationSetup";
-import { hashPassword } from "../auth/passwords";
 
 const DATABASES = await metadataDatabases();
-const PASSWORD = "secret password";
 const SECRET_OPTIONS = "encrypted-options-that-never-leave";
-
-/** A client that keeps every response body, to check afterwards that no secret ever left. */
-class RecordingClient extends TestClient {
-  readonly bodies: string[] = [];
-  override async request<T = any>(
-    method: string,
-    url: string,
-    options?: Parameters<TestClient["request"]>[2],
-  ): Promise<Response<T>> {
-    const res = await super.request<T>(method, url, options);
-    this.bodies.push(res.text);
-    return res;
-  }
-}
 
 describe.each(DATABASES)("groups API on %s", (dbKind) => {
   let server: TestServer;
@@ -62,24 +47,14 @@ describe.each(DATABASES)("groups API on %s", (dbKind) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(dbKind);
-    await setUpAndLogin(server.url);
+    ({ server, org, admin, member, memberUser } = await startWithAdminAndMember(
+      dbKind,
+      {},
+      RecordingClient,
+    ));
     const db = server.ctx.database.db;
-    org = (await findOrgBySlug(db, "default"))!;
     adminGroup = await adminGroupId(db, org.id);
     defaultGroup = await defaultGroupId(db, org.id);
-    admin = new RecordingClient(server.url);
-    await admin.login(ADMIN.email, ADMIN.password);
-    memberUser = await insertUser(db, {
-      orgId: org.id,
-      name: "Mel Member",
-      email: "mel@example.com",
-      passwordHash: await hashPassword(PASSWORD),
-      groupIds: [defaultGroup],
-      invitationPending: false,
-    });
-    member = new RecordingClient(server.url);
-    await member.login(memberUser.email, PASSWORD);
     otherOrg = await insertOrg(db, "Other", "other");
     foreignGroup = await insertGroup(db, otherOrg.id, "theirs", "regular", []);
     foreignUser = await insertUser(db, {

@@ -1,42 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { ADMIN, TestClient } from "../testing/httpClient";
+import { startWithAdminAndMember } from "../testing/signedIn";
 import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
-import { findUserByEmail, insertGroup, insertUser, type User } from "../store/users";
+import { insertGroup, insertUser, type User } from "../store/users";
 import { adminGroupId, defaultGroupId } from "../services/organizationSetup";
-import { hashPassword } from "../auth/passwords";
 import { PASSWORD_LOGIN_REQUIRED } from "./settings";
 
 const DATABASES = await metadataDatabases();
-const PASSWORD = "secret password";
 
 describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
   let server: TestServer;
   let org: Organization;
   let admin: TestClient;
   let member: TestClient;
-  let memberUser: User;
   let adminUser: User;
 
   const storedOrg = async () => (await findOrgBySlug(server.ctx.database.db, "default"))!;
 
   beforeAll(async () => {
-    server = await startTestServer(dbKind);
-    admin = await setUpAndLogin(server.url);
-    const db = server.ctx.database.db;
-    org = await storedOrg();
-    adminUser = (await findUserByEmail(db, org.id, ADMIN.email))!;
-    memberUser = await insertUser(db, {
-      orgId: org.id,
-      name: "Mel Member",
-      email: "mel@example.com",
-      passwordHash: await hashPassword(PASSWORD),
-      groupIds: [await defaultGroupId(db, org.id)],
-      invitationPending: false,
-    });
-    member = new TestClient(server.url);
-    await member.login(memberUser.email, PASSWORD);
+    ({ server, org, admin, adminUser, member } = await startWithAdminAndMember(dbKind));
   });
   afterAll(async () => {
     await server?.close();

@@ -1,63 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { ADMIN, TestClient, setUpAndLogin, type Response } from "../testing/httpClient";
-import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
 import {
-  findUserByEmail,
-  findUserById,
-  insertGroup,
-  insertUser,
-  updateUser,
-  type User,
-} from "../store/users";
+  ADMIN,
+  RecordingClient,
+  TestClient,
+  setUpAndLogin,
+  type Response,
+} from "../testing/httpClient";
+import { addUser, PASSWORD, signIn, startWithAdminAndMember } from "../testing/signedIn";
+import { insertOrg, type Organization } from "../store/organizations";
+import { findUserByEmail, findUserById, insertGroup, updateUser, type User } from "../store/users";
 import { adminGroupId, defaultGroupId } from "../services/organizationSetup";
-import { hashPassword } from "../auth/passwords";
 
 const DATABASES = await metadataDatabases();
 const MAIL = { SIGHTLINE_MAIL_DEFAULT_SENDER: "sightline@example.com" };
-const PASSWORD = "secret password";
 
-/** A client that keeps every response body, to check afterwards that no secret ever left. */
-class RecordingClient extends TestClient {
-  readonly bodies: string[] = [];
-  override async request<T = any>(
-    method: string,
-    url: string,
-    options?: Parameters<TestClient["request"]>[2],
-  ): Promise<Response<T>> {
-    const res = await super.request<T>(method, url, options);
-    this.bodies.push(res.text);
-    return res;
-  }
-}
-
-async function addUser(
-  server: TestServer,
-  org: Organization,
-  email: string,
-  options: { admin?: boolean; pending?: boolean; password?: string | null } = {},
-): Promise<User> {
-  const db = server.ctx.database.db;
-  const groups = [await defaultGroupId(db, org.id)];
-  if (options.admin) groups.push(await adminGroupId(db, org.id));
-  const password = options.password === undefined ? PASSWORD : options.password;
-  return insertUser(db, {
-    orgId: org.id,
-    name: email.split("@")[0]!,
-    email,
-    passwordHash: password === null ? null : await hashPassword(password),
-    groupIds: groups,
-    invitationPending: options.pending ?? false,
-  });
-}
-
-async function loginAs(server: TestServer, email: string, password = PASSWORD) {
-  const client = new RecordingClient(server.url);
-  const res = await client.login(email, password);
-  if (res.status !== 302) throw new Error(`login of ${email} failed`);
-  return client;
-}
+/** A client for the users API tests: it records every answer for the check that no secret left. */
+const loginAs = (server: TestServer, email: string, password = PASSWORD) =>
+  signIn(server, email, password, RecordingClient);
 
 describe.each(DATABASES)("users API on %s", (dbKind) => {
   let server: TestServer;
@@ -71,14 +32,19 @@ describe.each(DATABASES)("users API on %s", (dbKind) => {
   const clients: RecordingClient[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(dbKind, MAIL);
-    await setUpAndLogin(server.url);
+    ({
+      server,
+      org,
+      admin,
+      adminUser,
+      memberUser: alice,
+      member: aliceClient,
+    } = await startWithAdminAndMember(
+      dbKind,
+      { env: MAIL, member: { name: "alice", email: "alice@example.com" } },
+      RecordingClient,
+    ));
     const db = server.ctx.database.db;
-    org = (await findOrgBySlug(db, "default"))!;
-    adminUser = (await findUserByEmail(db, org.id, ADMIN.email))!;
-    admin = await loginAs(server, ADMIN.email, ADMIN.password);
-    alice = await addUser(server, org, "alice@example.com");
-    aliceClient = await loginAs(server, alice.email);
     clients.push(admin, aliceClient);
     otherOrg = await insertOrg(db, "Other", "other");
     await insertGroup(db, otherOrg.id, "default", "builtin", ["list_users"]);

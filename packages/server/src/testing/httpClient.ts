@@ -97,6 +97,20 @@ export class TestClient {
   }
 }
 
+/** A client that keeps every response body, to check afterwards that no secret ever left. */
+export class RecordingClient extends TestClient {
+  readonly bodies: string[] = [];
+  override async request<T = any>(
+    method: string,
+    url: string,
+    options?: Parameters<TestClient["request"]>[2],
+  ): Promise<Response<T>> {
+    const res = await super.request<T>(method, url, options);
+    this.bodies.push(res.text);
+    return res;
+  }
+}
+
 export const ADMIN = {
   name: "Ada Admin",
   email: "admin@example.com",

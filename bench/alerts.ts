@@ -6,15 +6,16 @@ import { createAlertService } from "../packages/server/src/alerts/evaluation";
 import { startHttpSink } from "../packages/server/src/alerts/testSupport";
 import { deriveKeys } from "../packages/server/src/auth/secretKey";
 import { writeDestinationOptions } from "../packages/server/src/destinations/options";
-import { createMailer } from "../packages/server/src/mail";
-import { DEFAULT_RESULT_LIMITS } from "../packages/server/src/results/limits";
-import { writeResult } from "../packages/server/src/results/resultStore";
 import type { Cell } from "../packages/server/src/runners/types";
 import { insertAlert, insertSubscription } from "../packages/server/src/store/alerts";
 import { insertDestination } from "../packages/server/src/store/destinations";
-import { insertQuery } from "../packages/server/src/store/queries";
-import { insertUser } from "../packages/server/src/store/users";
 import { openTestStore } from "../packages/server/src/testing/metadataStore";
+import {
+  insertOwnedQuery,
+  insertOwner,
+  mailerWithoutServer,
+  storeLatestResult,
+} from "../packages/server/src/testing/storeRows";
 import { isMain, ms, sleep, type Figure } from "./support";
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 1000);
@@ -25,28 +26,13 @@ async function scenario(hanging: boolean): Promise<{ evalMs: number; deliveredMs
   sink.answer = (request) => (request.path === "/hang" ? "hang" : 200);
   const db = store.database.db;
   const keys = deriveKeys(crypto.randomBytes(32).toString("hex"));
-  const user = await insertUser(db, {
-    orgId: store.orgId,
-    name: "Owner",
-    email: "owner@example.com",
-    passwordHash: null,
-    groupIds: [],
-    invitationPending: false,
-  });
-  const query = await insertQuery(db, store.orgId, {
-    data_source_id: store.dataSourceId,
-    latest_query_data_id: null,
+  const user = await insertOwner(db, store.orgId);
+  const query = await insertOwnedQuery(db, store.orgId, {
+    dataSourceId: store.dataSourceId,
+    owner: user,
     name: "Metric",
-    description: null,
-    query: "SELECT n",
-    query_hash: "bench",
-    user_id: user.id,
-    last_modified_by_id: user.id,
-    is_archived: false,
-    is_draft: false,
-    schedule: null,
-    options: {},
-    tags: [],
+    text: "SELECT n",
+    hash: "bench",
   });
   const destination = async (name: string, path: string) =>
     (
@@ -73,36 +59,18 @@ async function scenario(hanging: boolean): Promise<{ evalMs: number; deliveredMs
     await insertSubscription(db, { alertId: alert.id, userId: user.id, destinationId });
   }
   const rows: Cell[][] = Array.from({ length: 100 }, (_, i) => [i]);
-  const result = await writeResult(db, {
-    orgId: store.orgId,
-    dataSourceId: store.dataSourceId,
-    queryHash: "bench",
-    query: "SELECT n",
-    columns: [{ name: "n", friendly_name: "n", type: "integer" }],
-    batches: (async function* () {
-      yield rows;
-    })(),
-    startedAt: Date.now(),
-    limits: DEFAULT_RESULT_LIMITS,
-  });
-  await db
-    .updateTable("queries")
-    .set({ latest_query_data_id: result.id })
-    .where("id", "=", query.id)
-    .execute();
+  const result = await storeLatestResult(
+    db,
+    query,
+    [{ name: "n", friendly_name: "n", type: "integer" }],
+    rows,
+  );
 
   const alerts = createAlertService({
     db,
     config: { baseUrl: "http://sightline.example", outboundAllowedRanges: ["127.0.0.1/32"] },
     keys,
-    mailer: createMailer({
-      server: null,
-      port: 25,
-      useTls: false,
-      username: null,
-      password: null,
-      defaultSender: null,
-    }),
+    mailer: mailerWithoutServer(),
     log: { warn: () => undefined, error: () => undefined },
   });
   const started = performance.now();

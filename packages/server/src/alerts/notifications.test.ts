@@ -2,12 +2,10 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveKeys } from "../auth/secretKey";
 import { writeDestinationOptions } from "../destinations/options";
-import { createMailer } from "../mail";
 import { insertAlert, insertSubscription } from "../store/alerts";
 import { findDestination, insertDestination } from "../store/destinations";
-import { insertQuery } from "../store/queries";
-import { insertUser } from "../store/users";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
+import { insertOwnedQuery, insertOwner, mailerWithoutServer } from "../testing/storeRows";
 import { createNotifier } from "./notifications";
 import { startHttpSink, type HttpSink } from "./testSupport";
 
@@ -29,28 +27,13 @@ describe("alert notifier", () => {
 
   it("tries three times, then logs destination, alert and reason, never the secret", async () => {
     const db = store.database.db;
-    const user = await insertUser(db, {
-      orgId: store.orgId,
-      name: "Owner",
-      email: "owner@example.com",
-      passwordHash: null,
-      groupIds: [],
-      invitationPending: false,
-    });
-    const query = await insertQuery(db, store.orgId, {
-      data_source_id: store.dataSourceId,
-      latest_query_data_id: null,
+    const user = await insertOwner(db, store.orgId);
+    const query = await insertOwnedQuery(db, store.orgId, {
+      dataSourceId: store.dataSourceId,
+      owner: user,
       name: "Q",
-      description: null,
-      query: "SELECT 1",
-      query_hash: "h",
-      user_id: user.id,
-      last_modified_by_id: user.id,
-      is_archived: false,
-      is_draft: false,
-      schedule: null,
-      options: {},
-      tags: [],
+      text: "SELECT 1",
+      hash: "h",
     });
     const alert = await insertAlert(db, {
       orgId: store.orgId,
@@ -86,14 +69,7 @@ describe("alert notifier", () => {
         outboundAllowedRanges: ["127.0.0.1/32"],
       },
       keys,
-      mailer: createMailer({
-        server: null,
-        port: 25,
-        useTls: false,
-        username: null,
-        password: null,
-        defaultSender: null,
-      }),
+      mailer: mailerWithoutServer(),
       log: { warn: (...args: unknown[]) => warnings.push(args), error: () => undefined },
       tools: { serviceUrls: { pagerduty: `${sink.url}/pd` } },
       retryDelaysMs: [10, 20],
@@ -139,28 +115,13 @@ describe("alert notifier", () => {
 
   it("skips only the alert whose stored template cannot be rendered", async () => {
     const db = store.database.db;
-    const user = await insertUser(db, {
-      orgId: store.orgId,
-      name: "Other",
-      email: "other@example.com",
-      passwordHash: null,
-      groupIds: [],
-      invitationPending: false,
-    });
-    const query = await insertQuery(db, store.orgId, {
-      data_source_id: store.dataSourceId,
-      latest_query_data_id: null,
+    const user = await insertOwner(db, store.orgId, "Other", "other@example.com");
+    const query = await insertOwnedQuery(db, store.orgId, {
+      dataSourceId: store.dataSourceId,
+      owner: user,
       name: "Q2",
-      description: null,
-      query: "SELECT 2",
-      query_hash: "h2",
-      user_id: user.id,
-      last_modified_by_id: user.id,
-      is_archived: false,
-      is_draft: false,
-      schedule: null,
-      options: {},
-      tags: [],
+      text: "SELECT 2",
+      hash: "h2",
     });
     const hook = await insertDestination(db, {
       orgId: store.orgId,
@@ -188,14 +149,7 @@ describe("alert notifier", () => {
       db,
       config: { baseUrl: "", outboundAllowedRanges: ["127.0.0.1/32"] },
       keys,
-      mailer: createMailer({
-        server: null,
-        port: 25,
-        useTls: false,
-        username: null,
-        password: null,
-        defaultSender: null,
-      }),
+      mailer: mailerWithoutServer(),
       log: { warn: (...args: unknown[]) => warnings.push(args), error: () => undefined },
     });
     notifier.dispatch(

@@ -1,13 +1,14 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveKeys } from "../auth/secretKey";
-import { createMailer } from "../mail";
-import { DEFAULT_RESULT_LIMITS } from "../results/limits";
-import { writeResult } from "../results/resultStore";
 import { insertAlert } from "../store/alerts";
-import { insertQuery } from "../store/queries";
-import { insertUser } from "../store/users";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
+import {
+  insertOwnedQuery,
+  insertOwner,
+  mailerWithoutServer,
+  storeLatestResult,
+} from "../testing/storeRows";
 import { createAlertService } from "./evaluation";
 import type { AlertNotice, Notifier } from "./notifications";
 
@@ -28,28 +29,13 @@ describe("alert evaluation across a worker restart", () => {
 
   it("stores the change before handing it over, and does not send it twice", async () => {
     const db = store.database.db;
-    const user = await insertUser(db, {
-      orgId: store.orgId,
-      name: "Owner",
-      email: "owner@example.com",
-      passwordHash: null,
-      groupIds: [],
-      invitationPending: false,
-    });
-    const query = await insertQuery(db, store.orgId, {
-      data_source_id: store.dataSourceId,
-      latest_query_data_id: null,
+    const user = await insertOwner(db, store.orgId);
+    const query = await insertOwnedQuery(db, store.orgId, {
+      dataSourceId: store.dataSourceId,
+      owner: user,
       name: "Q",
-      description: null,
-      query: "SELECT n",
-      query_hash: "restart",
-      user_id: user.id,
-      last_modified_by_id: user.id,
-      is_archived: false,
-      is_draft: false,
-      schedule: null,
-      options: {},
-      tags: [],
+      text: "SELECT n",
+      hash: "restart",
     });
     const alert = await insertAlert(db, {
       orgId: store.orgId,
@@ -59,23 +45,12 @@ describe("alert evaluation across a worker restart", () => {
       options: { column: "n", op: ">", value: 5 },
       rearm: null,
     });
-    const result = await writeResult(db, {
-      orgId: store.orgId,
-      dataSourceId: store.dataSourceId,
-      queryHash: "restart",
-      query: "SELECT n",
-      columns: [{ name: "n", friendly_name: "n", type: "integer" }],
-      batches: (async function* () {
-        yield [[10]];
-      })(),
-      startedAt: Date.now(),
-      limits: DEFAULT_RESULT_LIMITS,
-    });
-    await db
-      .updateTable("queries")
-      .set({ latest_query_data_id: result.id })
-      .where("id", "=", query.id)
-      .execute();
+    const result = await storeLatestResult(
+      db,
+      query,
+      [{ name: "n", friendly_name: "n", type: "integer" }],
+      [[10]],
+    );
     const job = {
       orgId: store.orgId,
       dataSourceId: store.dataSourceId,
@@ -91,14 +66,7 @@ describe("alert evaluation across a worker restart", () => {
       db,
       config: { baseUrl: "", outboundAllowedRanges: [] },
       keys: deriveKeys(crypto.randomBytes(32).toString("hex")),
-      mailer: createMailer({
-        server: null,
-        port: 25,
-        useTls: false,
-        username: null,
-        password: null,
-        defaultSender: null,
-      }),
+      mailer: mailerWithoutServer(),
       log: { warn: () => undefined, error: () => undefined },
     };
     const handedOver: AlertNotice[][] = [];

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { deriveKeys, type Keys } from "../auth/secretKey";
 import { loadConfig, type Config } from "../config";
-import { DEFAULT_RESULT_LIMITS, writeResult, type ResultMeta } from "../results";
+import type { ResultMeta } from "../results";
 import type { Cell, DataSourceOptions, ResultColumn } from "../runners/types";
 import { writeDataSourceOptions } from "../services/dataSourceOptions";
 import { insertDataSource } from "../store/dataSources";
@@ -15,6 +15,7 @@ import { migrate } from "../store/migrate";
 import { insertOrg } from "../store/organizations";
 import { insertQuery, type Query } from "../store/queries";
 import { insertGroup, insertUser, type User } from "../store/users";
+import { storeLatestResult } from "../testing/storeRows";
 import { queryHash } from "./hash";
 
 export interface TestStore {
@@ -105,27 +106,7 @@ export async function openTestStore(env: Record<string, string> = {}): Promise<T
         tags: [],
       });
     },
-    async storeResult(query, columns, rows) {
-      const meta = await writeResult(db, {
-        orgId: org.id,
-        dataSourceId: query.data_source_id!,
-        queryHash: query.query_hash,
-        query: query.query,
-        columns,
-        batches: (async function* () {
-          yield rows;
-        })(),
-        startedAt: Date.now(),
-        limits: DEFAULT_RESULT_LIMITS,
-      });
-      await db
-        .updateTable("queries")
-        .set({ latest_query_data_id: meta.id })
-        .where("id", "=", query.id)
-        .execute();
-      query.latest_query_data_id = meta.id;
-      return meta;
-    },
+    storeResult: (query, columns, rows) => storeLatestResult(db, query, columns, rows),
     async close() {
       await database.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -33,24 +33,17 @@ import { DashboardWidgetCard } from "./DashboardWidget";
 import { DrillDownBreadcrumbs } from "./drillDown/DrillDownBreadcrumbs";
 import { placeNewWidget, widgetPositions } from "./widgetSize";
 import { useLeaveWarning } from "../queries/useLeaveWarning";
-import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
-import { useWidgetReports } from "./useWidgetReports";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { WidgetParametersDialog } from "./WidgetParametersDialog";
-import { useVisualizationFormats } from "../../app/visualizationFormats";
-import { resolveFormats } from "../../visualizations/types";
 import { useLayoutSaver } from "./useLayoutSaver";
 import { useSerialSaves } from "./useSerialSaves";
 import { isWidgetGone, widgetErrorText } from "./widgetSaveError";
 import { useDashboardAddress } from "./useDashboardAddress";
 import { DashboardFilterBar } from "./DashboardFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
-import {
-  useDashboardCrossFilter,
-  useWidgetCrossFilterSwitch,
-} from "./crossFilter/useDashboardCrossFilter";
-import { widgetParameterValues } from "./widgetParameters";
+import { useWidgetCrossFilterSwitch } from "./crossFilter/useDashboardCrossFilter";
+import { useDashboardFiltering } from "./useDashboardFiltering";
 import styles from "./DashboardPage.module.css";
 
 export const CONFLICT_MESSAGE = "It seems like the dashboard has been modified by another user. ";
@@ -90,11 +83,10 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [editingParameters, setEditingParameters] = useState<DashboardWidget | null>(null);
-  const formats = resolveFormats(useVisualizationFormats());
-  const reports = useWidgetReports();
-  const parameters = useDashboardParameters(widgets, dashboard.options.globalParamOrder);
+  const filtersOn = dashboard.dashboard_filters_enabled;
+  const filtering = useDashboardFiltering(widgets, dashboard.options, filtersOn);
+  const { reports, parameters, crossFilter } = filtering;
   const { params } = parameters;
-  const crossFilter = useDashboardCrossFilter(dashboard.options);
   const switchWidgetCrossFilter = useWidgetCrossFilterSwitch(setWidgets);
 
   const canEdit = !!dashboard.can_edit && !dashboard.is_archived;
@@ -123,7 +115,6 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     [setSearch],
   );
 
-  const filtersOn = dashboard.dashboard_filters_enabled;
   const showAddressOf = useDashboardAddress();
 
   const saver = useLayoutSaver(widgets, (saved) =>
@@ -294,23 +285,11 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       widget={widget}
       editing={editing}
       canViewQuery={canViewQuery}
-      values={widgetParameterValues(
-        widget,
-        widget.visualization?.query?.options.parameters ?? [],
-        parameters.values,
-        search,
-      )}
-      ownParameters={ownParameters(widget)}
-      onApplyOwn={parameters.applyWidgetValues}
       refreshToken={refreshToken}
       onRemove={removeWidget}
       onEditText={editText}
       onEditParameters={setEditingParameters}
-      dashboardFilters={filtersOn ? reports.filterSelection : undefined}
-      onFiltersFound={reports.onFiltersFound}
-      onRunningChange={reports.onRunningChange}
-      crossFilter={crossFilter.state}
-      onDatumClick={crossFilter.onDatumClick}
+      {...filtering.widgetProps(widget)}
       onCrossFilterToggle={switchWidgetCrossFilter}
       onOptionsSaved={keepOptions}
     />
@@ -360,19 +339,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           setDashboard((current) => ({ ...current, public_url: publicUrl ?? undefined }))
         }
       />
-      <DashboardFilterBar
-        parameters={parameters}
-        filters={
-          filtersOn
-            ? {
-                filters: reports.filterSelection,
-                onChange: reports.setFilterSelection,
-                formats,
-              }
-            : undefined
-        }
-        crossFilters={crossFilter.bar}
-      />
+      <DashboardFilterBar {...filtering.filterBar} />
       {editing && (
         // Clear of the grid's dashed edit outline, which stands 6 px outside the grid.
         <div className={styles.editOptions}>

@@ -3,23 +3,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card, Result, Spin, Typography } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useParams, useSearchParams } from "react-router";
+import { useParams } from "react-router";
 import { getClientConfig } from "../../api/config";
 import { getPublicDashboard, type PublicDashboard } from "../../api/dashboards";
 import { isApiError } from "../../api/errors";
 import { http } from "../../api/http";
 import { ErrorScreen } from "../../app/ErrorScreen";
-import { useVisualizationFormats } from "../../app/visualizationFormats";
 import { PRODUCT_NAME, usePageTitle } from "../../components/usePageTitle";
 import { SignedInLinksContext } from "../../visualizations";
-import { resolveFormats } from "../../visualizations/types";
 import { DashboardGrid } from "./DashboardGrid";
 import { DashboardWidgetCard } from "./DashboardWidget";
-import { ownParameters, useDashboardParameters } from "./useDashboardParameters";
-import { useWidgetReports } from "./useWidgetReports";
 import { DashboardFilterBar } from "./DashboardFilterBar";
-import { useDashboardCrossFilter } from "./crossFilter/useDashboardCrossFilter";
-import { widgetParameterValues } from "./widgetParameters";
+import { useDashboardFiltering } from "./useDashboardFiltering";
 import { widgetPositions } from "./widgetSize";
 import styles from "./PublicDashboardPage.module.css";
 
@@ -124,38 +119,25 @@ function LoadedPublicDashboard({
   onWithdrawn: () => void;
 }) {
   usePageTitle(dashboard.name);
-  const [search] = useSearchParams();
-  const formats = resolveFormats(useVisualizationFormats());
-  const reports = useWidgetReports();
-  useWithdrawnCheck(reports.anyRunning, token, onWithdrawn);
   const widgets = useMemo(
     () => (dashboard.widgets ?? []).filter((w) => !w.options.isHidden),
     [dashboard.widgets],
   );
-  const parameters = useDashboardParameters(widgets, dashboard.options?.globalParamOrder);
-  const positions = useMemo(() => widgetPositions(widgets), [widgets]);
-  const filtersOn = dashboard.dashboard_filters_enabled;
   // Read-only viewers filter too (`cf` in the public address).
-  const crossFilter = useDashboardCrossFilter(dashboard.options);
+  const filtering = useDashboardFiltering(
+    widgets,
+    dashboard.options ?? {},
+    dashboard.dashboard_filters_enabled,
+  );
+  useWithdrawnCheck(filtering.reports.anyRunning, token, onWithdrawn);
+  const positions = useMemo(() => widgetPositions(widgets), [widgets]);
 
   return (
     <div className={styles.page} data-testid="public-dashboard">
       <Typography.Title level={3} className={styles.title} data-testid="dashboard-title">
         {dashboard.name}
       </Typography.Title>
-      <DashboardFilterBar
-        parameters={parameters}
-        filters={
-          filtersOn
-            ? {
-                filters: reports.filterSelection,
-                onChange: reports.setFilterSelection,
-                formats,
-              }
-            : undefined
-        }
-        crossFilters={crossFilter.bar}
-      />
+      <DashboardFilterBar {...filtering.filterBar} />
       <DashboardGrid
         widgets={widgets}
         positions={positions}
@@ -167,23 +149,11 @@ function LoadedPublicDashboard({
             editing={false}
             readOnly
             canViewQuery={false}
-            values={widgetParameterValues(
-              widget,
-              widget.visualization?.query?.options.parameters ?? [],
-              parameters.values,
-              search,
-            )}
-            ownParameters={ownParameters(widget)}
-            onApplyOwn={parameters.applyWidgetValues}
             refreshToken={0}
             onRemove={ignore}
             onEditText={ignore}
             onEditParameters={ignore}
-            dashboardFilters={filtersOn ? reports.filterSelection : undefined}
-            onFiltersFound={reports.onFiltersFound}
-            onRunningChange={reports.onRunningChange}
-            crossFilter={crossFilter.state}
-            onDatumClick={crossFilter.onDatumClick}
+            {...filtering.widgetProps(widget)}
           />
         )}
       />

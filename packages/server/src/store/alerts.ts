@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { AlertOptions, AlertState } from "@sightline/core";
 import type { AlertsTable, AlertSubscriptionsTable, DB } from "./schema";
 import { now, parseJson, toJson } from "./values";
+import { findInOrg } from "./orgRows";
 
 /** Alerts and their subscriptions (api-platform.md §6.7, §6.8, §11). */
 
@@ -31,13 +32,7 @@ function alertFromRow(row: Selectable<AlertsTable>): Alert {
 }
 
 export async function findAlert(db: Kysely<DB>, orgId: number, id: number): Promise<Alert | null> {
-  if (!Number.isSafeInteger(id)) return null;
-  const row = await db
-    .selectFrom("alerts")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await findInOrg(db, "alerts", orgId, id);
   return row ? alertFromRow(row) : null;
 }
 

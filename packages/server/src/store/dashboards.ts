@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { DashboardsTable, DB } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
+import { saveVersioned } from "./versions";
+import { findInOrg } from "./orgRows";
 
 export interface Dashboard {
   id: number;
@@ -46,13 +48,7 @@ export async function findDashboard(
   orgId: number,
   id: number,
 ): Promise<Dashboard | null> {
-  if (!Number.isSafeInteger(id)) return null;
-  const row = await db
-    .selectFrom("dashboards")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await findInOrg(db, "dashboards", orgId, id);
   return row ? fromRow(row) : null;
 }
 
@@ -177,17 +173,7 @@ export async function updateDashboard(
   changes: Partial<DashboardFields> & { slug?: string },
   expectedVersion?: number,
 ): Promise<boolean> {
-  let update = db
-    .updateTable("dashboards")
-    .set((eb) => ({
-      ...storedFields(changes),
-      version: eb("version", "+", 1),
-      updated_at: now(),
-    }))
-    .where("id", "=", id);
-  if (expectedVersion !== undefined) update = update.where("version", "=", expectedVersion);
-  const result = await update.executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return saveVersioned(db, "dashboards", id, storedFields(changes), expectedVersion);
 }
 
 /** One dashboard of a listing, before search, tags, ordering and paging. */

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import { forgetDataSourceResults } from "../results/recentResults";
 import type { DataSourcesTable, DB } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
+import { findInOrg } from "./orgRows";
 
 export interface DataSource {
   id: number;
@@ -31,13 +32,7 @@ export async function findDataSource(
   orgId: number,
   id: number,
 ): Promise<DataSource | null> {
-  if (!Number.isSafeInteger(id)) return null;
-  const row = await db
-    .selectFrom("data_sources")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await findInOrg(db, "data_sources", orgId, id);
   return row ? fromRow(row) : null;
 }
 

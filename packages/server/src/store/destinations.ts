@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, NotificationDestinationsTable } from "./schema";
 import { now } from "./values";
+import { findInOrg } from "./orgRows";
 
 /** An alert destination row; options stay encrypted until a presenter or sender reads them. */
 export type Destination = Selectable<NotificationDestinationsTable>;
@@ -10,14 +11,7 @@ export async function findDestination(
   orgId: number,
   id: number,
 ): Promise<Destination | null> {
-  if (!Number.isSafeInteger(id)) return null;
-  const row = await db
-    .selectFrom("notification_destinations")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ?? null;
+  return findInOrg(db, "notification_destinations", orgId, id);
 }
 
 /** The organisation's destinations, id ascending. */

@@ -3,6 +3,7 @@ import type { DB } from "./schema";
 import { groupFromRow, withGroups, type Group, type User } from "./users";
 import { bool } from "./values";
 import type { DataSource } from "./dataSources";
+import { findInOrg } from "./orgRows";
 
 /**
  * Groups, their members and their data-source links. Group rows themselves are created by
@@ -20,13 +21,7 @@ export async function listGroups(db: Kysely<DB>, orgId: number): Promise<Group[]
 }
 
 export async function findGroup(db: Kysely<DB>, orgId: number, id: number): Promise<Group | null> {
-  if (!Number.isSafeInteger(id)) return null;
-  const row = await db
-    .selectFrom("groups")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await findInOrg(db, "groups", orgId, id);
   return row ? groupFromRow(row) : null;
 }
 

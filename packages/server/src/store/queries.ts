@@ -2,7 +2,9 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { ParameterDefinition } from "@sightline/core";
 import type { DB, QueriesTable } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
+import { saveVersioned } from "./versions";
 import { generateApiKey } from "../auth/secretKey";
+import { findInOrg } from "./orgRows";
 
 export interface QueryOptions {
   parameters?: unknown[];
@@ -45,13 +47,7 @@ export function queryFromRow(row: Selectable<QueriesTable>): Query {
 }
 
 export async function findQuery(db: Kysely<DB>, orgId: number, id: number): Promise<Query | null> {
-  if (!Number.isSafeInteger(id)) return null;
-  const row = await db
-    .selectFrom("queries")
-    .selectAll()
-    .where("org_id", "=", orgId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await findInOrg(db, "queries", orgId, id);
   return row ? queryFromRow(row) : null;
 }
 
@@ -132,17 +128,7 @@ export async function updateQuery(
   changes: Partial<QueryFields>,
   expectedVersion?: number,
 ): Promise<boolean> {
-  let update = db
-    .updateTable("queries")
-    .set((eb) => ({
-      ...storedFields(changes),
-      version: eb("version", "+", 1),
-      updated_at: now(),
-    }))
-    .where("id", "=", id);
-  if (expectedVersion !== undefined) update = update.where("version", "=", expectedVersion);
-  const result = await update.executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return saveVersioned(db, "queries", id, storedFields(changes), expectedVersion);
 }
 
 export async function setQueryApiKey(db: Kysely<DB>, id: number): Promise<void> {

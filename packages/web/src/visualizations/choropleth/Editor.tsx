@@ -1,16 +1,11 @@
 import { Space, Tabs } from "antd";
-import {
-  ColorField,
-  NumberField,
-  SelectField,
-  SwitchField,
-  TextField,
-  columnOptions,
-} from "../components/controls";
+import { optionFields } from "../editorFields";
 import { MAPS } from "../lib/geo";
 import type { EditorProps } from "../types";
 import { BoundsSettings } from "./BoundsSettings";
 import { getChoroplethOptions } from "./choropleth";
+
+const choices = (values: string[]) => values.map((v) => ({ value: v, label: v }));
 
 export function ChoroplethEditor({
   options: stored,
@@ -20,7 +15,7 @@ export function ChoroplethEditor({
   onReplaceOptions,
 }: EditorProps) {
   const o = getChoroplethOptions(stored, formats.choroplethAvailableMaps);
-  const cols = columnOptions(data.columns);
+  const f = optionFields(o, set, data.columns);
   const map = MAPS.find((m) => m.key === o.mapType);
   const maps = MAPS.filter((m) => formats.choroplethAvailableMaps.includes(m.key));
   return (
@@ -31,31 +26,16 @@ export function ChoroplethEditor({
           label: "General",
           children: (
             <>
-              <SelectField
-                label="Map"
-                value={o.mapType}
-                options={maps.map((m) => ({ value: m.key, label: m.name }))}
-                onChange={(v) => set({ mapType: v })}
-              />
-              <SelectField
-                label="Key Column"
-                value={o.keyColumn}
-                options={cols}
-                onChange={(v) => set({ keyColumn: v })}
-              />
-              <SelectField
-                label="Target Field"
-                value={o.targetField}
-                options={map?.fields ?? []}
-                placeholder="Choose field..."
-                onChange={(v) => set({ targetField: v })}
-              />
-              <SelectField
-                label="Value Column"
-                value={o.valueColumn}
-                options={cols}
-                onChange={(v) => set({ valueColumn: v })}
-              />
+              {f.select(
+                "Map",
+                "mapType",
+                maps.map((m) => ({ value: m.key, label: m.name })),
+              )}
+              {f.column("Key Column", "keyColumn")}
+              {f.select("Target Field", "targetField", map?.fields ?? [], {
+                placeholder: "Choose field...",
+              })}
+              {f.column("Value Column", "valueColumn")}
             </>
           ),
         },
@@ -64,49 +44,18 @@ export function ChoroplethEditor({
           label: "Colors",
           children: (
             <>
-              <SelectField
-                label="Clustering mode"
-                value={o.clusteringMode}
-                options={[
-                  { value: "q", label: "quantile" },
-                  { value: "e", label: "equidistant" },
-                  { value: "k", label: "k-means" },
-                ]}
-                onChange={(v) => set({ clusteringMode: v })}
-              />
-              <NumberField
-                label="Steps"
-                value={o.steps}
-                min={3}
-                max={11}
-                onChange={(v) => set({ steps: v ?? 5 })}
-              />
+              {f.select("Clustering mode", "clusteringMode", [
+                { value: "q", label: "quantile" },
+                { value: "e", label: "equidistant" },
+                { value: "k", label: "k-means" },
+              ])}
+              {f.number("Steps", "steps", { min: 3, max: 11, whenEmpty: 5 })}
               <Space wrap>
-                <ColorField
-                  label="Min Color"
-                  value={o.colors.min}
-                  onChange={(v) => set({ colors: { min: v } })}
-                />
-                <ColorField
-                  label="Max Color"
-                  value={o.colors.max}
-                  onChange={(v) => set({ colors: { max: v } })}
-                />
-                <ColorField
-                  label="No value color"
-                  value={o.colors.noValue}
-                  onChange={(v) => set({ colors: { noValue: v } })}
-                />
-                <ColorField
-                  label="Background color"
-                  value={o.colors.background}
-                  onChange={(v) => set({ colors: { background: v } })}
-                />
-                <ColorField
-                  label="Borders color"
-                  value={o.colors.borders}
-                  onChange={(v) => set({ colors: { borders: v } })}
-                />
+                {f.color("Min Color", "colors.min")}
+                {f.color("Max Color", "colors.max")}
+                {f.color("No value color", "colors.noValue")}
+                {f.color("Background color", "colors.background")}
+                {f.color("Borders color", "colors.borders")}
               </Space>
             </>
           ),
@@ -116,59 +65,26 @@ export function ChoroplethEditor({
           label: "Format",
           children: (
             <>
-              <TextField
-                label="Value format"
-                value={o.valueFormat}
-                onChange={(v) => set({ valueFormat: v })}
-              />
-              <TextField
-                label="Value placeholder"
-                value={o.noValuePlaceholder}
-                onChange={(v) => set({ noValuePlaceholder: v })}
-              />
-              <SwitchField
-                label="Show legend"
-                checked={o.legend.visible}
-                onChange={(v) => set({ legend: { visible: v } })}
-              />
-              <SelectField
-                label="Legend position"
-                value={o.legend.position}
-                options={["top-left", "top-right", "bottom-left", "bottom-right"].map((p) => ({
-                  value: p,
-                  label: p,
-                }))}
-                onChange={(v) => set({ legend: { position: v } })}
-              />
-              <SelectField
-                label="Legend text alignment"
-                value={o.legend.alignText}
-                options={["left", "center", "right"].map((p) => ({ value: p, label: p }))}
-                onChange={(v) => set({ legend: { alignText: v } })}
-              />
-              <SwitchField
-                label="Show tooltip"
-                checked={o.tooltip.enabled}
-                onChange={(v) => set({ tooltip: { enabled: v } })}
-              />
-              <TextField
-                label="Tooltip template"
-                multiline
-                value={o.tooltip.template}
-                onChange={(v) => set({ tooltip: { template: v } })}
-                hint="{{ @@value }}, {{ @@name }} and other {{ @@property }}, or {{ column }}"
-              />
-              <SwitchField
-                label="Show popup"
-                checked={o.popup.enabled}
-                onChange={(v) => set({ popup: { enabled: v } })}
-              />
-              <TextField
-                label="Popup template"
-                multiline
-                value={o.popup.template}
-                onChange={(v) => set({ popup: { template: v } })}
-              />
+              {f.text("Value format", "valueFormat")}
+              {f.text("Value placeholder", "noValuePlaceholder")}
+              {f.switch("Show legend", "legend.visible")}
+              {f.select(
+                "Legend position",
+                "legend.position",
+                choices(["top-left", "top-right", "bottom-left", "bottom-right"]),
+              )}
+              {f.select(
+                "Legend text alignment",
+                "legend.alignText",
+                choices(["left", "center", "right"]),
+              )}
+              {f.switch("Show tooltip", "tooltip.enabled")}
+              {f.text("Tooltip template", "tooltip.template", {
+                multiline: true,
+                hint: "{{ @@value }}, {{ @@name }} and other {{ @@property }}, or {{ column }}",
+              })}
+              {f.switch("Show popup", "popup.enabled")}
+              {f.text("Popup template", "popup.template", { multiline: true })}
             </>
           ),
         },

@@ -1,18 +1,10 @@
 import { Space, Tabs } from "antd";
-import {
-  ColorField,
-  NumberField,
-  SelectField,
-  SwitchField,
-  TextField,
-  columnOptions,
-} from "../components/controls";
+import { optionFields } from "../editorFields";
 import type { EditorProps } from "../types";
 import { getCohortOptions } from "./cohort";
 
 export function CohortEditor({ options: stored, data, onOptionsChange: set }: EditorProps) {
-  const o = getCohortOptions(stored);
-  const cols = columnOptions(data.columns);
+  const f = optionFields(getCohortOptions(stored), set, data.columns);
   return (
     <Tabs
       items={[
@@ -21,30 +13,10 @@ export function CohortEditor({ options: stored, data, onOptionsChange: set }: Ed
           label: "Columns",
           children: (
             <>
-              <SelectField
-                label="Date (Bucket)"
-                value={o.dateColumn}
-                options={cols}
-                onChange={(v) => set({ dateColumn: v })}
-              />
-              <SelectField
-                label="Stage"
-                value={o.stageColumn}
-                options={cols}
-                onChange={(v) => set({ stageColumn: v })}
-              />
-              <SelectField
-                label="Bucket Population Size"
-                value={o.totalColumn}
-                options={cols}
-                onChange={(v) => set({ totalColumn: v })}
-              />
-              <SelectField
-                label="Stage Value"
-                value={o.valueColumn}
-                options={cols}
-                onChange={(v) => set({ valueColumn: v })}
-              />
+              {f.column("Date (Bucket)", "dateColumn")}
+              {f.column("Stage", "stageColumn")}
+              {f.column("Bucket Population Size", "totalColumn")}
+              {f.column("Stage Value", "valueColumn")}
             </>
           ),
         },
@@ -53,25 +25,15 @@ export function CohortEditor({ options: stored, data, onOptionsChange: set }: Ed
           label: "Options",
           children: (
             <>
-              <SelectField
-                label="Time Interval"
-                value={o.timeInterval}
-                options={[
-                  { value: "daily", label: "Daily" },
-                  { value: "weekly", label: "Weekly" },
-                  { value: "monthly", label: "Monthly" },
-                ]}
-                onChange={(v) => set({ timeInterval: v })}
-              />
-              <SelectField
-                label="Mode"
-                value={o.mode}
-                options={[
-                  { value: "diagonal", label: "Fill gaps with zeros" },
-                  { value: "simple", label: "Show data as is" },
-                ]}
-                onChange={(v) => set({ mode: v })}
-              />
+              {f.select("Time Interval", "timeInterval", [
+                { value: "daily", label: "Daily" },
+                { value: "weekly", label: "Weekly" },
+                { value: "monthly", label: "Monthly" },
+              ])}
+              {f.select("Mode", "mode", [
+                { value: "diagonal", label: "Fill gaps with zeros" },
+                { value: "simple", label: "Show data as is" },
+              ])}
             </>
           ),
         },
@@ -80,23 +42,9 @@ export function CohortEditor({ options: stored, data, onOptionsChange: set }: Ed
           label: "Colors",
           children: (
             <Space orientation="vertical">
-              <ColorField
-                label="Min Color"
-                value={o.colors.min}
-                onChange={(v) => set({ colors: { min: v } })}
-              />
-              <ColorField
-                label="Max Color"
-                value={o.colors.max}
-                onChange={(v) => set({ colors: { max: v } })}
-              />
-              <NumberField
-                label="Steps"
-                value={o.colors.steps}
-                min={3}
-                max={20}
-                onChange={(v) => set({ colors: { steps: v ?? 7 } })}
-              />
+              {f.color("Min Color", "colors.min")}
+              {f.color("Max Color", "colors.max")}
+              {f.number("Steps", "colors.steps", { min: 3, max: 20, whenEmpty: 7 })}
             </Space>
           ),
         },
@@ -105,47 +53,16 @@ export function CohortEditor({ options: stored, data, onOptionsChange: set }: Ed
           label: "Appearance",
           children: (
             <>
-              <TextField
-                label="Time Column Title"
-                value={o.timeColumnTitle}
-                onChange={(v) => set({ timeColumnTitle: v })}
-              />
-              <TextField
-                label="People Column Title"
-                value={o.peopleColumnTitle}
-                onChange={(v) => set({ peopleColumnTitle: v })}
-              />
-              <TextField
-                label="Stage Column Title"
-                value={o.stageColumnTitle}
-                onChange={(v) => set({ stageColumnTitle: v })}
-                hint="{{ @ }} is the stage number"
-              />
-              <TextField
-                label="Number Values Format"
-                value={o.numberFormat}
-                onChange={(v) => set({ numberFormat: v })}
-              />
-              <TextField
-                label="Percent Values Format"
-                value={o.percentFormat}
-                onChange={(v) => set({ percentFormat: v })}
-              />
-              <TextField
-                label="No Value Placeholder"
-                value={o.noValuePlaceholder}
-                onChange={(v) => set({ noValuePlaceholder: v })}
-              />
-              <SwitchField
-                label="Show Tooltips"
-                checked={o.showTooltips}
-                onChange={(v) => set({ showTooltips: v })}
-              />
-              <SwitchField
-                label="Normalize Values to Percentage"
-                checked={o.percentValues}
-                onChange={(v) => set({ percentValues: v })}
-              />
+              {f.text("Time Column Title", "timeColumnTitle")}
+              {f.text("People Column Title", "peopleColumnTitle")}
+              {f.text("Stage Column Title", "stageColumnTitle", {
+                hint: "{{ @ }} is the stage number",
+              })}
+              {f.text("Number Values Format", "numberFormat")}
+              {f.text("Percent Values Format", "percentFormat")}
+              {f.text("No Value Placeholder", "noValuePlaceholder")}
+              {f.switch("Show Tooltips", "showTooltips")}
+              {f.switch("Normalize Values to Percentage", "percentValues")}
             </>
           ),
         },

@@ -1,95 +1,48 @@
 import { Tabs } from "antd";
-import {
-  CheckField,
-  NumberField,
-  SelectField,
-  TextField,
-  columnOptions,
-} from "../components/controls";
+import { SelectField, columnOptions } from "../components/controls";
+import { optionFields } from "../editorFields";
 import { toNumber } from "../lib/numberFormat";
 import type { EditorProps } from "../types";
 import { getCounterOptions, rowIndex } from "./counter";
 
 export function CounterEditor({ options: stored, data, onOptionsChange: set }: EditorProps) {
   const o = getCounterOptions(stored);
-  const cols = columnOptions(data.columns);
+  const f = optionFields(o, set, data.columns);
   const sample = data.rows.length
     ? data.rows[rowIndex(o.rowNumber, data.rows.length)]?.[o.counterColName]
     : null;
   const numeric = o.countRow || toNumber(sample) !== null;
   const general = (
     <>
-      <TextField
-        label="Counter Label"
-        value={o.counterLabel}
-        onChange={(v) => set({ counterLabel: v })}
-      />
-      <SelectField
-        label="Counter Value Column Name"
-        value={o.counterColName}
-        options={cols}
-        disabled={o.countRow}
-        onChange={(v) => set({ counterColName: v })}
-      />
-      <NumberField
-        label="Counter Value Row Number"
-        value={o.rowNumber}
-        disabled={o.countRow}
-        onChange={(v) => set({ rowNumber: v ?? 1 })}
-      />
+      {f.text("Counter Label", "counterLabel")}
+      {f.column("Counter Value Column Name", "counterColName", { disabled: o.countRow })}
+      {f.number("Counter Value Row Number", "rowNumber", { disabled: o.countRow, whenEmpty: 1 })}
+      {/* No target is stored as "" (Redash's value), shown as its own choice. */}
       <SelectField
         label="Target Value Column Name"
         value={o.targetColName ?? ""}
-        options={[{ value: "", label: "No target value" }, ...cols]}
+        options={[{ value: "", label: "No target value" }, ...columnOptions(data.columns)]}
         onChange={(v) => set({ targetColName: v ?? "" })}
       />
-      <NumberField
-        label="Target Value Row Number"
-        value={o.targetRowNumber}
-        onChange={(v) => set({ targetRowNumber: v ?? 1 })}
-      />
-      <CheckField label="Count Rows" checked={o.countRow} onChange={(v) => set({ countRow: v })} />
+      {f.number("Target Value Row Number", "targetRowNumber", { whenEmpty: 1 })}
+      {f.check("Count Rows", "countRow")}
     </>
   );
+  // The number formatting applies only to a numeric value.
+  const numericOnly = { disabled: !numeric };
   const format = (
     <>
-      <NumberField
-        label="Formatting Decimal Place"
-        value={o.stringDecimal}
-        min={0}
-        max={20}
-        disabled={!numeric}
-        onChange={(v) => set({ stringDecimal: v ?? 0 })}
-      />
-      <TextField
-        label="Formatting Decimal Character"
-        value={o.stringDecChar}
-        disabled={!numeric}
-        onChange={(v) => set({ stringDecChar: v })}
-      />
-      <TextField
-        label="Formatting Thousands Separator"
-        value={o.stringThouSep}
-        disabled={!numeric}
-        onChange={(v) => set({ stringThouSep: v })}
-      />
-      <TextField
-        label="Formatting String Prefix"
-        value={o.stringPrefix}
-        disabled={!numeric}
-        onChange={(v) => set({ stringPrefix: v })}
-      />
-      <TextField
-        label="Formatting String Suffix"
-        value={o.stringSuffix}
-        disabled={!numeric}
-        onChange={(v) => set({ stringSuffix: v })}
-      />
-      <CheckField
-        label="Format Target Value"
-        checked={o.formatTargetValue}
-        onChange={(v) => set({ formatTargetValue: v })}
-      />
+      {f.number("Formatting Decimal Place", "stringDecimal", {
+        min: 0,
+        max: 20,
+        whenEmpty: 0,
+        ...numericOnly,
+      })}
+      {f.text("Formatting Decimal Character", "stringDecChar", numericOnly)}
+      {f.text("Formatting Thousands Separator", "stringThouSep", numericOnly)}
+      {f.text("Formatting String Prefix", "stringPrefix", numericOnly)}
+      {f.text("Formatting String Suffix", "stringSuffix", numericOnly)}
+      {f.check("Format Target Value", "formatTargetValue")}
     </>
   );
   return (

@@ -1,17 +1,12 @@
 import { Space, Tabs } from "antd";
-import {
-  CheckField,
-  NumberField,
-  SelectField,
-  TextField,
-  columnOptions,
-} from "../components/controls";
+import { CheckField } from "../components/controls";
+import { optionFields } from "../editorFields";
 import type { EditorProps } from "../types";
 import { getFunnelOptions } from "./funnel";
 
 export function FunnelEditor({ options: stored, data, onOptionsChange: set }: EditorProps) {
   const o = getFunnelOptions(stored, data);
-  const cols = columnOptions(data.columns);
+  const f = optionFields(o, set, data.columns);
   return (
     <Tabs
       items={[
@@ -20,28 +15,11 @@ export function FunnelEditor({ options: stored, data, onOptionsChange: set }: Ed
           label: "General",
           children: (
             <>
-              <SelectField
-                label="Step Column"
-                value={o.stepCol.colName}
-                options={cols}
-                onChange={(v) => set({ stepCol: { colName: v } })}
-              />
-              <TextField
-                label="Step Column Title"
-                value={o.stepCol.displayAs}
-                onChange={(v) => set({ stepCol: { displayAs: v } })}
-              />
-              <SelectField
-                label="Value Column"
-                value={o.valueCol.colName}
-                options={cols}
-                onChange={(v) => set({ valueCol: { colName: v } })}
-              />
-              <TextField
-                label="Value Column Title"
-                value={o.valueCol.displayAs}
-                onChange={(v) => set({ valueCol: { displayAs: v } })}
-              />
+              {f.column("Step Column", "stepCol.colName")}
+              {f.text("Step Column Title", "stepCol.displayAs")}
+              {f.column("Value Column", "valueCol.colName")}
+              {f.text("Value Column Title", "valueCol.displayAs")}
+              {/* Stored the other way round: autoSort is on when custom sorting is off. */}
               <CheckField
                 label="Custom Sorting"
                 checked={!o.autoSort}
@@ -49,17 +27,8 @@ export function FunnelEditor({ options: stored, data, onOptionsChange: set }: Ed
               />
               {!o.autoSort ? (
                 <>
-                  <SelectField
-                    label="Sort Column"
-                    value={o.sortKeyCol.colName}
-                    options={cols}
-                    onChange={(v) => set({ sortKeyCol: { colName: v } })}
-                  />
-                  <CheckField
-                    label="Reverse Order"
-                    checked={o.sortKeyCol.reverse}
-                    onChange={(v) => set({ sortKeyCol: { reverse: v } })}
-                  />
+                  {f.column("Sort Column", "sortKeyCol.colName")}
+                  {f.check("Reverse Order", "sortKeyCol.reverse")}
                 </>
               ) : null}
             </>
@@ -70,33 +39,12 @@ export function FunnelEditor({ options: stored, data, onOptionsChange: set }: Ed
           label: "Appearance",
           children: (
             <>
-              <TextField
-                label="Number Values Format"
-                value={o.numberFormat}
-                onChange={(v) => set({ numberFormat: v })}
-              />
-              <TextField
-                label="Percent Values Format"
-                value={o.percentFormat}
-                onChange={(v) => set({ percentFormat: v })}
-              />
-              <NumberField
-                label="Items Count Limit"
-                value={o.itemsLimit}
-                min={2}
-                onChange={(v) => set({ itemsLimit: v ?? 100 })}
-              />
+              {f.text("Number Values Format", "numberFormat")}
+              {f.text("Percent Values Format", "percentFormat")}
+              {f.number("Items Count Limit", "itemsLimit", { min: 2, whenEmpty: 100 })}
               <Space>
-                <NumberField
-                  label="Min Percent Value"
-                  value={o.percentValuesRange.min}
-                  onChange={(v) => set({ percentValuesRange: { min: v ?? 0.01 } })}
-                />
-                <NumberField
-                  label="Max Percent Value"
-                  value={o.percentValuesRange.max}
-                  onChange={(v) => set({ percentValuesRange: { max: v ?? 1000 } })}
-                />
+                {f.number("Min Percent Value", "percentValuesRange.min", { whenEmpty: 0.01 })}
+                {f.number("Max Percent Value", "percentValuesRange.max", { whenEmpty: 1000 })}
               </Space>
             </>
           ),

@@ -1,12 +1,6 @@
 import { Space, Tabs } from "antd";
-import {
-  ColorField,
-  Field,
-  SelectField,
-  SwitchField,
-  TextField,
-  columnOptions,
-} from "../components/controls";
+import { ColorField } from "../components/controls";
+import { optionFields } from "../editorFields";
 import type { EditorProps } from "../types";
 import { TILE_SERVERS, getMapOptions, markerGroups } from "./markers";
 
@@ -21,7 +15,7 @@ const SHAPES = [
 
 export function MapEditor({ options: stored, data, onOptionsChange: set }: EditorProps) {
   const o = getMapOptions(stored);
-  const cols = columnOptions(data.columns);
+  const f = optionFields(o, set, data.columns);
   const groups = markerGroups(data, o).groups;
   const tiles = TILE_SERVERS.some((t) => t.url === o.mapTileUrl)
     ? TILE_SERVERS
@@ -34,26 +28,9 @@ export function MapEditor({ options: stored, data, onOptionsChange: set }: Edito
           label: "General",
           children: (
             <>
-              <SelectField
-                label="Latitude Column Name"
-                value={o.latColName}
-                options={cols}
-                onChange={(v) => set({ latColName: v })}
-              />
-              <SelectField
-                label="Longitude Column Name"
-                value={o.lonColName}
-                options={cols}
-                onChange={(v) => set({ lonColName: v })}
-              />
-              <SelectField
-                label="Group By"
-                value={o.classify}
-                options={cols}
-                allowClear
-                placeholder="none"
-                onChange={(v) => set({ classify: v })}
-              />
+              {f.column("Latitude Column Name", "latColName")}
+              {f.column("Longitude Column Name", "lonColName")}
+              {f.column("Group By", "classify", { allowClear: true, placeholder: "none" })}
             </>
           ),
         },
@@ -61,12 +38,12 @@ export function MapEditor({ options: stored, data, onOptionsChange: set }: Edito
           key: "groups",
           label: "Groups",
           children: groups.map((g) => (
-            <Field key={g.name} label={g.name}>
-              <ColorField
-                value={g.color}
-                onChange={(v) => set({ groups: { [g.name]: { color: v } } })}
-              />
-            </Field>
+            <ColorField
+              key={g.name}
+              label={g.name}
+              value={g.color}
+              onChange={(v) => set({ groups: { [g.name]: { color: v } } })}
+            />
           )),
         },
         {
@@ -74,31 +51,17 @@ export function MapEditor({ options: stored, data, onOptionsChange: set }: Edito
           label: "Format",
           children: (
             <>
-              <SwitchField
-                label="Show tooltip"
-                checked={o.tooltip.enabled}
-                onChange={(v) => set({ tooltip: { enabled: v } })}
-              />
-              <TextField
-                label="Tooltip template"
-                multiline
-                disabled={!o.tooltip.enabled}
-                value={o.tooltip.template}
-                onChange={(v) => set({ tooltip: { template: v } })}
-                hint="Use {{ column }}; HTML is sanitised."
-              />
-              <SwitchField
-                label="Show popup"
-                checked={o.popup.enabled}
-                onChange={(v) => set({ popup: { enabled: v } })}
-              />
-              <TextField
-                label="Popup template"
-                multiline
-                disabled={!o.popup.enabled}
-                value={o.popup.template}
-                onChange={(v) => set({ popup: { template: v } })}
-              />
+              {f.switch("Show tooltip", "tooltip.enabled")}
+              {f.text("Tooltip template", "tooltip.template", {
+                multiline: true,
+                disabled: !o.tooltip.enabled,
+                hint: "Use {{ column }}; HTML is sanitised.",
+              })}
+              {f.switch("Show popup", "popup.enabled")}
+              {f.text("Popup template", "popup.template", {
+                multiline: true,
+                disabled: !o.popup.enabled,
+              })}
             </>
           ),
         },
@@ -107,58 +70,24 @@ export function MapEditor({ options: stored, data, onOptionsChange: set }: Edito
           label: "Style",
           children: (
             <>
-              <SelectField
-                label="Map Tiles"
-                value={o.mapTileUrl}
-                options={tiles.map((t) => ({ value: t.url, label: t.label }))}
-                onChange={(v) => set({ mapTileUrl: v })}
-              />
-              <TextField
-                label="Custom tile URL"
-                value={o.mapTileUrl}
-                onChange={(v) => set({ mapTileUrl: v })}
-                hint="A {z}/{x}/{y} template. Markers draw over the bundled world outline."
-              />
-              <SwitchField
-                label="Cluster Markers"
-                checked={o.clusterMarkers}
-                onChange={(v) => set({ clusterMarkers: v })}
-              />
-              <SwitchField
-                label="Override default style"
-                checked={o.customizeMarkers}
-                disabled={!!o.classify}
-                onChange={(v) => set({ customizeMarkers: v })}
-              />
+              {f.select(
+                "Map Tiles",
+                "mapTileUrl",
+                tiles.map((t) => ({ value: t.url, label: t.label })),
+              )}
+              {f.text("Custom tile URL", "mapTileUrl", {
+                hint: "A {z}/{x}/{y} template. Markers draw over the bundled world outline.",
+              })}
+              {f.switch("Cluster Markers", "clusterMarkers")}
+              {f.switch("Override default style", "customizeMarkers", { disabled: !!o.classify })}
               {o.customizeMarkers && !o.classify ? (
                 <>
-                  <SelectField
-                    label="Shape"
-                    value={o.iconShape}
-                    options={SHAPES}
-                    onChange={(v) => set({ iconShape: v })}
-                  />
-                  <TextField
-                    label="Icon"
-                    value={o.iconFont}
-                    onChange={(v) => set({ iconFont: v })}
-                  />
+                  {f.select("Shape", "iconShape", SHAPES)}
+                  {f.text("Icon", "iconFont")}
                   <Space wrap>
-                    <ColorField
-                      label="Icon Color"
-                      value={o.foregroundColor}
-                      onChange={(v) => set({ foregroundColor: v })}
-                    />
-                    <ColorField
-                      label="Background Color"
-                      value={o.backgroundColor}
-                      onChange={(v) => set({ backgroundColor: v })}
-                    />
-                    <ColorField
-                      label="Border Color"
-                      value={o.borderColor}
-                      onChange={(v) => set({ borderColor: v })}
-                    />
+                    {f.color("Icon Color", "foregroundColor")}
+                    {f.color("Background Color", "backgroundColor")}
+                    {f.color("Border Color", "borderColor")}
                   </Space>
                 </>
               ) : null}

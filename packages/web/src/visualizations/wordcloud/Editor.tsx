@@ -1,11 +1,13 @@
 import { Space } from "antd";
-import { NumberField, SelectField, columnOptions } from "../components/controls";
+import { SelectField, columnOptions } from "../components/controls";
+import { optionFields } from "../editorFields";
 import type { EditorProps } from "../types";
 import { getWordCloudOptions } from "./wordcloud";
 
 export function WordCloudEditor({ options: stored, data, onOptionsChange: set }: EditorProps) {
   const o = getWordCloudOptions(stored);
   const cols = columnOptions(data.columns);
+  const f = optionFields(o, set);
   return (
     <>
       <SelectField
@@ -23,32 +25,12 @@ export function WordCloudEditor({ options: stored, data, onOptionsChange: set }:
         onChange={(v) => set({ frequenciesColumn: v ?? "" })}
       />
       <Space>
-        <NumberField
-          label="Words Length Limit: min"
-          value={o.wordLengthLimit.min}
-          min={0}
-          onChange={(v) => set({ wordLengthLimit: { min: v } })}
-        />
-        <NumberField
-          label="max"
-          value={o.wordLengthLimit.max}
-          min={0}
-          onChange={(v) => set({ wordLengthLimit: { max: v } })}
-        />
+        {f.number("Words Length Limit: min", "wordLengthLimit.min", { min: 0 })}
+        {f.number("max", "wordLengthLimit.max", { min: 0 })}
       </Space>
       <Space>
-        <NumberField
-          label="Frequencies Limit: min"
-          value={o.wordCountLimit.min}
-          min={0}
-          onChange={(v) => set({ wordCountLimit: { min: v } })}
-        />
-        <NumberField
-          label="max"
-          value={o.wordCountLimit.max}
-          min={0}
-          onChange={(v) => set({ wordCountLimit: { max: v } })}
-        />
+        {f.number("Frequencies Limit: min", "wordCountLimit.min", { min: 0 })}
+        {f.number("max", "wordCountLimit.max", { min: 0 })}
       </Space>
     </>
   );

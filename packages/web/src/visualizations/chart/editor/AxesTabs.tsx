@@ -1,23 +1,18 @@
 // The X Axis and Y Axis tabs (their labels swap on a horizontal chart).
 import { Typography } from "antd";
 import { SwitchField } from "../../components/controls";
+import { optionFields } from "../../editorFields";
 import { AxisFields } from "./AxisFields";
 import type { ChartTabProps } from "./tabProps";
 
 export function XAxisTab({ options, set }: ChartTabProps) {
+  const f = optionFields(options, set);
   return (
     <>
       <AxisFields axis={options.xAxis} onChange={(c) => set({ xAxis: c })} withRange={false} />
-      <SwitchField
-        label="Sort Values"
-        checked={options.sortX}
-        onChange={(v) => set({ sortX: v })}
-      />
-      <SwitchField
-        label="Reverse Order"
-        checked={options.reverseX}
-        onChange={(v) => set({ reverseX: v })}
-      />
+      {f.switch("Sort Values", "sortX")}
+      {f.switch("Reverse Order", "reverseX")}
+      {/* Labels are shown unless turned off. */}
       <SwitchField
         label="Show Labels"
         checked={options.xAxis.labels?.enabled !== false}
@@ -30,6 +25,7 @@ export function XAxisTab({ options, set }: ChartTabProps) {
 /** The left axis; the right one too, except on heatmaps and horizontal charts. */
 export function YAxisTab({ options, set }: ChartTabProps) {
   const type = options.globalSeriesType;
+  const f = optionFields(options, set);
   return (
     <>
       <Typography.Title level={5}>Left Y Axis</Typography.Title>
@@ -38,25 +34,13 @@ export function YAxisTab({ options, set }: ChartTabProps) {
         <>
           <Typography.Title level={5}>Right Y Axis</Typography.Title>
           <AxisFields axis={options.yAxis[1]} onChange={(c) => set({ yAxis: [{}, c] })} withRange />
-          <SwitchField
-            label="Align Y Axes at Zero"
-            checked={options.alignYAxesAtZero}
-            onChange={(v) => set({ alignYAxesAtZero: v })}
-          />
+          {f.switch("Align Y Axes at Zero", "alignYAxesAtZero")}
         </>
       ) : null}
       {type === "heatmap" ? (
         <>
-          <SwitchField
-            label="Sort Values"
-            checked={options.sortY}
-            onChange={(v) => set({ sortY: v })}
-          />
-          <SwitchField
-            label="Reverse Order"
-            checked={options.reverseY}
-            onChange={(v) => set({ reverseY: v })}
-          />
+          {f.switch("Sort Values", "sortY")}
+          {f.switch("Reverse Order", "reverseY")}
         </>
       ) : null}
     </>

@@ -1,9 +1,29 @@
 // The General tab: chart type, the columns each role takes, and the settings of the chart type.
-import { MultiSelectField, NumberField, SelectField, SwitchField } from "../../components/controls";
+import { MultiSelectField, SelectField } from "../../components/controls";
+import { optionFields } from "../../editorFields";
 import type { VisualizationFormats } from "../../types";
-import { CHART_TYPES, readMapping } from "../options";
+import { CHART_TYPES, readMapping, type ColumnMapping } from "../options";
 import { ClickFields, CustomCodeFields } from "./ClickFields";
 import type { ChartTabProps } from "./tabProps";
+
+const BUBBLE_SIZE_MODES = [
+  { value: "area", label: "Area" },
+  { value: "diameter", label: "Diameter" },
+];
+const PIE_DIRECTIONS = [
+  { value: "counterclockwise", label: "Counterclockwise" },
+  { value: "clockwise", label: "Clockwise" },
+];
+const LEGEND_ORDERS = [
+  { value: "normal", label: "Normal" },
+  { value: "reversed", label: "Reversed" },
+];
+const LINE_SHAPES = [
+  { value: "linear", label: "Linear" },
+  { value: "spline", label: "Smooth" },
+  { value: "hv", label: "Step (horizontal first)" },
+  { value: "vh", label: "Step (vertical first)" },
+];
 
 interface GeneralTabProps extends ChartTabProps {
   /** The result's columns, as choices. */
@@ -17,7 +37,17 @@ export function GeneralTab({ options, set, columns, formats, onMappingChange }: 
   const type = options.globalSeriesType;
   const mapping = readMapping(options);
   const swapped = !!options.swappedAxes;
-  const single = (role: string) => (v: string | null) => onMappingChange(role, v ? [v] : []);
+  const f = optionFields(options, set);
+  // The column that takes a one-column role; clearing it leaves the role to none.
+  const roleColumn = (label: string, role: Exclude<keyof ColumnMapping, "y">) => (
+    <SelectField
+      label={label}
+      value={mapping[role]}
+      options={columns}
+      allowClear
+      onChange={(v) => onMappingChange(role, v ? [v] : [])}
+    />
+  );
 
   // A new type applies to every series; horizontal bars are reset, and pies show their labels.
   const setType = (t: string) => {
@@ -37,99 +67,38 @@ export function GeneralTab({ options, set, columns, formats, onMappingChange }: 
         )}
         onChange={(v) => v && setType(v)}
       />
-      {["column", "line", "box"].includes(type) ? (
-        <SwitchField
-          label="Horizontal Chart"
-          checked={swapped}
-          onChange={(v) => set({ swappedAxes: v })}
-        />
-      ) : null}
-      <SelectField
-        label={swapped ? "Y Column" : "X Column"}
-        value={mapping.x}
-        options={columns}
-        allowClear
-        onChange={single("x")}
-      />
+      {["column", "line", "box"].includes(type)
+        ? f.switch("Horizontal Chart", "swappedAxes")
+        : null}
+      {roleColumn(swapped ? "Y Column" : "X Column", "x")}
       <MultiSelectField
         label={swapped ? "X Columns" : "Y Columns"}
         value={mapping.y}
         options={columns}
         onChange={(v) => onMappingChange("y", v)}
       />
-      {type !== "heatmap" && type !== "custom" ? (
-        <SelectField
-          label="Group by"
-          value={mapping.series}
-          options={columns}
-          allowClear
-          onChange={single("series")}
-        />
-      ) : null}
-      {!["custom", "bubble", "heatmap"].includes(type) ? (
-        <SelectField
-          label="Errors column"
-          value={mapping.yError}
-          options={columns}
-          allowClear
-          onChange={single("yError")}
-        />
-      ) : null}
+      {type !== "heatmap" && type !== "custom" ? roleColumn("Group by", "series") : null}
+      {!["custom", "bubble", "heatmap"].includes(type)
+        ? roleColumn("Errors column", "yError")
+        : null}
       {type === "bubble" ||
       Object.values(options.seriesOptions).some((s) => s.type === "bubble") ? (
         <>
-          <SelectField
-            label="Bubble Size Column"
-            value={mapping.size}
-            options={columns}
-            allowClear
-            onChange={single("size")}
-          />
-          <NumberField
-            label="Bubble Size Coefficient"
-            value={options.coefficient}
-            onChange={(v) => set({ coefficient: v ?? 1 })}
-          />
-          <SelectField
-            label="Bubble Size Proportional To"
-            value={options.sizemode}
-            options={[
-              { value: "area", label: "Area" },
-              { value: "diameter", label: "Diameter" },
-            ]}
-            onChange={(v) => set({ sizemode: v })}
-          />
+          {roleColumn("Bubble Size Column", "size")}
+          {f.number("Bubble Size Coefficient", "coefficient", { whenEmpty: 1 })}
+          {f.select("Bubble Size Proportional To", "sizemode", BUBBLE_SIZE_MODES)}
         </>
       ) : null}
-      {type === "heatmap" ? (
-        <SelectField
-          label="Color Column"
-          value={mapping.zVal}
-          options={columns}
-          allowClear
-          onChange={single("zVal")}
-        />
-      ) : null}
+      {type === "heatmap" ? roleColumn("Color Column", "zVal") : null}
       {type === "pie" ? (
         <>
-          <SelectField
-            label="Direction"
-            value={options.direction.type}
-            options={[
-              { value: "counterclockwise", label: "Counterclockwise" },
-              { value: "clockwise", label: "Clockwise" },
-            ]}
-            onChange={(v) => set({ direction: { type: v } })}
-          />
-          <SwitchField
-            label="Sort"
-            checked={options.piesort}
-            onChange={(v) => set({ piesort: v })}
-          />
+          {f.select("Direction", "direction.type", PIE_DIRECTIONS)}
+          {f.switch("Sort", "piesort")}
         </>
       ) : null}
       {type !== "custom" && type !== "heatmap" ? (
         <>
+          {/* One select for two options: hidden is legend.enabled false. */}
           <SelectField
             label="Legend Placement"
             value={options.legend.enabled ? options.legend.placement : "hidden"}
@@ -142,25 +111,12 @@ export function GeneralTab({ options, set, columns, formats, onMappingChange }: 
               set({ legend: v === "hidden" ? { enabled: false } : { enabled: true, placement: v } })
             }
           />
-          <SelectField
-            label="Legend Items Order"
-            value={options.legend.traceorder}
-            disabled={!options.legend.enabled}
-            options={[
-              { value: "normal", label: "Normal" },
-              { value: "reversed", label: "Reversed" },
-            ]}
-            onChange={(v) => set({ legend: { traceorder: v } })}
-          />
+          {f.select("Legend Items Order", "legend.traceorder", LEGEND_ORDERS, {
+            disabled: !options.legend.enabled,
+          })}
         </>
       ) : null}
-      {type === "box" ? (
-        <SwitchField
-          label="Show All Points"
-          checked={options.showpoints}
-          onChange={(v) => set({ showpoints: v })}
-        />
-      ) : null}
+      {type === "box" ? f.switch("Show All Points", "showpoints") : null}
       {["line", "area", "column"].includes(type) ? (
         <>
           <SelectField
@@ -172,26 +128,10 @@ export function GeneralTab({ options, set, columns, formats, onMappingChange }: 
             ]}
             onChange={(v) => set({ series: { stacking: v === "stack" ? "stack" : null } })}
           />
-          <SwitchField
-            label="Normalize values to percentage"
-            checked={options.series.percentValues}
-            onChange={(v) => set({ series: { percentValues: v } })}
-          />
+          {f.switch("Normalize values to percentage", "series.percentValues")}
         </>
       ) : null}
-      {["line", "area"].includes(type) ? (
-        <SelectField
-          label="Line Shape"
-          value={options.lineShape}
-          options={[
-            { value: "linear", label: "Linear" },
-            { value: "spline", label: "Smooth" },
-            { value: "hv", label: "Step (horizontal first)" },
-            { value: "vh", label: "Step (vertical first)" },
-          ]}
-          onChange={(v) => set({ lineShape: v })}
-        />
-      ) : null}
+      {["line", "area"].includes(type) ? f.select("Line Shape", "lineShape", LINE_SHAPES) : null}
       {!["custom", "heatmap", "bubble"].includes(type) ? (
         <SelectField
           label="Missing and NULL values"

@@ -1,26 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { stubMatchMedia } from "../../testing/matchMedia";
-import { DEFAULT_FORMATS, type Options, type QueryResultData } from "../types";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderEditor, stubBrowserForEditors } from "../testing/renderEditor";
+import type { Options, QueryResultData } from "../types";
 import { ChartEditor } from "./Editor";
 
-beforeEach(() => {
-  stubMatchMedia();
-  // jsdom has none; antd's tabs measure themselves with it.
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForEditors();
 
 const data: QueryResultData = {
   columns: [
@@ -38,26 +23,15 @@ const line: Options = {
   columnMapping: { day: "x", sales: "y", costs: "y" },
 };
 
-function renderEditor(options: Options) {
-  const onOptionsChange = vi.fn();
-  const onReplaceOptions = vi.fn();
-  render(
-    <ChartEditor
-      options={options}
-      data={data}
-      formats={DEFAULT_FORMATS}
-      onOptionsChange={onOptionsChange}
-      onReplaceOptions={onReplaceOptions}
-    />,
-  );
+function renderChartEditor(options: Options) {
+  const editor = renderEditor(ChartEditor, options, data);
   const tabs = () => screen.getAllByRole("tab").map((t) => t.textContent);
-  const open = (name: string) => fireEvent.click(screen.getByRole("tab", { name }));
-  return { onOptionsChange, onReplaceOptions, tabs, open };
+  return { ...editor, tabs, open: editor.openTab };
 }
 
 describe("the chart editor's tabs", () => {
   it("are General, the axes, Series, Colors and Data Labels; a horizontal chart swaps the axes' names", () => {
-    expect(renderEditor(line).tabs()).toEqual([
+    expect(renderChartEditor(line).tabs()).toEqual([
       "General",
       "X Axis",
       "Y Axis",
@@ -66,28 +40,28 @@ describe("the chart editor's tabs", () => {
       "Data Labels",
     ]);
     cleanup();
-    expect(renderEditor({ ...line, globalSeriesType: "column", swappedAxes: true }).tabs()).toEqual(
-      ["General", "Y Axis", "X Axis", "Series", "Colors", "Data Labels"],
-    );
+    expect(
+      renderChartEditor({ ...line, globalSeriesType: "column", swappedAxes: true }).tabs(),
+    ).toEqual(["General", "Y Axis", "X Axis", "Series", "Colors", "Data Labels"]);
     expect(screen.getByText("Y Column")).toBeTruthy();
   });
 
   it("leave out the axes for a pie, and keep only General for a custom chart", () => {
-    expect(renderEditor({ ...line, globalSeriesType: "pie" }).tabs()).toEqual([
+    expect(renderChartEditor({ ...line, globalSeriesType: "pie" }).tabs()).toEqual([
       "General",
       "Series",
       "Colors",
       "Data Labels",
     ]);
     cleanup();
-    expect(renderEditor({ ...line, globalSeriesType: "custom" }).tabs()).toEqual(["General"]);
+    expect(renderChartEditor({ ...line, globalSeriesType: "custom" }).tabs()).toEqual(["General"]);
     expect(screen.getByText("Custom code")).toBeTruthy();
   });
 });
 
 describe("the chart editor's changes", () => {
   it("Series: moving a series stores the new order as zIndex", () => {
-    const { open, onOptionsChange } = renderEditor(line);
+    const { open, onOptionsChange } = renderChartEditor(line);
     open("Series");
     fireEvent.click(screen.getAllByRole("button", { name: "Move down" })[0]!);
     expect(onOptionsChange).toHaveBeenCalledWith({
@@ -96,7 +70,7 @@ describe("the chart editor's changes", () => {
   });
 
   it("Y Axis: the right axis is offered, and its changes go to the second axis", () => {
-    const { open, onOptionsChange } = renderEditor(line);
+    const { open, onOptionsChange } = renderChartEditor(line);
     open("Y Axis");
     expect(screen.getByText("Right Y Axis")).toBeTruthy();
     const rightName = screen.getAllByText("Name")[1]!.parentElement!.querySelector("input")!;
@@ -105,7 +79,7 @@ describe("the chart editor's changes", () => {
   });
 
   it("Colors: one colour per series, as drawn", () => {
-    const { open } = renderEditor(line);
+    const { open } = renderChartEditor(line);
     open("Colors");
     const panel = within(screen.getByRole("tabpanel"));
     expect(panel.getByText("sales")).toBeTruthy();
@@ -117,7 +91,7 @@ describe("the chart editor's changes", () => {
   });
 
   it("Data Labels: the switch turns labels on", () => {
-    const { open, onOptionsChange } = renderEditor(line);
+    const { open, onOptionsChange } = renderChartEditor(line);
     open("Data Labels");
     fireEvent.click(screen.getByRole("switch"));
     expect(onOptionsChange).toHaveBeenCalledWith({ showDataLabels: true });

@@ -1,27 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { mergeOptions } from "../lib/merge";
-import { DEFAULT_FORMATS, type Options } from "../types";
+import { renderEditor, stubBrowserForEditors } from "../testing/renderEditor";
+import type { Options } from "../types";
 import { ChoroplethEditor } from "./Editor";
-import { stubMatchMedia } from "../../testing/matchMedia";
 
-beforeEach(() => {
-  // antd's tabs measure themselves; jsdom has no layout.
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  stubMatchMedia();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForEditors();
 
 const data = {
   columns: [
@@ -32,19 +17,9 @@ const data = {
 };
 
 function open(options: Options) {
-  const changes: Options[] = [];
-  const replaced: Options[] = [];
-  const view = render(
-    <ChoroplethEditor
-      options={options}
-      data={data}
-      formats={DEFAULT_FORMATS}
-      onOptionsChange={(c) => changes.push(c)}
-      onReplaceOptions={(o) => replaced.push(o)}
-    />,
-  );
-  fireEvent.click(screen.getByRole("tab", { name: "Bounds" }));
-  return { changes, replaced, view };
+  const editor = renderEditor(ChoroplethEditor, options, data);
+  editor.openTab("Bounds");
+  return editor;
 }
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
@@ -59,14 +34,14 @@ describe("choropleth editor: Bounds tab", () => {
       ],
       keyColumn: "country",
     };
-    const { changes } = open(stored);
+    const { onOptionsChange } = open(stored);
     expect(field("North-East latitude").value).toBe("60");
     expect(field("North-East longitude").value).toBe("30");
     expect(field("South-West latitude").value).toBe("35");
     expect(field("South-West longitude").value).toBe("-10");
     fireEvent.change(field("North-East latitude"), { target: { value: "62.5" } });
-    await waitFor(() => expect(changes.length).toBeGreaterThan(0));
-    const saved = mergeOptions(stored, changes.at(-1));
+    await waitFor(() => expect(onOptionsChange).toHaveBeenCalled());
+    const saved = mergeOptions(stored, onOptionsChange.mock.lastCall![0]);
     expect(saved.bounds).toEqual([
       [35, -10],
       [62.5, 30],
@@ -75,7 +50,7 @@ describe("choropleth editor: Bounds tab", () => {
   });
 
   it("unsets the bounds to show the whole map", () => {
-    const { replaced } = open({
+    const { onReplaceOptions } = open({
       mapType: "countries",
       bounds: [
         [35, -10],
@@ -84,7 +59,7 @@ describe("choropleth editor: Bounds tab", () => {
       steps: 7,
     });
     fireEvent.click(screen.getByTestId("choropleth-bounds-reset"));
-    expect(replaced).toEqual([{ mapType: "countries", steps: 7 }]);
+    expect(onReplaceOptions.mock.calls).toEqual([[{ mapType: "countries", steps: 7 }]]);
   });
 
   it("leaves the fields off for maps without latitudes and longitudes", () => {

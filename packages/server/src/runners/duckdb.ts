@@ -22,6 +22,7 @@ import {
   type RunContext,
   type Runner,
 } from "./types";
+import { schemaTables } from "./schemaTables";
 import { buildColumns } from "./values";
 
 const BATCH_SIZE = 5000;
@@ -456,15 +457,12 @@ export const duckdbRunner: Runner = {
        ORDER BY table_catalog, table_schema, table_name, ordinal_position`,
       ctx,
     );
-    const tables = new Map<string, { name: string; type: string | null }[]>();
-    for (const [, schema, table, column, type] of rows) {
-      const name = schema === "main" ? String(table) : `${schema}.${table}`;
-      const columns = tables.get(name) ?? [];
-      columns.push({ name: String(column), type: type === null ? null : String(type) });
-      tables.set(name, columns);
-    }
-    return [...tables]
-      .map(([name, columns]) => ({ name, columns }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return schemaTables(
+      rows.map(([, schema, table, column, type]) => [
+        schema === "main" ? String(table) : `${schema}.${table}`,
+        column,
+        type,
+      ]),
+    );
   },
 };

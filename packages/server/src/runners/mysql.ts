@@ -11,8 +11,8 @@ import {
   type QueryRun,
   type RunContext,
   type Runner,
-  type SchemaColumn,
 } from "./types";
+import { schemaTables } from "./schemaTables";
 import { bigintCell, buildColumns, decimalCell, isoTimestamp, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
@@ -320,16 +320,13 @@ export const mysqlRunner: Runner = {
       `SELECT table_schema, table_name, column_name, column_type FROM information_schema.columns
        WHERE ${USER_DATABASES} ORDER BY table_schema, table_name, ordinal_position`,
     );
-    const tables = new Map<string, SchemaColumn[]>();
-    for (const [schema, table, column, type] of rows) {
-      const name = schema === options.db ? String(table) : `${schema}.${table}`;
-      const columns = tables.get(name) ?? [];
-      columns.push({ name: String(column), type: type === null ? null : String(type) });
-      tables.set(name, columns);
-    }
-    return [...tables]
-      .map(([name, columns]) => ({ name, columns }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return schemaTables(
+      rows.map(([schema, table, column, type]) => [
+        schema === options.db ? String(table) : `${schema}.${table}`,
+        column,
+        type,
+      ]),
+    );
   },
 
   async listDatabases(options) {

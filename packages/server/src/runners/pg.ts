@@ -11,9 +11,9 @@ import type {
   QueryRun,
   RunContext,
   Runner,
-  SchemaColumn,
   SchemaTable,
 } from "./types";
+import { schemaTables } from "./schemaTables";
 import { buildColumns, decimalCell, isoTime, isoTimestamp, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
@@ -343,18 +343,14 @@ export const pgRunner: Runner = {
     const fullNames = new Set(
       rows.map(([schema, table]) => qualified(String(schema), String(table))),
     );
-    const tables = new Map<string, SchemaColumn[]>();
-    for (const [schema, table, column, type] of rows) {
-      const full = qualified(String(schema), String(table));
-      // Redash omits "public." unless that would clash with a table of another schema.
-      const name = schema === "public" && !fullNames.has(String(table)) ? String(table) : full;
-      const columns = tables.get(name) ?? [];
-      columns.push({ name: String(column), type: type === null ? null : String(type) });
-      tables.set(name, columns);
-    }
-    return [...tables]
-      .map(([name, columns]) => ({ name, columns }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return schemaTables(
+      rows.map(([schema, table, column, type]) => {
+        const full = qualified(String(schema), String(table));
+        // Redash omits "public." unless that would clash with a table of another schema.
+        const name = schema === "public" && !fullNames.has(String(table)) ? String(table) : full;
+        return [name, column, type];
+      }),
+    );
   },
 
   async listDatabases(options, ctx) {

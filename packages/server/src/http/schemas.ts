@@ -40,9 +40,12 @@ export function object<P extends Record<string, Schema>>(
   } as const;
 }
 
+/** An object whose every property is always present. */
+export const complete = <P extends Record<string, Schema>>(properties: P, description?: string) =>
+  object(properties, Object.keys(properties) as (keyof P & string)[], description);
+
 /** Path parameters: every one is required. */
-export const params = <P extends Record<string, Schema>>(properties: P) =>
-  object(properties, Object.keys(properties) as (keyof P & string)[]);
+export const params = <P extends Record<string, Schema>>(properties: P) => complete(properties);
 
 /** `{id}` path parameter of most routes (anything but a whole number is a 404). */
 export const idParams = params({ id: int });
@@ -54,7 +57,7 @@ export const noContent = { type: "null", description: "No body" } as const;
 
 // ---- Errors --------------------------------------------------------------------------------
 
-export const errorMessage = object({ message: str }, ["message"], "Error");
+export const errorMessage = complete({ message: str }, "Error");
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input (the message says which), or a session's write without its CSRF token",
@@ -80,9 +83,8 @@ export function errors<const C extends readonly number[]>(...statuses: C) {
 }
 
 /** A refusal to run, in Redash's job shape (api-queries.md §1.3). */
-export const jobRefusal = object(
-  { job: object({ status: { type: "integer", enum: [4] }, error: str }, ["status", "error"]) },
-  ["job"],
+export const jobRefusal = complete(
+  { job: complete({ status: { type: "integer", enum: [4] }, error: str }) },
   "Refused to run",
 );
 
@@ -105,15 +107,11 @@ const userFields = {
 } as const;
 const userRequired = Object.keys(userFields) as (keyof typeof userFields)[];
 
-export const user = object(userFields, userRequired, "A user");
-export const userWithApiKey = object(
-  { ...userFields, api_key: str },
-  [...userRequired, "api_key"],
-  "A user, with the API key",
-);
+export const user = complete(userFields, "A user");
+export const userWithApiKey = complete({ ...userFields, api_key: str }, "A user, with the API key");
 /** In GET /api/users, `groups` lists `{id, name}` objects instead of ids. */
 export const listedUser = object(
-  { ...userFields, groups: array(object({ id: int, name: str }, ["id", "name"])) },
+  { ...userFields, groups: array(complete({ id: int, name: str })) },
   userRequired,
   "A user",
 );
@@ -130,7 +128,7 @@ export const invitedUser = object(
   "The user; `invite_link` when no invitation email was sent",
 );
 
-export const group = object(
+export const group = complete(
   {
     id: int,
     name: str,
@@ -138,7 +136,6 @@ export const group = object(
     type: { type: "string", enum: ["builtin", "regular"] },
     created_at: timestamp,
   },
-  ["id", "name", "permissions", "type", "created_at"],
   "A group",
 );
 
@@ -153,17 +150,15 @@ const dataSourceFields = {
   pause_reason: orNull(str),
   supports_auto_limit: bool,
 } as const;
-const dataSourceRequired = Object.keys(dataSourceFields) as (keyof typeof dataSourceFields)[];
 
-export const dataSource = object(dataSourceFields, dataSourceRequired, "A data source");
+export const dataSource = complete(dataSourceFields, "A data source");
 /** A data source with the caller's (or a group's) `view_only` flag. */
-export const dataSourceWithViewOnly = object(
+export const dataSourceWithViewOnly = complete(
   { ...dataSourceFields, view_only: bool },
-  [...dataSourceRequired, "view_only"],
   "A data source with its view-only flag",
 );
 /** The admin form: options with secrets masked, queues and group links. */
-export const dataSourceFull = object(
+export const dataSourceFull = complete(
   {
     ...dataSourceFields,
     options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
@@ -175,11 +170,10 @@ export const dataSourceFull = object(
       description: "Group id (as a string) to its view-only flag",
     },
   },
-  [...dataSourceRequired, "options", "queue_name", "scheduled_queue_name", "groups"],
   "A data source, admin form",
 );
 
-export const dataSourceType = object(
+export const dataSourceType = complete(
   {
     name: str,
     type: str,
@@ -187,16 +181,15 @@ export const dataSourceType = object(
     supports_auto_limit: bool,
     configuration_schema: { ...anyObject, description: "The options' JSON schema (Redash form)" },
   },
-  ["name", "type", "syntax", "supports_auto_limit", "configuration_schema"],
   "A data source type",
 );
 
 export const schemaColumn = object({ name: str, type: orNull(str) }, ["name"], "A column");
-export const schemaTable = object({ name: str, columns: array(schemaColumn) }, ["name", "columns"]);
+export const schemaTable = complete({ name: str, columns: array(schemaColumn) });
 
 // ---- Jobs and results --------------------------------------------------------------------------
 
-export const job = object(
+export const job = complete(
   {
     id: str,
     updated_at: {
@@ -212,10 +205,9 @@ export const job = object(
     result: { ...orNull(int), description: "Same as query_result_id" },
     query_result_id: orNull(int),
   },
-  ["id", "updated_at", "status", "error", "result", "query_result_id"],
   "A job",
 );
-export const jobResponse = object({ job }, ["job"], "The job");
+export const jobResponse = complete({ job }, "The job");
 
 export const queryResult = object(
   {
@@ -252,11 +244,7 @@ export const queryResult = object(
   ["data", "retrieved_at"],
   "A query result; API keys on the execution routes get only `data` and `retrieved_at`",
 );
-export const queryResultResponse = object(
-  { query_result: queryResult },
-  ["query_result"],
-  "The result",
-);
+export const queryResultResponse = complete({ query_result: queryResult }, "The result");
 /** A stored result as a download: JSON, CSV, TSV or XLSX by the path's extension. */
 export const resultDownload = {
   description: "The result, as an attachment (Content-Disposition)",
@@ -294,7 +282,7 @@ export const schedule = object({
   until: orNull(str),
 });
 
-export const visualization = object(
+export const visualization = complete(
   {
     id: int,
     type: str,
@@ -304,7 +292,6 @@ export const visualization = object(
     updated_at: timestamp,
     created_at: timestamp,
   },
-  ["id", "type", "name", "description", "options", "updated_at", "created_at"],
   "A visualization",
 );
 
@@ -387,11 +374,7 @@ export const outdatedQuery = object(
 
 /** `{count, page, page_size, results}` (api-queries.md §1.5). */
 export const paginated = <S extends Schema>(item: S, description: string) =>
-  object(
-    { count: int, page: int, page_size: int, results: array(item) },
-    ["count", "page", "page_size", "results"],
-    description,
-  );
+  complete({ count: int, page: int, page_size: int, results: array(item) }, description);
 
 /** `page` and `page_size` of the paginated lists; unreadable numbers fall back to the defaults. */
 export const pageQuerystring = {
@@ -399,14 +382,11 @@ export const pageQuerystring = {
   page_size: { type: "integer", minimum: 1, maximum: 250, default: 25 },
 } as const;
 
-export const dropdownOptions = array(
-  object({ name: anyValue, value: str }, ["name", "value"]),
-  "Dropdown options",
-);
+export const dropdownOptions = array(complete({ name: anyValue, value: str }), "Dropdown options");
 
 // ---- Other objects -----------------------------------------------------------------------------
 
-export const snippet = object(
+export const snippet = complete(
   {
     id: int,
     trigger: str,
@@ -416,11 +396,10 @@ export const snippet = object(
     updated_at: timestamp,
     created_at: timestamp,
   },
-  ["id", "trigger", "description", "snippet", "user", "updated_at", "created_at"],
   "A query snippet",
 );
 
-export const aclGrant = object(
+export const aclGrant = complete(
   {
     id: int,
     object_id: int,
@@ -429,7 +408,6 @@ export const aclGrant = object(
     grantor: { ...int, description: "User id" },
     grantee: { ...int, description: "User id" },
   },
-  ["id", "object_id", "object_type", "access_type", "grantor", "grantee"],
   "An access grant",
 );
 
@@ -445,16 +423,7 @@ export const widget = object(
     updated_at: timestamp,
     created_at: timestamp,
     visualization: {
-      ...object({ ...visualization.properties, query }, [
-        "id",
-        "type",
-        "name",
-        "description",
-        "options",
-        "updated_at",
-        "created_at",
-        "query",
-      ]),
+      ...complete({ ...visualization.properties, query }),
       description: "Visualization widgets only, with their query",
     },
     restricted: {
@@ -474,14 +443,7 @@ export const dashboard = object(
     slug: { ...str, description: "Of the current name" },
     name: str,
     user_id: int,
-    user: orNull(
-      object({ id: int, name: str, email: str, profile_image_url: str }, [
-        "id",
-        "name",
-        "email",
-        "profile_image_url",
-      ]),
-    ),
+    user: orNull(complete({ id: int, name: str, email: str, profile_image_url: str })),
     layout: { ...anyValue, description: "Legacy; stored as given" },
     dashboard_filters_enabled: bool,
     widgets: { ...orNull(array(widget)), description: "null in lists and the create answer" },
@@ -519,7 +481,7 @@ export const dashboard = object(
 );
 
 /** A shared dashboard's public form (§6.6): no ids of visualizations, no query text. */
-export const publicDashboard = object(
+export const publicDashboard = complete(
   {
     name: str,
     layout: anyValue,
@@ -550,24 +512,18 @@ export const publicDashboard = object(
       ),
     ),
   },
-  ["name", "layout", "dashboard_filters_enabled", "updated_at", "created_at", "options", "widgets"],
   "A shared dashboard",
 );
 
 const destinationFields = { id: int, name: str, type: str, icon: str } as const;
-export const destination = object(
-  destinationFields,
-  ["id", "name", "type", "icon"],
-  "A destination",
-);
-export const destinationFull = object(
+export const destination = complete(destinationFields, "A destination");
+export const destinationFull = complete(
   {
     ...destinationFields,
     options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
     last_failure: orNull({ ...str, description: "Why the last delivery failed" }),
     last_failure_at: orNull(timestamp),
   },
-  ["id", "name", "type", "icon", "options", "last_failure", "last_failure_at"],
   "A destination with its options",
 );
 export const destinationType = object(
@@ -595,11 +551,7 @@ const alertFields = {
   created_at: timestamp,
   rearm: orNull(int),
 } as const;
-export const alert = object(
-  { ...alertFields, query, user: orNull(user) },
-  [...(Object.keys(alertFields) as (keyof typeof alertFields)[]), "query", "user"],
-  "An alert",
-);
+export const alert = complete({ ...alertFields, query, user: orNull(user) }, "An alert");
 export const alertSubscription = object(
   {
     id: int,
@@ -611,7 +563,7 @@ export const alertSubscription = object(
   "An alert subscription",
 );
 
-export const event = object(
+export const event = complete(
   {
     org_id: int,
     user_id: orNull(int),
@@ -624,25 +576,12 @@ export const event = object(
     location: str,
     details: anyObject,
   },
-  [
-    "org_id",
-    "user_id",
-    "action",
-    "object_type",
-    "object_id",
-    "created_at",
-    "user_name",
-    "browser",
-    "location",
-    "details",
-  ],
   "An event",
 );
 
 /** `{settings}`: every effective setting plus `auth_google_apps_domains`. */
-export const settingsResponse = object(
+export const settingsResponse = complete(
   { settings: { ...anyObject, description: "Setting name to value (api-platform.md §8)" } },
-  ["settings"],
   "The organisation's settings",
 );
 
@@ -651,8 +590,8 @@ const configFields = {
   org_slug: str,
   client_config: { ...anyObject, description: "The web app's settings (api-platform.md §4.1)" },
 } as const;
-export const configResponse = object(configFields, ["org_slug", "client_config"], "Client config");
-export const sessionResponse = object(
+export const configResponse = complete(configFields, "Client config");
+export const sessionResponse = complete(
   {
     ...configFields,
     user: object(
@@ -670,7 +609,6 @@ export const sessionResponse = object(
     ),
     messages: array(str, 'E.g. "email-not-verified"'),
   },
-  ["org_slug", "client_config", "user", "messages"],
   "The session",
 );
 

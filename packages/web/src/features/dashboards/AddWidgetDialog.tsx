@@ -1,13 +1,19 @@
 // Add Widget (spec 3 §2, §5): search a query (recent ones before typing), then pick one of its
 // visualizations (the first is preselected); OK stays disabled until a query is chosen.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Input, List, Modal, Select, Spin, Tag, Typography } from "antd";
+import { Alert, Button, Modal, Select, Spin, Typography } from "antd";
 import { useEffect, useState } from "react";
 import type { Query, Visualization } from "@sightline/core";
 import { getQuery, listQueries, listRecentQueries } from "../../api/queries";
 import type { ParameterMapping } from "../../api/dashboards";
-import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
-import { draftError, draftToMapping, initialDraft, type MappingDraft } from "./dashboardParameters";
+import { ChosenName, NameSearchList, useNameSearch } from "../../components/NamePicker";
+import { useDialogSave } from "../../components/useDialogSave";
+import {
+  draftsInvalid,
+  draftsToMappings,
+  initialDraft,
+  type MappingDraft,
+} from "./dashboardParameters";
 import type { DashboardParameter } from "../../lib/parameterMappings";
 import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
 
@@ -25,21 +31,16 @@ interface AddWidgetDialogProps {
 
 export function AddWidgetDialog(props: AddWidgetDialogProps) {
   const { open, onAdd, onClose, dashboardParameters } = props;
-  const [search, setSearch] = useState("");
-  const [q, setQ] = useState("");
+  const search = useNameSearch();
+  const { q } = search;
   const [queryId, setQueryId] = useState<number | null>(null);
   const [visualizationId, setVisualizationId] = useState<number | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useDialogSave(onClose);
   const [drafts, setDrafts] = useState<Record<string, MappingDraft>>({});
 
   useEffect(() => {
-    const id = setTimeout(() => setQ(search.trim()), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(id);
-  }, [search]);
-  useEffect(() => {
     if (!open) {
-      setSearch("");
-      setQ("");
+      search.clear();
       setQueryId(null);
       setVisualizationId(null);
     }
@@ -72,27 +73,13 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
       ),
     );
   }, [chosen.data]);
-  const mappingError = parameters.some(
-    (def) => drafts[def.name] && draftError(drafts[def.name], dashboardParameters) !== null,
-  );
+  const mappingError = draftsInvalid(parameters, drafts, dashboardParameters);
 
   const visualization = visualizations.find((v) => v.id === visualizationId);
   const add = async () => {
     if (!visualization || !chosen.data) return;
-    setSaving(true);
-    try {
-      const mappings = Object.fromEntries(
-        parameters
-          .filter((def) => drafts[def.name])
-          .map((def) => [def.name, draftToMapping(def.name, drafts[def.name])]),
-      );
-      await onAdd(visualization, chosen.data, mappings);
-      onClose();
-    } catch {
-      // The caller has said what went wrong.
-    } finally {
-      setSaving(false);
-    }
+    const mappings = draftsToMappings(parameters, drafts);
+    await run(() => onAdd(visualization, chosen.data, mappings));
   };
 
   return (
@@ -119,56 +106,29 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
       ]}
     >
       {queryId === null ? (
-        <>
-          <Input.Search
-            autoFocus
-            placeholder="Search a query by name"
-            aria-label="Search a query by name"
-            value={search}
-            allowClear
-            onChange={(e) => setSearch(e.target.value)}
-            data-testid="add-widget-search"
-          />
-          {queries.isError ? (
-            <Alert style={{ marginTop: 12 }} type="error" showIcon title={queries.error.message} />
-          ) : (
-            <List
-              style={{ marginTop: 12, maxHeight: 360, overflow: "auto" }}
-              loading={queries.isPending}
-              dataSource={queries.data?.results ?? []}
-              header={
-                q ? undefined : <Typography.Text type="secondary">Recent queries</Typography.Text>
-              }
-              locale={{ emptyText: q ? "Nothing found." : "No queries yet." }}
-              renderItem={(item) => (
-                <List.Item
-                  style={{ cursor: "pointer", paddingInline: 8 }}
-                  onClick={() => setQueryId(item.id)}
-                  data-testid="add-widget-query"
-                >
-                  <Typography.Link>{item.name}</Typography.Link>
-                  {item.is_draft && <Tag>Unpublished</Tag>}
-                </List.Item>
-              )}
-            />
-          )}
-        </>
+        <NameSearchList
+          placeholder="Search a query by name"
+          search={search}
+          matches={queries}
+          header={
+            q ? undefined : <Typography.Text type="secondary">Recent queries</Typography.Text>
+          }
+          emptyText={q ? "Nothing found." : "No queries yet."}
+          onPick={(item) => setQueryId(item.id)}
+          searchTestId="add-widget-search"
+          itemTestId="add-widget-query"
+        />
       ) : (
         <>
-          <div style={{ display: "flex", alignItems: "center", gap: 8, marginBottom: 12 }}>
-            <Typography.Text strong style={{ flex: 1 }}>
-              {chosen.data?.name ?? ""}
-            </Typography.Text>
-            <Button
-              size="small"
-              onClick={() => {
-                setQueryId(null);
-                setVisualizationId(null);
-              }}
-            >
-              Choose another query
-            </Button>
-          </div>
+          <ChosenName
+            name={chosen.data?.name ?? ""}
+            changeLabel="Choose another query"
+            onChange={() => {
+              setQueryId(null);
+              setVisualizationId(null);
+            }}
+            style={{ marginBottom: 12 }}
+          />
           {chosen.isPending ? (
             <Spin />
           ) : chosen.isError ? (

@@ -1,6 +1,7 @@
 // Add Textbox / Edit Textbox (spec 3 §2): markdown text with a preview 200 ms after typing stops.
 import { Button, Input, Modal, Typography } from "antd";
 import { useEffect, useState } from "react";
+import { useDialogSave } from "../../components/useDialogSave";
 import { markdownHtml } from "./markdown";
 import styles from "./DashboardWidget.module.css";
 
@@ -18,7 +19,7 @@ export function TextboxDialog({ open, initialText, onSave, onClose }: TextboxDia
   const editing = initialText !== undefined;
   const [text, setText] = useState(initialText ?? "");
   const [preview, setPreview] = useState(initialText ?? "");
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useDialogSave(onClose);
 
   useEffect(() => {
     if (open) {
@@ -31,17 +32,7 @@ export function TextboxDialog({ open, initialText, onSave, onClose }: TextboxDia
     return () => clearTimeout(id);
   }, [text]);
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      await onSave(text);
-      onClose();
-    } catch {
-      // The caller has said what went wrong.
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () => run(() => onSave(text));
 
   return (
     <Modal

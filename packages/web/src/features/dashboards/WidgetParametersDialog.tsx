@@ -4,11 +4,12 @@ import { Button, Modal } from "antd";
 import { useEffect, useState } from "react";
 import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
 import {
-  draftError,
-  draftToMapping,
+  draftsInvalid,
+  draftsToMappings,
   mappingToDraft,
   type MappingDraft,
 } from "./dashboardParameters";
+import { useDialogSave } from "../../components/useDialogSave";
 import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
 import { mappingsOf, type DashboardParameter } from "../../lib/parameterMappings";
 
@@ -23,7 +24,7 @@ export function WidgetParametersDialog(props: WidgetParametersDialogProps) {
   const { widget, dashboardParameters } = props;
   const parameters = widget?.visualization?.query?.options.parameters ?? [];
   const [drafts, setDrafts] = useState<Record<string, MappingDraft>>({});
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useDialogSave(props.onClose);
 
   useEffect(() => {
     if (!widget) return;
@@ -33,25 +34,10 @@ export function WidgetParametersDialog(props: WidgetParametersDialogProps) {
     );
   }, [widget]);
 
-  const invalid = parameters.some(
-    (def) => drafts[def.name] && draftError(drafts[def.name], dashboardParameters) !== null,
-  );
+  const invalid = draftsInvalid(parameters, drafts, dashboardParameters);
   const save = async () => {
     if (!widget) return;
-    setSaving(true);
-    try {
-      const mappings = Object.fromEntries(
-        parameters
-          .filter((def) => drafts[def.name])
-          .map((def) => [def.name, draftToMapping(def.name, drafts[def.name])]),
-      );
-      await props.onSave(widget, mappings);
-      props.onClose();
-    } catch {
-      // The caller has said what went wrong.
-    } finally {
-      setSaving(false);
-    }
+    await run(() => props.onSave(widget, draftsToMappings(parameters, drafts)));
   };
 
   return (

@@ -72,6 +72,31 @@ export function draftToMapping(name: string, draft: MappingDraft): ParameterMapp
   };
 }
 
+type Drafts = Readonly<Record<string, MappingDraft>>;
+
+/** Whether any of the query parameters' drafts may not be saved. */
+export function draftsInvalid(
+  parameters: readonly ParameterDefinition[],
+  drafts: Drafts,
+  existing: readonly DashboardParameter[],
+): boolean {
+  return parameters.some(
+    (def) => drafts[def.name] && draftError(drafts[def.name], existing) !== null,
+  );
+}
+
+/** The mappings to save, by query parameter name, for the parameters that have a draft. */
+export function draftsToMappings(
+  parameters: readonly ParameterDefinition[],
+  drafts: Drafts,
+): Record<string, ParameterMapping> {
+  return Object.fromEntries(
+    parameters
+      .filter((def) => drafts[def.name])
+      .map((def) => [def.name, draftToMapping(def.name, drafts[def.name])]),
+  );
+}
+
 /** A stored mapping as the editor shows it. */
 export function mappingToDraft(mapping: ParameterMapping): MappingDraft {
   const choice: MappingChoice =

@@ -1,8 +1,8 @@
 // Add to Dashboard from the query page (spec 2 §3, §5; spec 3 §9): search a dashboard by name,
 // pick one, and the shown visualization becomes a widget at the dashboard's lowest free spot.
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Input, List, Modal, Tag, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { App, Button, Modal } from "antd";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import {
   createWidget,
@@ -11,7 +11,7 @@ import {
   listDashboards,
   type DashboardListItem,
 } from "../../api/dashboards";
-import { SEARCH_DEBOUNCE_MS } from "../../components/listPage/useListAddress";
+import { ChosenName, NameSearchList, useNameSearch } from "../../components/NamePicker";
 import { placeNewWidget, widgetPositions } from "../dashboards/widgetSize";
 
 interface AddToDashboardDialogProps {
@@ -29,15 +29,10 @@ export function AddToDashboardDialog({
   const { notification } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState("");
-  const [q, setQ] = useState("");
+  const search = useNameSearch();
+  const { q } = search;
   const [chosen, setChosen] = useState<DashboardListItem | null>(null);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    const id = setTimeout(() => setQ(search.trim()), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(id);
-  }, [search]);
 
   const dashboards = useQuery({
     queryKey: ["add-to-dashboard", q],
@@ -111,50 +106,22 @@ export function AddToDashboardDialog({
       ]}
     >
       {chosen ? (
-        <div style={{ display: "flex", alignItems: "center", gap: 8 }}>
-          <Typography.Text strong style={{ flex: 1 }} data-testid="add-to-dashboard-chosen">
-            {chosen.name}
-          </Typography.Text>
-          <Button size="small" onClick={() => setChosen(null)} disabled={saving}>
-            Choose another dashboard
-          </Button>
-        </div>
+        <ChosenName
+          name={chosen.name}
+          changeLabel="Choose another dashboard"
+          onChange={() => setChosen(null)}
+          disabled={saving}
+          testId="add-to-dashboard-chosen"
+        />
       ) : (
-        <>
-          <Input.Search
-            autoFocus
-            placeholder="Search a dashboard by name"
-            aria-label="Search a dashboard by name"
-            value={search}
-            allowClear
-            onChange={(e) => setSearch(e.target.value)}
-          />
-          {dashboards.isError ? (
-            <Alert
-              style={{ marginTop: 12 }}
-              type="error"
-              showIcon
-              title={dashboards.error.message}
-            />
-          ) : (
-            <List
-              style={{ marginTop: 12, maxHeight: 360, overflow: "auto" }}
-              loading={dashboards.isPending}
-              dataSource={dashboards.data?.results ?? []}
-              locale={{ emptyText: q ? "Nothing found." : "No dashboards yet." }}
-              renderItem={(item) => (
-                <List.Item
-                  style={{ cursor: "pointer", paddingInline: 8 }}
-                  onClick={() => setChosen(item)}
-                  data-testid="add-to-dashboard-item"
-                >
-                  <Typography.Link>{item.name}</Typography.Link>
-                  {item.is_draft && <Tag>Unpublished</Tag>}
-                </List.Item>
-              )}
-            />
-          )}
-        </>
+        <NameSearchList
+          placeholder="Search a dashboard by name"
+          search={search}
+          matches={dashboards}
+          emptyText={q ? "Nothing found." : "No dashboards yet."}
+          onPick={setChosen}
+          itemTestId="add-to-dashboard-item"
+        />
       )}
     </Modal>
   );

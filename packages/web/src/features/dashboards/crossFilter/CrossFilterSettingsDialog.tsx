@@ -5,6 +5,7 @@ import type { DashboardCrossFilterOptions } from "@sightline/core";
 import { Alert, AutoComplete, Button, Modal, Select, Switch, Typography } from "antd";
 import { useState } from "react";
 import type { DashboardWidget } from "../../../api/dashboards";
+import { useDialogSave } from "../../../components/useDialogSave";
 import { widgetName } from "../DashboardWidget";
 import {
   crossFilterOptionsToStore,
@@ -40,7 +41,7 @@ export function CrossFilterSettingsButton(props: CrossFilterSettingsProps) {
 function CrossFilterSettingsDialog(props: CrossFilterSettingsProps & { onClose: () => void }) {
   const [enabled, setEnabled] = useState(props.settings.enabled);
   const [rows, setRows] = useState<MappingRow[]>(() => mappingRows(props.settings));
-  const [saving, setSaving] = useState(false);
+  const { saving, run } = useDialogSave(props.onClose);
   const [tried, setTried] = useState(false);
   const problem = mappingRowsProblem(rows);
   const widgets = props.widgets.filter((w) => w.visualization);
@@ -55,15 +56,7 @@ function CrossFilterSettingsDialog(props: CrossFilterSettingsProps & { onClose: 
   const save = async () => {
     setTried(true);
     if (problem) return;
-    setSaving(true);
-    try {
-      await props.onSave(crossFilterOptionsToStore(props.stored, enabled, rows));
-      props.onClose();
-    } catch {
-      // The page has said what went wrong.
-    } finally {
-      setSaving(false);
-    }
+    await run(() => props.onSave(crossFilterOptionsToStore(props.stored, enabled, rows)));
   };
 
   return (

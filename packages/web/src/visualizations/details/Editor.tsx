@@ -1,29 +1,9 @@
 import { Tabs } from "antd";
-import { useMemo } from "react";
-import { ColumnsEditor } from "../table/ColumnsEditor";
-import { getDetailsOptions, type ColumnOptions } from "../table/columns";
+import { getDetailsOptions } from "../table/columns";
+import { useColumnsTab } from "../table/columnsTab";
 import type { EditorProps } from "../types";
 
-export function DetailsEditor({ options: stored, data, formats, onReplaceOptions }: EditorProps) {
-  const options = useMemo(
-    () => getDetailsOptions(stored, data.columns, formats),
-    [stored, data.columns, formats],
-  );
-  return (
-    <Tabs
-      items={[
-        {
-          key: "columns",
-          label: "Columns",
-          children: (
-            <ColumnsEditor
-              kind="details"
-              columns={options.columns as ColumnOptions[]}
-              onChange={(columns) => onReplaceOptions({ ...stored, ...options, columns })}
-            />
-          ),
-        },
-      ]}
-    />
-  );
+export function DetailsEditor(props: EditorProps) {
+  const { tab } = useColumnsTab("details", getDetailsOptions, props);
+  return <Tabs items={[tab]} />;
 }

@@ -2,15 +2,14 @@
 import { Descriptions, Pagination } from "antd";
 import { useMemo, useState } from "react";
 import { CellContent, ColumnHeader } from "../table/Cell";
-import { getDetailsOptions, visibleColumns, type ColumnOptions } from "../table/columns";
+import { getDetailsOptions, visibleColumns } from "../table/columns";
 import type { RendererProps } from "../types";
 
 const KNOWN = new Set(["string", "number", "datetime", "boolean", "link", "image", "json"]);
 
 export function DetailsRenderer({ options: stored, data, formats }: RendererProps) {
   const columns = useMemo(
-    () =>
-      visibleColumns(getDetailsOptions(stored, data.columns, formats).columns as ColumnOptions[]),
+    () => visibleColumns(getDetailsOptions(stored, data.columns, formats).columns),
     [stored, data.columns, formats],
   );
   const [page, setPage] = useState(1);

@@ -1,35 +1,15 @@
 import { Tabs } from "antd";
-import { useMemo } from "react";
 import { SelectField } from "../components/controls";
 import type { EditorProps } from "../types";
-import { ColumnsEditor } from "./ColumnsEditor";
 import { ITEMS_PER_PAGE, getTableOptions } from "./columns";
+import { useColumnsTab } from "./columnsTab";
 
-export function TableEditor({
-  options: stored,
-  data,
-  formats,
-  onOptionsChange,
-  onReplaceOptions,
-}: EditorProps) {
-  const options = useMemo(
-    () => getTableOptions(stored, data.columns, formats),
-    [stored, data.columns, formats],
-  );
+export function TableEditor(props: EditorProps) {
+  const { options, tab } = useColumnsTab("table", getTableOptions, props);
   return (
     <Tabs
       items={[
-        {
-          key: "columns",
-          label: "Columns",
-          children: (
-            <ColumnsEditor
-              kind="table"
-              columns={options.columns}
-              onChange={(columns) => onReplaceOptions({ ...stored, ...options, columns })}
-            />
-          ),
-        },
+        tab,
         {
           key: "grid",
           label: "Grid",
@@ -38,7 +18,7 @@ export function TableEditor({
               label="Items per page"
               value={options.itemsPerPage}
               options={ITEMS_PER_PAGE.map((n) => ({ value: n, label: String(n) }))}
-              onChange={(v) => onOptionsChange({ itemsPerPage: v ?? 25 })}
+              onChange={(v) => props.onOptionsChange({ itemsPerPage: v ?? 25 })}
             />
           ),
         },

@@ -158,7 +158,7 @@ export function getDetailsOptions(
   stored: Options | null | undefined,
   columns: readonly QueryResultColumn[],
   formats: VisualizationFormats,
-): Options {
+): Options & { columns: ColumnOptions[] } {
   const src = asObject(stored);
   return { ...src, columns: buildColumns(src.columns, columns, formats, "details") };
 }

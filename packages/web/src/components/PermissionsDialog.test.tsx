@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { stubMatchMedia } from "../testing/matchMedia";
+import { stubLayout } from "../testing/layout";
+import { renderWithQueries } from "../testing/render";
+import { json } from "../testing/responses";
 import { PermissionsDialog } from "./PermissionsDialog";
 
 const OWNER = { id: 1, name: "Olive Owner", email: "olive@example.com" };
@@ -16,9 +17,6 @@ interface Sent {
 }
 let sent: Sent[];
 let acl: Record<string, unknown[]>;
-
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 
 beforeEach(() => {
   sent = [];
@@ -36,16 +34,7 @@ beforeEach(() => {
     }
     return json(acl);
   });
-  // antd's select list measures itself; jsdom has no layout.
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  stubMatchMedia();
+  stubLayout();
 });
 
 afterEach(() => {
@@ -54,11 +43,8 @@ afterEach(() => {
 });
 
 function renderDialog() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <PermissionsDialog objectType="dashboards" objectId={7} ownerId={1} onClose={vi.fn()} />
-    </QueryClientProvider>,
+  renderWithQueries(
+    <PermissionsDialog objectType="dashboards" objectId={7} ownerId={1} onClose={vi.fn()} />,
   );
 }
 

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { App } from "antd";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stubMatchMedia } from "../../testing/matchMedia";
+import { renderWithQueries } from "../../testing/render";
+import { json } from "../../testing/responses";
 import { notify } from "../../app/notifications";
 import { AlertDestinations, MAIL_NOT_CONFIGURED } from "./AlertDestinations";
 
@@ -29,9 +30,6 @@ interface Sent {
 let sent: Sent[];
 let subscriptions: unknown[];
 let failDestination: number | null;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 beforeEach(() => {
   sent = [];
@@ -64,13 +62,10 @@ afterEach(() => {
 });
 
 function renderPanel() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <AlertDestinations alertId={9} />
-      </App>
-    </QueryClientProvider>,
+  renderWithQueries(
+    <App>
+      <AlertDestinations alertId={9} />
+    </App>,
   );
 }
 

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stubMatchMedia } from "../../testing/matchMedia";
+import { renderWithQueries } from "../../testing/render";
+import { json } from "../../testing/responses";
 import { notify } from "../../app/notifications";
 import { QuerySelector } from "./QuerySelector";
 
@@ -16,9 +17,6 @@ const RECENT = [
 
 let requested: string[];
 let routes: Record<string, () => Response>;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 beforeEach(() => {
   requested = [];
@@ -38,13 +36,10 @@ afterEach(() => {
 });
 
 function renderSelector(onChange = vi.fn()) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <QuerySelector value={null} onChange={onChange} />
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderWithQueries(
+    <MemoryRouter>
+      <QuerySelector value={null} onChange={onChange} />
+    </MemoryRouter>,
   );
   return onChange;
 }

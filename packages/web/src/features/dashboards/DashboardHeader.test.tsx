@@ -1,24 +1,13 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DashboardDetail } from "../../api/dashboards";
-import { stubMatchMedia } from "../../testing/matchMedia";
+import { stubLayout } from "../../testing/layout";
+import { renderWithQueries } from "../../testing/render";
 import { DashboardHeader, type DashboardHeaderProps } from "./DashboardHeader";
 
-beforeEach(() => {
-  stubMatchMedia();
-  // jsdom has no layout; antd's menus observe their size.
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-});
+beforeEach(stubLayout);
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -68,12 +57,10 @@ function renderHeader(overrides: Partial<DashboardHeaderProps>) {
     onPublicUrlChange: ignore,
     ...overrides,
   };
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter>
-        <DashboardHeader {...props} />
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderWithQueries(
+    <MemoryRouter>
+      <DashboardHeader {...props} />
+    </MemoryRouter>,
   );
 }
 

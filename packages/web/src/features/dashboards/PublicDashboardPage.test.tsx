@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { http } from "../../api/http";
-import { stubMatchMedia } from "../../testing/matchMedia";
+import { stubLayout } from "../../testing/layout";
+import { renderWithQueries } from "../../testing/render";
+import { json } from "../../testing/responses";
 import PublicDashboardPage, { PUBLIC_NOT_FOUND } from "./PublicDashboardPage";
 
 interface Sent {
@@ -15,8 +16,6 @@ let sent: Sent[];
 let config: () => Promise<Response>;
 let board: () => Response;
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const configAnswer = (disablePublicUrls: boolean) => () =>
   Promise.resolve(json({ org_slug: "default", client_config: { disablePublicUrls } }));
 
@@ -31,15 +30,7 @@ beforeEach(() => {
     if (path === "/api/config") return config();
     return board();
   });
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  stubMatchMedia();
+  stubLayout();
 });
 
 afterEach(() => {
@@ -49,16 +40,11 @@ afterEach(() => {
 });
 
 async function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [{ path: "/public/dashboards/:token", element: <PublicDashboardPage /> }],
     { initialEntries: ["/public/dashboards/secret"] },
   );
-  const view = render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  const view = renderWithQueries(<RouterProvider router={router} />);
   // Lets the fake answers arrive.
   await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
   return view;

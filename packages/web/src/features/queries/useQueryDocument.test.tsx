@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, renderHook, screen, waitFor } from "@testing-l
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Query } from "@sightline/core";
 import { stubMatchMedia } from "../../testing/matchMedia";
+import { json } from "../../testing/responses";
 import { newQuery } from "./queryDocument";
 import { appProviders, sessionAnswer } from "./testAppProviders";
 import { CONFLICT_MESSAGE, useQueryDocument, type QueryDocument } from "./useQueryDocument";
@@ -14,9 +15,6 @@ interface Sent {
 let sent: Sent[];
 let saveAnswers: Response[];
 let permissions: string[];
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 beforeEach(() => {
   sent = [];

@@ -3,6 +3,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { JobStatus, type DataSource, type Query } from "@sightline/core";
 import { stubMatchMedia } from "../../testing/matchMedia";
+import { json } from "../../testing/responses";
 import { newQuery } from "./queryDocument";
 import { appProviders, sessionAnswer } from "./testAppProviders";
 import { useQueryDocument } from "./useQueryDocument";
@@ -15,8 +16,6 @@ interface Sent {
 }
 let sent: Sent[];
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const result = (id: number) => ({
   id,
   query_hash: "",

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DashboardWidget } from "../../../api/dashboards";
 import { notify } from "../../../app/notifications";
-import { stubMatchMedia } from "../../../testing/matchMedia";
+import { stubLayout } from "../../../testing/layout";
+import { renderWithQueries } from "../../../testing/render";
+import { json } from "../../../testing/responses";
 import { DrillDownDialog } from "./DrillDownDialog";
 
 interface Sent {
@@ -15,9 +16,6 @@ interface Sent {
 }
 let sent: Sent[];
 let saveStatus: number;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 const link = {
   target: { type: "query", id: 5, name: "Orders" },
@@ -45,15 +43,7 @@ beforeEach(() => {
       return saveStatus === 200 ? json(body) : json({ message: "Nope." }, saveStatus);
     return json({ message: "Not found." }, 404);
   });
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  stubMatchMedia();
+  stubLayout();
 });
 
 afterEach(() => {
@@ -65,18 +55,15 @@ afterEach(() => {
 function renderDialog(options: Record<string, unknown>) {
   const onSaved = vi.fn();
   const onClose = vi.fn();
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <DrillDownDialog
-          widget={widget(options)}
-          columns={["country", "sales"]}
-          onClose={onClose}
-          onSaved={onSaved}
-        />
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderWithQueries(
+    <MemoryRouter>
+      <DrillDownDialog
+        widget={widget(options)}
+        columns={["country", "sales"]}
+        onClose={onClose}
+        onSaved={onSaved}
+      />
+    </MemoryRouter>,
   );
   return { onSaved, onClose };
 }

@@ -1,3 +1,4 @@
+import type { DataSource as DataSourceJson } from "@sightline/core";
 import type { AppContext } from "../context";
 import type { DataSource, GroupLink } from "../store/dataSources";
 import type { Runner } from "../runners/types";
@@ -7,20 +8,12 @@ import {
   readDataSourceOptions,
 } from "../services/dataSourceOptions";
 
-/** Data source JSON (api-queries.md §2A.6). Options leave only through here, secrets masked. */
-export interface PresentedDataSource {
-  id: number;
-  name: string;
-  type: string;
-  syntax: string;
+/**
+ * Data source JSON (api-queries.md §2A.6), as the web app reads it; `paused` is sent as 0/1.
+ * Options leave only through here, secrets masked.
+ */
+export interface PresentedDataSource extends Omit<DataSourceJson, "paused"> {
   paused: number;
-  pause_reason: string | null;
-  supports_auto_limit: boolean;
-  view_only?: boolean;
-  options?: Record<string, unknown>;
-  queue_name?: string;
-  scheduled_queue_name?: string;
-  groups?: Record<string, boolean>;
 }
 
 export function presentDataSourceBasic(ds: DataSource, runner: Runner | null): PresentedDataSource {

@@ -116,16 +116,11 @@ async function freeSlug(db: Kysely<DB>, base: string): Promise<string> {
   for (let n = 1; ; n += 1) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
 }
 
-export interface DashboardFields {
-  name: string;
-  user_id: number;
-  layout: unknown;
-  dashboard_filters_enabled: boolean;
-  is_archived: boolean;
-  is_draft: boolean;
-  tags: string[];
-  options: Record<string, unknown>;
-}
+/** What a caller sets of a dashboard; the store keeps the rest (id, version, slug, times). */
+export type DashboardFields = Omit<
+  Dashboard,
+  "id" | "version" | "org_id" | "slug" | "created_at" | "updated_at"
+>;
 
 function storedFields(fields: Partial<DashboardFields>) {
   const { layout, tags, options, ...rest } = fields;

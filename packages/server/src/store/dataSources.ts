@@ -4,18 +4,9 @@ import type { DataSourcesTable, DB } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
 import { findInOrg } from "./orgRows";
 
-export interface DataSource {
-  id: number;
-  org_id: number;
-  name: string;
-  type: string;
-  encrypted_options: string;
-  queue_name: string;
-  scheduled_queue_name: string;
+/** A stored data source (the columns of DataSourcesTable), its flag read. */
+export interface DataSource extends Omit<Selectable<DataSourcesTable>, "paused"> {
   paused: boolean;
-  pause_reason: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface GroupLink {

@@ -12,27 +12,16 @@ export interface QueryOptions {
   [key: string]: unknown;
 }
 
-export interface Query {
-  id: number;
-  version: number;
-  org_id: number;
-  data_source_id: number | null;
-  latest_query_data_id: number | null;
-  name: string;
-  description: string | null;
-  query: string;
-  query_hash: string;
-  api_key: string;
-  user_id: number;
-  last_modified_by_id: number | null;
+/** A stored query (the columns of QueriesTable), its flags and JSON read. */
+export interface Query extends Omit<
+  Selectable<QueriesTable>,
+  "is_archived" | "is_draft" | "schedule" | "options" | "tags"
+> {
   is_archived: boolean;
   is_draft: boolean;
   schedule: Record<string, unknown> | null;
-  schedule_failures: number;
   options: QueryOptions;
   tags: string[];
-  created_at: string;
-  updated_at: string;
 }
 
 export function queryFromRow(row: Selectable<QueriesTable>): Query {
@@ -67,21 +56,11 @@ export async function findQueriesByIds(
   return rows.map(queryFromRow);
 }
 
-export interface QueryFields {
-  data_source_id: number | null;
-  latest_query_data_id: number | null;
-  name: string;
-  description: string | null;
-  query: string;
-  query_hash: string;
-  user_id: number;
-  last_modified_by_id: number | null;
-  is_archived: boolean;
-  is_draft: boolean;
-  schedule: Record<string, unknown> | null;
-  options: QueryOptions;
-  tags: string[];
-}
+/** What a caller sets of a query; the store keeps the rest (id, version, API key, times). */
+export type QueryFields = Omit<
+  Query,
+  "id" | "version" | "org_id" | "api_key" | "schedule_failures" | "created_at" | "updated_at"
+>;
 
 function storedFields(fields: Partial<QueryFields>) {
   const { schedule, options, tags, ...rest } = fields;

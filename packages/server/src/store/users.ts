@@ -4,21 +4,13 @@ import type { DB, GroupsTable, UsersTable } from "./schema";
 import { bool, now, parseJson } from "./values";
 import { generateApiKey } from "../auth/secretKey";
 
-export interface User {
-  id: number;
-  org_id: number;
-  name: string;
-  email: string;
-  password_hash: string | null;
-  api_key: string;
-  profile_image_url: string | null;
+/** A stored user (the columns of UsersTable), its flags read, with the ids of their groups. */
+export interface User extends Omit<
+  Selectable<UsersTable>,
+  "is_invitation_pending" | "is_email_verified"
+> {
   is_invitation_pending: boolean;
   is_email_verified: boolean;
-  disabled_at: string | null;
-  active_at: string | null;
-  session_token: string;
-  created_at: string;
-  updated_at: string;
   group_ids: number[];
 }
 

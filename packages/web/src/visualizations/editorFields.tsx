@@ -45,15 +45,18 @@ type Extra<Props> = Partial<Omit<Props, "label" | "value" | "checked" | "onChang
 
 /**
  * Field makers for one editor: `options` are the filled-in options the fields show, `set` merges a
- * change into the stored ones, `columns` are the result's columns the column selects offer.
+ * change into the stored ones (deeply, for a "key.sub" path), `columns` are the result's columns
+ * the column selects offer.
  */
 export function optionFields<O extends object>(
   options: O,
-  set: (changes: Options) => void,
+  set: (changes: Partial<O>) => void,
   columns: readonly { name: string }[] = [],
 ) {
   const value = (path: OptionPath<O>) => valueAt(options, path);
-  const setter = (path: OptionPath<O>) => (v: unknown) => set(changeAt(path, v));
+  // The path is one of O's, so the change sets one of O's keys.
+  const setAt = (path: OptionPath<O>, v: unknown) => set(changeAt(path, v) as Partial<O>);
+  const setter = (path: OptionPath<O>) => (v: unknown) => setAt(path, v);
   const select = (
     label: string,
     path: OptionPath<O>,
@@ -91,7 +94,7 @@ export function optionFields<O extends object>(
       <NumberField
         label={label}
         value={value(path)}
-        onChange={(v) => set(changeAt(path, v ?? whenEmpty ?? null))}
+        onChange={(v) => setAt(path, v ?? whenEmpty ?? null)}
         {...extra}
       />
     ),

@@ -126,12 +126,15 @@ export function NumberField(props: {
   );
 }
 
-export function CheckField(props: {
+/** An on/off option: a checkbox or a switch. */
+interface ToggleFieldProps {
   label: ReactNode;
   checked: unknown;
   onChange: (v: boolean) => void;
   disabled?: boolean;
-}) {
+}
+
+export function CheckField(props: ToggleFieldProps) {
   return (
     <div style={{ marginBottom: 12 }}>
       <Checkbox
@@ -145,12 +148,7 @@ export function CheckField(props: {
   );
 }
 
-export function SwitchField(props: {
-  label: ReactNode;
-  checked: unknown;
-  onChange: (v: boolean) => void;
-  disabled?: boolean;
-}) {
+export function SwitchField(props: ToggleFieldProps) {
   return (
     <div style={{ marginBottom: 12 }}>
       <Space>

@@ -6,7 +6,8 @@ import {
   EyeInvisibleOutlined,
   EyeOutlined,
 } from "@ant-design/icons";
-import { CheckField, Field, TextField } from "../components/controls";
+import { Field, TextField } from "../components/controls";
+import { optionFields } from "../editorFields";
 import { DISPLAY_AS, type ColumnOptions } from "./columns";
 import { DrillDownColumnSettings } from "./DrillDownColumnSettings";
 
@@ -77,6 +78,8 @@ export function ColumnsEditor({
   );
 }
 
+const TEMPLATE_HINT = "Use {{ @ }} for this cell and {{ column }} for others.";
+
 function ColumnSettings({
   column: c,
   kind,
@@ -88,9 +91,10 @@ function ColumnSettings({
   columnNames: readonly string[];
   onChange: (changes: Partial<ColumnOptions>) => void;
 }) {
+  const f = optionFields(c, onChange);
   return (
     <>
-      <TextField label="Title" value={c.title} onChange={(v) => onChange({ title: v })} />
+      {f.text("Title", "title")}
       <Field label="Alignment">
         <Radio.Group
           value={c.alignContent}
@@ -103,18 +107,8 @@ function ColumnSettings({
           ]}
         />
       </Field>
-      {kind === "table" ? (
-        <CheckField
-          label="Use for search"
-          checked={c.allowSearch}
-          onChange={(v) => onChange({ allowSearch: v })}
-        />
-      ) : null}
-      <TextField
-        label="Description"
-        value={c.description}
-        onChange={(v) => onChange({ description: v })}
-      />
+      {kind === "table" ? f.check("Use for search", "allowSearch") : null}
+      {f.text("Description", "description")}
       <Field label="Display as">
         <Select
           style={{ width: "100%" }}
@@ -125,35 +119,16 @@ function ColumnSettings({
       </Field>
       {c.displayAs === "string" ? (
         <>
-          <CheckField
-            label="Allow HTML content"
-            checked={c.allowHTML}
-            onChange={(v) => onChange({ allowHTML: v })}
-          />
-          <CheckField
-            label="Highlight links"
-            checked={c.highlightLinks}
-            disabled={!c.allowHTML}
-            onChange={(v) => onChange({ highlightLinks: v })}
-          />
+          {f.check("Allow HTML content", "allowHTML")}
+          {f.check("Highlight links", "highlightLinks", { disabled: !c.allowHTML })}
         </>
       ) : null}
-      {c.displayAs === "number" ? (
-        <TextField
-          label="Number format"
-          value={c.numberFormat}
-          hint="numeral.js format, e.g. 0,0.00"
-          onChange={(v) => onChange({ numberFormat: v })}
-        />
-      ) : null}
-      {c.displayAs === "datetime" ? (
-        <TextField
-          label="Date/Time format"
-          value={c.dateTimeFormat}
-          hint="e.g. DD/MM/YYYY HH:mm"
-          onChange={(v) => onChange({ dateTimeFormat: v })}
-        />
-      ) : null}
+      {c.displayAs === "number"
+        ? f.text("Number format", "numberFormat", { hint: "numeral.js format, e.g. 0,0.00" })
+        : null}
+      {c.displayAs === "datetime"
+        ? f.text("Date/Time format", "dateTimeFormat", { hint: "e.g. DD/MM/YYYY HH:mm" })
+        : null}
       {c.displayAs === "boolean" ? (
         <>
           <TextField
@@ -170,54 +145,20 @@ function ColumnSettings({
       ) : null}
       {c.displayAs === "image" ? (
         <>
-          <TextField
-            label="URL template"
-            value={c.imageUrlTemplate}
-            onChange={(v) => onChange({ imageUrlTemplate: v })}
-          />
-          <TextField
-            label="Width"
-            value={c.imageWidth}
-            onChange={(v) => onChange({ imageWidth: v })}
-          />
-          <TextField
-            label="Height"
-            value={c.imageHeight}
-            onChange={(v) => onChange({ imageHeight: v })}
-          />
-          <TextField
-            label="Title template"
-            value={c.imageTitleTemplate}
-            onChange={(v) => onChange({ imageTitleTemplate: v })}
-            hint="Use {{ @ }} for this cell and {{ column }} for others."
-          />
+          {f.text("URL template", "imageUrlTemplate")}
+          {f.text("Width", "imageWidth")}
+          {f.text("Height", "imageHeight")}
+          {f.text("Title template", "imageTitleTemplate", { hint: TEMPLATE_HINT })}
         </>
       ) : null}
       {c.displayAs === "link" ? (
         <>
           <DrillDownColumnSettings column={c} columnNames={columnNames} onChange={onChange}>
-            <TextField
-              label="URL template"
-              value={c.linkUrlTemplate}
-              onChange={(v) => onChange({ linkUrlTemplate: v })}
-            />
-            <CheckField
-              label="Open in new tab"
-              checked={c.linkOpenInNewTab}
-              onChange={(v) => onChange({ linkOpenInNewTab: v })}
-            />
+            {f.text("URL template", "linkUrlTemplate")}
+            {f.check("Open in new tab", "linkOpenInNewTab")}
           </DrillDownColumnSettings>
-          <TextField
-            label="Text template"
-            value={c.linkTextTemplate}
-            onChange={(v) => onChange({ linkTextTemplate: v })}
-          />
-          <TextField
-            label="Title template"
-            value={c.linkTitleTemplate}
-            onChange={(v) => onChange({ linkTitleTemplate: v })}
-            hint="Use {{ @ }} for this cell and {{ column }} for others."
-          />
+          {f.text("Text template", "linkTextTemplate")}
+          {f.text("Title template", "linkTitleTemplate", { hint: TEMPLATE_HINT })}
         </>
       ) : null}
     </>

@@ -2,6 +2,7 @@
 // the user may change; heatmaps take a scheme or a custom min/max pair instead.
 import { Space } from "antd";
 import { ColorField, Field, SelectField } from "../../components/controls";
+import { optionFields } from "../../editorFields";
 import { COLOR_SCHEMES } from "../../palette";
 import type { QueryResultData } from "../../types";
 import { HEATMAP_SCHEMES } from "../echartsOption";
@@ -24,6 +25,7 @@ export function ColorsTab(props: ColorsTabProps) {
 }
 
 function HeatmapColors({ options, set }: ChartTabProps) {
+  const f = optionFields(options, set);
   return (
     <>
       <SelectField
@@ -38,16 +40,8 @@ function HeatmapColors({ options, set }: ChartTabProps) {
       />
       {options.colorScheme === "Custom..." ? (
         <Space>
-          <ColorField
-            label="Min Color"
-            value={options.heatMinColor}
-            onChange={(v) => set({ heatMinColor: v })}
-          />
-          <ColorField
-            label="Max Color"
-            value={options.heatMaxColor}
-            onChange={(v) => set({ heatMaxColor: v })}
-          />
+          {f.color("Min Color", "heatMinColor")}
+          {f.color("Max Color", "heatMaxColor")}
         </Space>
       ) : null}
     </>

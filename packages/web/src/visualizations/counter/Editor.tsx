@@ -1,6 +1,7 @@
 import { Tabs } from "antd";
 import { SelectField, columnOptions } from "../components/controls";
 import { optionFields } from "../editorFields";
+import { editorTab } from "../editorTab";
 import { toNumber } from "../lib/numberFormat";
 import type { EditorProps } from "../types";
 import { getCounterOptions, rowIndex } from "./counter";
@@ -45,12 +46,5 @@ export function CounterEditor({ options: stored, data, onOptionsChange: set }: E
       {f.check("Format Target Value", "formatTargetValue")}
     </>
   );
-  return (
-    <Tabs
-      items={[
-        { key: "general", label: "General", children: general },
-        { key: "format", label: "Format", children: format },
-      ]}
-    />
-  );
+  return <Tabs items={[editorTab("General", general), editorTab("Format", format)]} />;
 }

@@ -1,5 +1,6 @@
 import { Tabs } from "antd";
 import { SelectField } from "../components/controls";
+import { editorTab } from "../editorTab";
 import type { EditorProps } from "../types";
 import { ITEMS_PER_PAGE, getTableOptions } from "./columns";
 import { useColumnsTab } from "./columnsTab";
@@ -10,18 +11,15 @@ export function TableEditor(props: EditorProps) {
     <Tabs
       items={[
         tab,
-        {
-          key: "grid",
-          label: "Grid",
-          children: (
-            <SelectField
-              label="Items per page"
-              value={options.itemsPerPage}
-              options={ITEMS_PER_PAGE.map((n) => ({ value: n, label: String(n) }))}
-              onChange={(v) => props.onOptionsChange({ itemsPerPage: v ?? 25 })}
-            />
-          ),
-        },
+        editorTab(
+          "Grid",
+          <SelectField
+            label="Items per page"
+            value={options.itemsPerPage}
+            options={ITEMS_PER_PAGE.map((n) => ({ value: n, label: String(n) }))}
+            onChange={(v) => props.onOptionsChange({ itemsPerPage: v ?? 25 })}
+          />,
+        ),
       ]}
     />
   );

@@ -1,11 +1,9 @@
 // The Columns tab that opens both the TABLE and DETAILS editors.
-import type { TabsProps } from "antd";
 import { useMemo } from "react";
+import { editorTab } from "../editorTab";
 import type { EditorProps, Options, QueryResultColumn, VisualizationFormats } from "../types";
 import { ColumnsEditor } from "./ColumnsEditor";
 import type { ColumnOptions } from "./columns";
-
-type TabItem = NonNullable<TabsProps["items"]>[number];
 
 /**
  * The options filled in by `read` (as the renderer sees them), and the Columns tab; an edit
@@ -15,21 +13,18 @@ export function useColumnsTab<O extends Options & { columns: ColumnOptions[] }>(
   kind: "table" | "details",
   read: (stored: Options, columns: QueryResultColumn[], formats: VisualizationFormats) => O,
   { options: stored, data, formats, onReplaceOptions }: EditorProps,
-): { options: O; tab: TabItem } {
+) {
   const options = useMemo(
     () => read(stored, data.columns, formats),
     [read, stored, data.columns, formats],
   );
-  const tab = {
-    key: "columns",
-    label: "Columns",
-    children: (
-      <ColumnsEditor
-        kind={kind}
-        columns={options.columns}
-        onChange={(columns) => onReplaceOptions({ ...stored, ...options, columns })}
-      />
-    ),
-  };
+  const tab = editorTab(
+    "Columns",
+    <ColumnsEditor
+      kind={kind}
+      columns={options.columns}
+      onChange={(columns) => onReplaceOptions({ ...stored, ...options, columns })}
+    />,
+  );
   return { options, tab };
 }

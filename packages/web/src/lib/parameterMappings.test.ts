@@ -1,41 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { ParameterDefinition, Query } from "@sightline/core";
-import type { DashboardWidget, ParameterMapping } from "../api/dashboards";
+import type { ParameterDefinition } from "@sightline/core";
+import type { ParameterMapping } from "../api/dashboards";
+import { queryWidget, toDashboard } from "../testing/dashboardWidgets";
 import { dashboardParameters, mappingsOf } from "./parameterMappings";
 
 const region: ParameterDefinition = { name: "region", title: "Region", type: "text", value: "EU" };
 const since: ParameterDefinition = { name: "since", title: "", type: "date", value: null };
 
-function widget(id: number, mappings: Record<string, ParameterMapping>, restricted = false) {
-  return {
-    id,
-    width: 1,
-    dashboard_id: 1,
-    text: "",
-    created_at: "",
-    updated_at: "",
-    restricted,
-    options: { parameterMappings: mappings },
-    visualization: {
-      id: id * 10,
-      type: "TABLE",
-      name: "Table",
-      description: null,
-      options: {},
-      created_at: "",
-      updated_at: "",
-      query: { id: id * 100, name: "q", options: { parameters: [region, since] } } as Query,
-    },
-  } as DashboardWidget;
-}
-
-const toDashboard = (name: string, mapTo: string): ParameterMapping => ({
-  name,
-  type: "dashboard-level",
-  mapTo,
-  value: null,
-  title: "",
-});
+const widget = (id: number, mappings: Record<string, ParameterMapping>, restricted = false) =>
+  queryWidget(id, id * 100, [region, since], mappings, restricted ? { restricted } : {});
 
 describe("parameter mappings", () => {
   it("gives a parameter without a stored mapping to the widget itself", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ParameterDefinition, Query } from "@sightline/core";
-import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
+import type { ParameterDefinition } from "@sightline/core";
+import type { ParameterMapping } from "../../api/dashboards";
 import {
   KEYWORD_REQUIRED,
   KEYWORD_TAKEN,
@@ -10,6 +10,7 @@ import {
   initialDraft,
 } from "./dashboardParameters";
 import { dashboardParameters } from "../../lib/parameterMappings";
+import { queryWidget, toDashboard } from "../../testing/dashboardWidgets";
 
 const region: ParameterDefinition = { name: "region", title: "Region", type: "text", value: "EU" };
 const since: ParameterDefinition = {
@@ -19,35 +20,8 @@ const since: ParameterDefinition = {
   value: "2024-01-01",
 };
 
-function widget(id: number, queryId: number, mappings: Record<string, ParameterMapping>) {
-  return {
-    id,
-    width: 1,
-    dashboard_id: 1,
-    text: "",
-    created_at: "",
-    updated_at: "",
-    options: { parameterMappings: mappings },
-    visualization: {
-      id: id * 10,
-      type: "TABLE",
-      name: "Table",
-      description: null,
-      options: {},
-      created_at: "",
-      updated_at: "",
-      query: { id: queryId, name: "q", options: { parameters: [region, since] } } as Query,
-    },
-  } as DashboardWidget;
-}
-
-const toDashboard = (name: string, mapTo: string, title = ""): ParameterMapping => ({
-  name,
-  type: "dashboard-level",
-  mapTo,
-  value: null,
-  title,
-});
+const widget = (id: number, queryId: number, mappings: Record<string, ParameterMapping>) =>
+  queryWidget(id, queryId, [region, since], mappings);
 
 describe("dashboard parameters", () => {
   it("are the widgets' dashboard-level mappings, once per name, in the saved order", () => {

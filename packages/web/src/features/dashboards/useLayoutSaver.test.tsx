@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DashboardWidget } from "../../api/dashboards";
+import { testWidget } from "../../testing/dashboardWidgets";
 import { fullPosition } from "./gridLayout";
 import { LAYOUT_SAVE_DELAY_MS, useLayoutSaver } from "./useLayoutSaver";
 
@@ -40,16 +40,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const widget = (id: number): DashboardWidget =>
-  ({
-    id,
-    width: 1,
-    dashboard_id: 1,
-    text: "",
-    created_at: "",
-    updated_at: "",
-    options: { position: fullPosition({ col: 0, row: id * 3 }) },
-  }) as DashboardWidget;
+const widget = (id: number) => testWidget(id, { position: fullPosition({ col: 0, row: id * 3 }) });
 
 describe("layout saving", () => {
   it("saves only the moved widgets, 2 s after the last change", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterDefinition } from "@sightline/core";
 import type { DashboardWidget } from "../../api/dashboards";
+import { testWidget } from "../../testing/dashboardWidgets";
 import { widgetParameterValues } from "./widgetParameters";
 
 const defs: ParameterDefinition[] = [
@@ -9,17 +10,8 @@ const defs: ParameterDefinition[] = [
   { name: "since", title: "Since", type: "date", value: "2024-01-01" },
 ];
 
-function widget(parameterMappings: DashboardWidget["options"]["parameterMappings"]) {
-  return {
-    id: 7,
-    width: 1,
-    dashboard_id: 1,
-    text: "",
-    created_at: "",
-    updated_at: "",
-    options: { parameterMappings },
-  } as DashboardWidget;
-}
+const widget = (parameterMappings: DashboardWidget["options"]["parameterMappings"]) =>
+  testWidget(7, { parameterMappings });
 
 describe("widget parameter values", () => {
   it("takes static values, dashboard values and the widget's own address values", () => {

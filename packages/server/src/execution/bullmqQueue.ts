@@ -15,6 +15,8 @@ import {
   type QueueBackend,
   type QueueStatus,
   type WorkerInfo,
+  isLiveJob,
+  waitingJob,
 } from "./types";
 
 export interface BullmqQueueOptions {
@@ -69,8 +71,6 @@ function statusOf(state: string): JobStatus | null {
       return null;
   }
 }
-
-const isLive = (s: JobState) => s.status === 1 || s.status === 2;
 
 interface LocalWorkerStats {
   name: string;
@@ -173,15 +173,7 @@ export class BullmqQueue implements QueueBackend {
         removeOnComplete: { age: JOB_TTL_MS / 1000 },
         removeOnFail: { age: FAILED_JOB_TTL_MS / 1000 },
       });
-      return {
-        id,
-        data,
-        status: 1,
-        error: "",
-        resultId: null,
-        enqueuedAt: Date.now(),
-        startedAt: null,
-      };
+      return waitingJob(id, data);
     });
   }
 
@@ -194,7 +186,7 @@ export class BullmqQueue implements QueueBackend {
       await new Promise((resolve) => setTimeout(resolve, 100));
       state = await this.read(jobId);
     }
-    return state && isLive(state) ? state : null;
+    return state && isLiveJob(state) ? state : null;
   }
 
   async get(jobId: string): Promise<JobState | null> {
@@ -267,7 +259,7 @@ export class BullmqQueue implements QueueBackend {
   async cancel(jobId: string): Promise<void> {
     await this.guard(async () => {
       const state = await this.read(jobId);
-      if (!state || !isLive(state)) return;
+      if (!state || !isLiveJob(state)) return;
       await this.client.set(
         this.key("cancelled", jobId),
         JSON.stringify(state.data),
@@ -288,7 +280,7 @@ export class BullmqQueue implements QueueBackend {
     let delay = 25;
     for (;;) {
       const state = await this.get(jobId);
-      if (!state || !isLive(state) || Date.now() >= deadline) return state;
+      if (!state || !isLiveJob(state) || Date.now() >= deadline) return state;
       await new Promise((resolve) => setTimeout(resolve, Math.min(delay, deadline - Date.now())));
       delay = Math.min(delay * 2, 200);
     }

@@ -9,6 +9,8 @@ import {
   type JobState,
   type QueueBackend,
   type QueueStatus,
+  isLiveJob,
+  waitingJob,
 } from "./types";
 
 export const WORKER_STOPPED_MESSAGE =
@@ -22,7 +24,6 @@ interface MemoryJob {
 }
 
 const lockKey = (data: JobData) => `${data.dataSourceId}:${data.queryHash}`;
-const isLive = (state: JobState) => state.status === 1 || state.status === 2;
 
 /**
  * The embedded queue: jobs live in this process, FIFO, at most `concurrency` at a time. A job
@@ -48,16 +49,8 @@ export class MemoryQueue implements QueueBackend {
     if (this.closed) throw new Error("The query queue is shut down.");
     this.expire();
     const existing = this.jobs.get(this.locks.get(lockKey(data)) ?? "");
-    if (existing && isLive(existing.state)) return { ...existing.state };
-    const state: JobState = {
-      id: crypto.randomUUID(),
-      data,
-      status: 1,
-      error: "",
-      resultId: null,
-      enqueuedAt: Date.now(),
-      startedAt: null,
-    };
+    if (existing && isLiveJob(existing.state)) return { ...existing.state };
+    const state = waitingJob(crypto.randomUUID(), data);
     this.jobs.set(state.id, { state, controller: null, finishedAt: null, waiters: [] });
     this.locks.set(lockKey(data), state.id);
     this.waiting.push(state.id);
@@ -74,7 +67,7 @@ export class MemoryQueue implements QueueBackend {
 
   async cancel(jobId: string): Promise<void> {
     const job = this.jobs.get(jobId);
-    if (!job || !isLive(job.state)) return;
+    if (!job || !isLiveJob(job.state)) return;
     const index = this.waiting.indexOf(jobId);
     if (index >= 0) this.waiting.splice(index, 1);
     job.controller?.abort();
@@ -84,7 +77,7 @@ export class MemoryQueue implements QueueBackend {
   async waitFor(jobId: string, ms: number): Promise<JobState | null> {
     const job = this.jobs.get(jobId);
     if (!job) return null;
-    if (isLive(job.state)) {
+    if (isLiveJob(job.state)) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
         job.waiters.push(() => {
@@ -104,7 +97,7 @@ export class MemoryQueue implements QueueBackend {
 
   async status(): Promise<QueueStatus> {
     const names = new Set<string>(["queries", "scheduled_queries"]);
-    const live = [...this.jobs.values()].map((j) => j.state).filter(isLive);
+    const live = [...this.jobs.values()].map((j) => j.state).filter(isLiveJob);
     for (const s of live) names.add(s.data.queueName);
     const started = live.filter((s) => s.status === 2);
     return {
@@ -136,7 +129,7 @@ export class MemoryQueue implements QueueBackend {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.jobs.values()) {
-      if (!isLive(job.state)) continue;
+      if (!isLiveJob(job.state)) continue;
       job.controller?.abort();
       this.finish(job, 4, WORKER_STOPPED_MESSAGE, null);
     }
@@ -174,7 +167,7 @@ export class MemoryQueue implements QueueBackend {
 
   /** The first outcome wins: a cancel is not overwritten by the runner's late answer. */
   private finish(job: MemoryJob, status: 3 | 4, error: string, resultId: number | null): void {
-    if (!isLive(job.state)) return;
+    if (!isLiveJob(job.state)) return;
     job.state.status = status;
     job.state.error = error;
     job.state.resultId = resultId;

@@ -74,7 +74,24 @@ export interface JobState {
   startedAt: number | null;
 }
 
-export type JobDetails = JobJson & {
+/** A job just queued: waiting since now. */
+export function waitingJob(id: string, data: JobData): JobState {
+  return {
+    id,
+    data,
+    status: 1,
+    error: "",
+    resultId: null,
+    enqueuedAt: Date.now(),
+    startedAt: null,
+  };
+}
+
+/** Whether a job still waits or runs. */
+export const isLiveJob = (state: JobState) => state.status === 1 || state.status === 2;
+
+/** Whose job it is: what the rule on seeing or cancelling it reads (policies/jobs.ts). */
+export interface JobOwner {
   orgId: number;
   userId: number | null;
   queryId: number | null;
@@ -83,7 +100,9 @@ export type JobDetails = JobJson & {
   queryHash: string;
   /** The API key whose run queued the job, if any (a share key may poll the runs it started). */
   apiKey: string | null;
-};
+}
+
+export type JobDetails = JobJson & JobOwner;
 
 export interface ExecutionService {
   execute(req: ExecuteRequest): Promise<ExecuteOutcome>;

@@ -3,20 +3,11 @@ import type { UrlQuery } from "@sightline/core";
 import { principalOf } from "../execution/principal";
 import { isViewerRunOf } from "./viewerRuns";
 import type { Identity } from "../auth/identity";
+import type { JobOwner } from "../execution/types";
 import type { DB } from "../store/schema";
 import { groupLinksOf } from "../store/dataSources";
 import { findQuery } from "../store/queries";
 import { dataSourceAccess, isAdmin, queryAccess } from "./index";
-
-export interface JobOwner {
-  orgId: number;
-  userId: number | null;
-  queryId: number | null;
-  dataSourceId: number;
-  queryHash: string;
-  /** The API key whose run queued the job, if any. */
-  apiKey: string | null;
-}
 
 /**
  * Who may see or cancel a job (SECURITY.md rule 5): only within its organisation; its own user

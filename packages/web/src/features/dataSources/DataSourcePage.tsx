@@ -122,7 +122,7 @@ function EditForm({ id, source, type }: { id: number; source: DataSource; type: 
         <TypeLogo type={type.type} size={48} />
         <div>
           <strong>{source.name}</strong>
-          <div className={styles.tileType}>{type.name}</div>
+          <div className={styles.editType}>{type.name}</div>
         </div>
         {help && (
           <a href={help} target="_blank" rel="noopener noreferrer" className={styles.help}>

@@ -10,11 +10,11 @@ import {
 } from "../../api/dataSources";
 import { isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
+import { TypeTiles } from "../../components/TypeTiles";
 import { CreateFromTypeDialog } from "../../components/dynamicForm/CreateFromTypeDialog";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { setupLink } from "./setupLinks";
 import { TypeLogo } from "./typeLogos";
-import styles from "./dataSources.module.css";
 
 /** /data_sources and /data_sources/new (spec 2 §2 Data sources). */
 export default function DataSourcesListPage() {
@@ -57,17 +57,16 @@ export default function DataSourcesListPage() {
     );
   } else {
     body = (
-      <div className={styles.tiles} data-testid="data-source-tiles">
-        {sources.data.map((ds: DataSource) => (
-          <Link key={ds.id} to={`/data_sources/${ds.id}`} className={styles.tile}>
-            <TypeLogo type={ds.type} />
-            <span style={{ minWidth: 0 }}>
-              <span className={styles.tileName}>{ds.name}</span>
-              <span className={styles.tileType}>{typeNames.get(ds.type) ?? ds.type}</span>
-            </span>
-          </Link>
-        ))}
-      </div>
+      <TypeTiles
+        testId="data-source-tiles"
+        tiles={sources.data.map((ds: DataSource) => ({
+          id: ds.id,
+          to: `/data_sources/${ds.id}`,
+          name: ds.name,
+          typeName: typeNames.get(ds.type) ?? ds.type,
+          logo: <TypeLogo type={ds.type} />,
+        }))}
+      />
     );
   }
 

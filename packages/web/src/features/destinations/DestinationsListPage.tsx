@@ -1,7 +1,7 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Empty, Skeleton } from "antd";
-import { Link, useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import {
   createDestination,
   listDestinations,
@@ -10,11 +10,11 @@ import {
 } from "../../api/destinations";
 import { isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
+import { TypeTiles, typeTilesGrid } from "../../components/TypeTiles";
 import { CreateFromTypeDialog } from "../../components/dynamicForm/CreateFromTypeDialog";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { DestinationLogo } from "./DestinationLogo";
 import { DESTINATIONS_KEY, DESTINATION_TYPES_KEY } from "./queryKeys";
-import styles from "./destinations.module.css";
 
 export const EMPTY_MESSAGE = "There are no alert destinations yet.";
 
@@ -56,7 +56,7 @@ export default function DestinationsListPage() {
       }
     >
       {destinations.isPending ? (
-        <div className={styles.tiles}>
+        <div className={typeTilesGrid}>
           {Array.from({ length: 4 }, (_, i) => (
             <Card key={i}>
               <Skeleton active avatar paragraph={false} />
@@ -70,17 +70,16 @@ export default function DestinationsListPage() {
           <Empty description={EMPTY_MESSAGE} />
         </Card>
       ) : (
-        <div className={styles.tiles} data-testid="destination-list">
-          {destinations.data.map((d) => (
-            <Link key={d.id} to={`/destinations/${d.id}`} className={styles.tile}>
-              <DestinationLogo type={d.type} />
-              <span className={styles.tileText}>
-                <span className={styles.tileName}>{d.name}</span>
-                <span className={styles.tileType}>{typeName(d.type)}</span>
-              </span>
-            </Link>
-          ))}
-        </div>
+        <TypeTiles
+          testId="destination-list"
+          tiles={destinations.data.map((d) => ({
+            id: d.id,
+            to: `/destinations/${d.id}`,
+            name: d.name,
+            typeName: typeName(d.type),
+            logo: <DestinationLogo type={d.type} />,
+          }))}
+        />
       )}
       {creating && types.data && (
         <CreateFromTypeDialog<Destination>

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, type TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { createDataSource, type TestClient } from "../testing/httpClient";
+import { publishQuery, restrictToNewGroup, startWithAdmin } from "../testing/apiServer";
 import { flushEvents } from "../services/events";
 import {
   linkGroup,
@@ -36,16 +37,8 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
     expect(typeof res.body.message).toBe("string");
   };
 
-  const newQuery = async (dataSourceId: number, text: string) => {
-    const res = await admin.post("/api/queries", {
-      name: `Query: ${text}`,
-      query: text,
-      data_source_id: dataSourceId,
-    });
-    expect(res.status).toBe(200);
-    await admin.post(`/api/queries/${res.body.id}`, { is_draft: false });
-    return res.body.id as number;
-  };
+  const newQuery = async (dataSourceId: number, text: string) =>
+    (await publishQuery(admin, dataSourceId, `Query: ${text}`, text)).id;
 
   const newAlert = async (client: TestClient, body: Record<string, unknown> = {}) => {
     const res = await client.post("/api/alerts", {
@@ -72,31 +65,13 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     ({ client: owner, id: ownerId } = await userClient(server, "owner@example.com"));
     ({ client: colleague, id: colleagueId } = await userClient(server, "colleague@example.com"));
     const file = makeSqliteFile(server);
-    const shop = (
-      await admin.post("/api/data_sources", {
-        name: "Shop",
-        type: "sqlite",
-        options: { dbpath: file },
-      })
-    ).body.id;
-    const secret = (
-      await admin.post("/api/data_sources", {
-        name: "Secret",
-        type: "sqlite",
-        options: { dbpath: file },
-      })
-    ).body.id;
-    await server.ctx.database.db
-      .deleteFrom("data_source_groups")
-      .where("data_source_id", "=", secret)
-      .execute();
-    const keepers = await newGroup(server, "secret keepers");
-    await linkGroup(server, secret, keepers.id, false);
+    const shop = await createDataSource(admin, "Shop", "sqlite", { dbpath: file });
+    const secret = await createDataSource(admin, "Secret", "sqlite", { dbpath: file });
+    await restrictToNewGroup(server, secret, "secret keepers");
     const nobody = await newGroup(server, "nobody");
     ({ client: outsider } = await userClient(server, "outsider@example.com", [nobody.id]));
     const readers = await newGroup(server, "readers", ["view_query"]);

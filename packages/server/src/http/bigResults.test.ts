@@ -1,12 +1,12 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOrgBySlug } from "../store/organizations";
 import { writeResult, DEFAULT_RESULT_LIMITS } from "../results";
 import { runDuckdbCells } from "../runners/duckdb";
 import { testContext } from "../runners/testSupport";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { createDataSource, setUpAndLogin, type TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import type { TestClient } from "../testing/httpClient";
+import { startWithDuckdb } from "../testing/apiServer";
 
 // A big DuckDB result is re-run so that DuckDB writes its JSON (runners/duckdbJson.ts) and its
 // CSV is converted from the stored text (results/rowTextScanner.ts). Through the HTTP API, it
@@ -30,10 +30,7 @@ describe.each(DATABASES)("big DuckDB results through the API on %s", (db) => {
   let dataSourceId: number;
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
-    fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
-    dataSourceId = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
+    ({ server, admin, dataSourceId } = await startWithDuckdb(db));
   });
 
   afterAll(async () => {

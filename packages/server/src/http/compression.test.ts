@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { createDataSource, setUpAndLogin, type TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import type { TestClient } from "../testing/httpClient";
+import { startWithDuckdb } from "../testing/apiServer";
 import { decodedBody, rawGet, type RawResponse } from "../testing/rawHttp";
 
 // Answers built per request travel compressed (gzip, or brotli for clients without gzip), streamed
@@ -19,9 +20,7 @@ describe.each(DATABASES)("compressed answers on %s", (db) => {
   let dataSourceId: number;
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
-    dataSourceId = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
+    ({ server, admin, dataSourceId } = await startWithDuckdb(db));
   });
   afterAll(async () => {
     await server?.close();

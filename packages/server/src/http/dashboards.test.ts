@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { ownApiKey, setUpAndLogin, TestClient } from "../testing/httpClient";
+import { createDataSource, ownApiKey, setUpAndLogin, TestClient } from "../testing/httpClient";
+import { publishQuery, restrictToNewGroup, startWithAdmin } from "../testing/apiServer";
 import { flushEvents } from "../services/events";
 import {
   linkGroup,
@@ -104,14 +105,13 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
   };
 
   const newQuery = async (dataSourceId: number, text: string) => {
-    const res = await admin.post("/api/queries", {
-      name: `Query of ${text.length} characters`,
-      query: text,
-      data_source_id: dataSourceId,
-    });
-    expect(res.status).toBe(200);
-    await admin.post(`/api/queries/${res.body.id}`, { is_draft: false });
-    return { id: res.body.id, query: text, vizId: res.body.visualizations[0].id };
+    const saved = await publishQuery(
+      admin,
+      dataSourceId,
+      `Query of ${text.length} characters`,
+      text,
+    );
+    return { id: saved.id, query: text, vizId: saved.visualizations[0]!.id };
   };
 
   /** Expects a 4xx `{message}` answer. */
@@ -121,32 +121,13 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     ({ client: member, id: memberId } = await userClient(server, "member@example.com"));
     ({ client: colleague, id: colleagueId } = await userClient(server, "colleague@example.com"));
     const file = makeSqliteFile(server);
-    const shop = (
-      await admin.post("/api/data_sources", {
-        name: "Shop",
-        type: "sqlite",
-        options: { dbpath: file },
-      })
-    ).body.id;
-    const secret = (
-      await admin.post("/api/data_sources", {
-        name: "Secret",
-        type: "sqlite",
-        options: { dbpath: file },
-      })
-    ).body.id;
-    // Secret belongs to its own group only.
-    await server.ctx.database.db
-      .deleteFrom("data_source_groups")
-      .where("data_source_id", "=", secret)
-      .execute();
-    const secretGroup = await newGroup(server, "secret keepers");
-    await linkGroup(server, secret, secretGroup.id, false);
+    const shop = await createDataSource(admin, "Shop", "sqlite", { dbpath: file });
+    const secret = await createDataSource(admin, "Secret", "sqlite", { dbpath: file });
+    await restrictToNewGroup(server, secret, "secret keepers");
     const nobody = await newGroup(server, "nobody");
     ({ client: outsider } = await userClient(server, "outsider@example.com", [nobody.id]));
     const viewers = await newGroup(server, "viewers");

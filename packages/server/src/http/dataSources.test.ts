@@ -8,8 +8,9 @@ import {
   postgresAvailable,
   randomName,
 } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { TestClient } from "../testing/httpClient";
+import { startWithAdmin } from "../testing/apiServer";
 import { findDataSource } from "../store/dataSources";
 import { readDataSourceOptions } from "../services/dataSourceOptions";
 import {
@@ -31,8 +32,7 @@ describe.each(DATABASES)("data sources API on %s", (db) => {
   let other: Awaited<ReturnType<typeof otherOrgObjects>>;
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     member = (await userClient(server, "member@example.com")).client;
     other = await otherOrgObjects(server);
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, randomName } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { createDataSource, TestClient } from "../testing/httpClient";
+import { startWithAdmin } from "../testing/apiServer";
 import {
   linkGroup,
   makeSqliteFile,
@@ -32,17 +33,9 @@ describe.each(DATABASES)("queries API on %s", (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     ({ client: member, id: memberId } = await userClient(server, "member@example.com"));
-    const file = makeSqliteFile(server);
-    dsId = (
-      await admin.post("/api/data_sources", {
-        name: "Shop",
-        type: "sqlite",
-        options: { dbpath: file },
-      })
-    ).body.id;
+    dsId = await createDataSource(admin, "Shop", "sqlite", { dbpath: makeSqliteFile(server) });
     other = await otherOrgObjects(server);
   });
   afterAll(async () => {
@@ -437,16 +430,9 @@ describe.each(DATABASES)("query lists on %s", (db) => {
   let dsId: number;
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     member = (await userClient(server, "member@example.com")).client;
-    dsId = (
-      await admin.post("/api/data_sources", {
-        name: "Shop",
-        type: "sqlite",
-        options: { dbpath: makeSqliteFile(server) },
-      })
-    ).body.id;
+    dsId = await createDataSource(admin, "Shop", "sqlite", { dbpath: makeSqliteFile(server) });
     for (const [name, tags] of [
       ["Harder", ["tag1"]],
       ["Better", ["tag1", "tag2"]],

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { createDataSource, setUpAndLogin, type TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import type { TestClient } from "../testing/httpClient";
+import { startWithDuckdb } from "../testing/apiServer";
 
 // A database's error reaches the user as the database wrote it (its line breaks too), without the
 // `/* Username: … Query Hash … */` comment Sightline puts in front of the text for database logs.
@@ -15,10 +15,7 @@ describe.each(DATABASES)("query errors through the API on %s", (db) => {
   let dataSourceId: number;
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
-    fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
-    dataSourceId = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
+    ({ server, admin, dataSourceId } = await startWithDuckdb(db));
   });
 
   afterAll(async () => {

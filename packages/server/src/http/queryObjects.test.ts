@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, randomName } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { createDataSource, TestClient } from "../testing/httpClient";
+import { startWithAdmin } from "../testing/apiServer";
 import {
   linkGroup,
   makeSqliteFile,
@@ -38,16 +39,9 @@ describe.each(DATABASES)(
     let other: Awaited<ReturnType<typeof otherOrgObjects>>;
 
     beforeAll(async () => {
-      server = await startTestServer(db, {}, { afterSetup: async () => {} });
-      admin = await setUpAndLogin(server.url);
+      ({ server, admin } = await startWithAdmin(db));
       ({ client: member, id: memberId } = await userClient(server, "member@example.com"));
-      dsId = (
-        await admin.post("/api/data_sources", {
-          name: "Shop",
-          type: "sqlite",
-          options: { dbpath: makeSqliteFile(server) },
-        })
-      ).body.id;
+      dsId = await createDataSource(admin, "Shop", "sqlite", { dbpath: makeSqliteFile(server) });
       other = await otherOrgObjects(server);
     });
     afterAll(async () => {

@@ -1,0 +1,97 @@
+// Set-up shared by the API suites that make their own data sources and queries.
+import fs from "node:fs";
+import { expect } from "vitest";
+import { linkGroup, newGroup } from "../http/queryTestSupport";
+import { createDataSource, setUpAndLogin, type TestClient } from "./httpClient";
+import { startTestServer, type MetadataDb, type TestServer } from "./testServer";
+
+/**
+ * A server after first-run setup with its admin signed in, without the demo data source, queries
+ * and dashboard setup would add: the suite's counts and lists hold only what it made.
+ */
+export async function startWithAdmin(
+  db: MetadataDb,
+  env: Record<string, string> = {},
+): Promise<{ server: TestServer; admin: TestClient }> {
+  const server = await startTestServer(db, env, { afterSetup: async () => {} });
+  try {
+    return { server, admin: await setUpAndLogin(server.url) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** The same, with an in-memory DuckDB data source ("memory") made by the admin. */
+export async function startWithDuckdb(
+  db: MetadataDb,
+): Promise<{ server: TestServer; admin: TestClient; dataSourceId: number }> {
+  const { server, admin } = await startWithAdmin(db);
+  // DuckDB's runs are confined to the server's file data folder, made here as a deployment has it.
+  fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
+  const dataSourceId = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
+  return { server, admin, dataSourceId };
+}
+
+/** Takes the data source out of the default group and gives it to a new group of its own. */
+export async function restrictToNewGroup(
+  server: TestServer,
+  dataSourceId: number,
+  groupName: string,
+): Promise<void> {
+  await server.ctx.database.db
+    .deleteFrom("data_source_groups")
+    .where("data_source_id", "=", dataSourceId)
+    .execute();
+  const group = await newGroup(server, groupName);
+  await linkGroup(server, dataSourceId, group.id, false);
+}
+
+/** Saves a query as the client and publishes it; returns the saved query as the API answers. */
+export async function publishQuery(
+  client: TestClient,
+  dataSourceId: number,
+  name: string,
+  text: string,
+): Promise<{ id: number; visualizations: { id: number }[] }> {
+  const res = await client.post("/api/queries", {
+    name,
+    query: text,
+    data_source_id: dataSourceId,
+  });
+  if (res.status !== 200) throw new Error(`saving ${name} failed: ${res.status} ${res.text}`);
+  await client.post(`/api/queries/${res.body.id}`, { is_draft: false });
+  return res.body;
+}
+
+/** Polls the job of an API answer until it has ended (or 20 s have passed); the job last seen. */
+export async function settledJob(client: TestClient, body: any): Promise<any> {
+  let job = body.job;
+  for (let i = 0; job && job.status < 3 && i < 400; i += 1) {
+    await new Promise((r) => setTimeout(r, 50));
+    job = (await client.get(`/api/jobs/${job.id}`)).body.job;
+  }
+  return job;
+}
+
+/** Saves a query as the client and runs it; returns the saved query and its stored result's id. */
+export async function saveAndRun<Saved>(
+  client: TestClient,
+  dataSourceId: number,
+  text: string,
+  options?: Record<string, unknown>,
+): Promise<{ query: Saved; resultId: number }> {
+  const created = await client.post("/api/queries", {
+    name: text,
+    data_source_id: dataSourceId,
+    query: text,
+    ...(options === undefined ? {} : { options }),
+  });
+  expect(created.status, created.text).toBe(200);
+  const run = await client.post(`/api/queries/${created.body.id}/results`, { max_age: 0 });
+  expect(run.status, run.text).toBe(200);
+  const resultId =
+    run.body.query_result?.id ?? (await settledJob(client, run.body))?.query_result_id;
+  expect(resultId, `running ${text}: ${run.text}`).toBeTypeOf("number");
+  return { query: created.body as Saved, resultId: resultId as number };
+}

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { EChart, type EChartsClick, type echarts } from "../components/EChart";
 import { MAP_CONTROLS_BOTTOM, MapControls, useMapFrame } from "../components/MapControls";
 import { Notices } from "../components/Notice";
-import { useElementSize } from "../components/useElementSize";
+import { useCanvasSize } from "../components/useElementSize";
 import { useGeoMap } from "../components/useGeoMap";
 import { identityProjection, MAPS } from "../lib/geo";
 import { formatNumber } from "../lib/numberFormat";
@@ -40,12 +40,7 @@ export function ChoroplethRenderer({
   const { geo, state } = useGeoMap(o.mapType);
   const { frame, fullscreen, style: frameStyle } = useMapFrame();
   const area = useRef<HTMLDivElement>(null);
-  // Whole pixels, as ECharts sizes its canvas (clientWidth), so a saved view comes back exactly.
-  const measured = useElementSize(area);
-  const size = useMemo(
-    () => ({ width: Math.round(measured.width), height: Math.round(measured.height) }),
-    [measured.width, measured.height],
-  );
+  const size = useCanvasSize(area);
   const geographic = supportsBounds(o.mapType);
   // Saved bounds are the view; unset, the whole map is fitted.
   const layout = useMemo(() => {

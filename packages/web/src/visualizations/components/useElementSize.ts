@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from "react";
+import { useEffect, useMemo, useState, type RefObject } from "react";
 
 /**
  * The element's border-box size, kept up to date with a ResizeObserver. Read only from the
@@ -29,4 +29,19 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): {
     return () => observer.disconnect();
   }, [ref]);
   return size;
+}
+
+/**
+ * The element's size in whole pixels, as ECharts sizes its canvas (clientWidth), so a view saved
+ * from it comes back exactly. The same object until the size changes.
+ */
+export function useCanvasSize(ref: RefObject<HTMLElement | null>): {
+  width: number;
+  height: number;
+} {
+  const measured = useElementSize(ref);
+  return useMemo(
+    () => ({ width: Math.round(measured.width), height: Math.round(measured.height) }),
+    [measured.width, measured.height],
+  );
 }

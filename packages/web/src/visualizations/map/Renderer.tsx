@@ -6,7 +6,7 @@ import { EChart, type EChartsClick, type echarts } from "../components/EChart";
 import { MapControls, useMapFrame } from "../components/MapControls";
 import { mercator } from "../lib/geo";
 import { Notices } from "../components/Notice";
-import { useElementSize } from "../components/useElementSize";
+import { useCanvasSize } from "../components/useElementSize";
 import { useGeoMap } from "../components/useGeoMap";
 import { sanitizeHtml } from "../lib/sanitize";
 import type { RendererProps } from "../types";
@@ -88,12 +88,7 @@ export function MapRenderer({
   const { state } = useGeoMap("countries");
   const { frame, fullscreen, style: frameStyle } = useMapFrame();
   const box = useRef<HTMLDivElement>(null);
-  // Whole pixels, as ECharts sizes its canvas (clientWidth), so a saved view comes back exactly.
-  const measured = useElementSize(box);
-  const size = useMemo(
-    () => ({ width: Math.round(measured.width), height: Math.round(measured.height) }),
-    [measured.width, measured.height],
-  );
+  const size = useCanvasSize(box);
   const sized = size.width > 0 && size.height > 0;
   // The view the user moved to, and the saved bounds it was moved from (or saved as): it is kept
   // while those stay the saved bounds, so redraws (tiles, clustering, a re-save) do not jump.

@@ -11,6 +11,7 @@ import { useSession } from "../../app/session";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { saveErrorMessage } from "../users/messages";
 import { DeleteGroupButton } from "./GroupsListPage";
+import { SidebarLayout, sidebarMenuClass } from "../../components/SidebarLayout";
 import styles from "./groups.module.css";
 
 interface GroupFrameProps {
@@ -68,54 +69,57 @@ export function GroupFrame(props: GroupFrameProps) {
   const canRename = admin && g?.type !== "builtin";
   return (
     <SettingsFrame title={title} permission={permission}>
-      <div className={styles.page}>
-        <aside className={styles.sidebar}>
-          <Card size="small">
-            {g ? (
-              <Typography.Title
-                level={4}
-                className={styles.groupName}
-                data-testid="group-name"
-                editable={
-                  canRename
-                    ? { onChange: (v) => void rename(v), triggerType: ["icon", "text"] }
-                    : false
-                }
-              >
-                {g.name}
-              </Typography.Title>
-            ) : (
-              <Skeleton.Input active />
-            )}
-          </Card>
-          <Menu
-            className={styles.menu}
-            selectedKeys={[section]}
-            data-testid="group-sections"
-            items={[
-              { key: "members", label: <Link to={`/groups/${groupId}`}>Members</Link> },
-              ...(admin
-                ? [
-                    {
-                      key: "data_sources",
-                      label: <Link to={`/groups/${groupId}/data_sources`}>Data Sources</Link>,
-                    },
-                  ]
-                : []),
-            ]}
-          />
-          {admin && addButton}
-          {admin && g && (
-            <DeleteGroupButton
-              group={g}
-              label="Delete Group"
-              onDeleted={() => navigate("/groups")}
+      <SidebarLayout
+        sidebar={
+          <>
+            <Card size="small">
+              {g ? (
+                <Typography.Title
+                  level={4}
+                  className={styles.groupName}
+                  data-testid="group-name"
+                  editable={
+                    canRename
+                      ? { onChange: (v) => void rename(v), triggerType: ["icon", "text"] }
+                      : false
+                  }
+                >
+                  {g.name}
+                </Typography.Title>
+              ) : (
+                <Skeleton.Input active />
+              )}
+            </Card>
+            <Menu
+              className={sidebarMenuClass}
+              selectedKeys={[section]}
+              data-testid="group-sections"
+              items={[
+                { key: "members", label: <Link to={`/groups/${groupId}`}>Members</Link> },
+                ...(admin
+                  ? [
+                      {
+                        key: "data_sources",
+                        label: <Link to={`/groups/${groupId}/data_sources`}>Data Sources</Link>,
+                      },
+                    ]
+                  : []),
+              ]}
             />
-          )}
-          {!admin && <Button onClick={() => navigate("/groups")}>All Groups</Button>}
-        </aside>
-        <div className={styles.main}>{g ? children(g) : <Skeleton active />}</div>
-      </div>
+            {admin && addButton}
+            {admin && g && (
+              <DeleteGroupButton
+                group={g}
+                label="Delete Group"
+                onDeleted={() => navigate("/groups")}
+              />
+            )}
+            {!admin && <Button onClick={() => navigate("/groups")}>All Groups</Button>}
+          </>
+        }
+      >
+        {g ? children(g) : <Skeleton active />}
+      </SidebarLayout>
     </SettingsFrame>
   );
 }

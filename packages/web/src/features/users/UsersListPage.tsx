@@ -11,6 +11,7 @@ import { AdminTable, ADMIN_PAGE_SIZE } from "../admin/AdminTable";
 import { TimeAgo } from "../admin/TimeAgo";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { disable, enable, remove } from "./userActions";
+import { SidebarLayout, sidebarMenuClass } from "../../components/SidebarLayout";
 import styles from "./users.module.css";
 
 const CreateUserDialog = lazy(() => import("./CreateUserDialog"));
@@ -175,68 +176,69 @@ export default function UsersListPage() {
         )
       }
     >
-      <div className={styles.listPage}>
-        <aside className={styles.sidebar}>
-          <Input.Search
-            placeholder="Search Users..."
-            value={term}
-            onChange={(e) => setTerm(e.target.value)}
-            allowClear
-            aria-label="Search Users"
-          />
-          <Menu
-            className={styles.sidebarMenu}
-            data-testid="user-lists"
-            selectedKeys={[kind]}
-            items={lists.map((l) => ({
-              key: l.kind,
-              label: (
-                <Link to={{ pathname: l.path, search: q ? `?q=${encodeURIComponent(q)}` : "" }}>
-                  {l.title}
-                </Link>
-              ),
-            }))}
-          />
-        </aside>
-        <div className={styles.main}>
-          <Card size="small" title={title}>
-            {users.isError ? (
-              <Alert type="error" showIcon title={users.error.message} />
-            ) : (
-              <AdminTable<ListedUser>
-                rowKey="id"
-                loading={users.isPending}
-                columns={columns}
-                dataSource={users.data?.results ?? []}
-                locale={{
-                  emptyText: (
-                    <Empty
-                      description={
-                        q ? "Sorry, we couldn't find anything." : "There are no users here yet."
-                      }
-                    />
-                  ),
-                }}
-                onChange={(pagination, _filters, sorter) => {
-                  const next = orderOf(Array.isArray(sorter) ? sorter[0]! : sorter);
-                  if (next !== order) {
-                    setOrder(next);
-                    setPage(1);
-                  } else {
-                    setPage(pagination.current ?? 1);
-                  }
-                  setPageSize(pagination.pageSize ?? ADMIN_PAGE_SIZE);
-                }}
-                pagination={{
-                  current: page,
-                  pageSize,
-                  total: users.data?.count ?? 0,
-                }}
-              />
-            )}
-          </Card>
-        </div>
-      </div>
+      <SidebarLayout
+        sidebar={
+          <>
+            <Input.Search
+              placeholder="Search Users..."
+              value={term}
+              onChange={(e) => setTerm(e.target.value)}
+              allowClear
+              aria-label="Search Users"
+            />
+            <Menu
+              className={sidebarMenuClass}
+              data-testid="user-lists"
+              selectedKeys={[kind]}
+              items={lists.map((l) => ({
+                key: l.kind,
+                label: (
+                  <Link to={{ pathname: l.path, search: q ? `?q=${encodeURIComponent(q)}` : "" }}>
+                    {l.title}
+                  </Link>
+                ),
+              }))}
+            />
+          </>
+        }
+      >
+        <Card size="small" title={title}>
+          {users.isError ? (
+            <Alert type="error" showIcon title={users.error.message} />
+          ) : (
+            <AdminTable<ListedUser>
+              rowKey="id"
+              loading={users.isPending}
+              columns={columns}
+              dataSource={users.data?.results ?? []}
+              locale={{
+                emptyText: (
+                  <Empty
+                    description={
+                      q ? "Sorry, we couldn't find anything." : "There are no users here yet."
+                    }
+                  />
+                ),
+              }}
+              onChange={(pagination, _filters, sorter) => {
+                const next = orderOf(Array.isArray(sorter) ? sorter[0]! : sorter);
+                if (next !== order) {
+                  setOrder(next);
+                  setPage(1);
+                } else {
+                  setPage(pagination.current ?? 1);
+                }
+                setPageSize(pagination.pageSize ?? ADMIN_PAGE_SIZE);
+              }}
+              pagination={{
+                current: page,
+                pageSize,
+                total: users.data?.count ?? 0,
+              }}
+            />
+          )}
+        </Card>
+      </SidebarLayout>
       {creating && admin && (
         <Suspense fallback={null}>
           <CreateUserDialog

@@ -52,14 +52,16 @@ export async function findDashboard(
   return row ? fromRow(row) : null;
 }
 
+/** A slug that can match: stored ones hold only these characters (a NUL, say, never matches). */
+const SLUG = /^[a-z0-9_-]{1,200}$/;
+
 /** The `?legacy` lookup: by the slug stored at creation. */
 export async function findDashboardBySlug(
   db: Kysely<DB>,
   orgId: number,
   slug: string,
 ): Promise<Dashboard | null> {
-  // Stored slugs hold only these characters; anything else (a NUL, say) cannot match.
-  if (!/^[a-z0-9_-]{1,200}$/.test(slug)) return null;
+  if (!SLUG.test(slug)) return null;
   const row = await db
     .selectFrom("dashboards")
     .selectAll()
@@ -79,7 +81,7 @@ export async function findDashboardByShownSlug(
   orgId: number,
   slug: string,
 ): Promise<Dashboard | null> {
-  if (!/^[a-z0-9_-]{1,200}$/.test(slug)) return null;
+  if (!SLUG.test(slug)) return null;
   // A LIKE pre-filter: each `-` may stand for any run of other characters; `_` is escaped.
   const pattern = slug.replace(/_/g, "\\_").replace(/-+/g, "%");
   const rows = await db

@@ -33,15 +33,12 @@ import { destinationsByIds, findDestination } from "../store/destinations";
 import { findQueriesByIds, findQuery, type Query } from "../store/queries";
 import { usersByIds } from "../store/users";
 import { badRequest, forbidden, notFound } from "./errors";
-import { bodyId, bodyObject, parseId } from "./input";
+import { bodyId, bodyObject, parseId, requiredName, requiredObject } from "./input";
 import * as S from "./schemas";
 import { recordRequestEvent } from "./users";
 
 type Params = { Params: { id: string } };
 type SubscriptionParams = { Params: { id: string; subscriptionId: string } };
-
-/** Redash's column limit for the name. */
-const MAX_NAME = 255;
 
 // ---- Route documentation (the shapes are in ./schemas) ----
 
@@ -130,14 +127,6 @@ const docs = {
 
 // ---- Input ----
 
-function readName(value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") throw badRequest("name is required.");
-  if (value.trim().length > MAX_NAME) {
-    throw badRequest(`name is too long (at most ${MAX_NAME} characters).`);
-  }
-  return value.trim();
-}
-
 /** Which value of the column is compared (reference §9.1); absent means `first`. */
 const SELECTORS: readonly unknown[] = ["first", "min", "max"];
 
@@ -157,10 +146,7 @@ function checkThreshold(value: unknown): void {
 }
 
 function readOptions(value: unknown): AlertOptions {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("options is required and must be an object.");
-  }
-  const options = value as AlertOptions;
+  const options: AlertOptions = requiredObject(value, "options");
   if (options.selector !== undefined && !SELECTORS.includes(options.selector)) {
     throw badRequest("selector must be first, min or max.");
   }
@@ -259,7 +245,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.post("/api/alerts", { schema: docs.create }, async (request) => {
     const { identity, org } = requireUser(request);
     const body = bodyObject(request);
-    const name = readName(body.name);
+    const name = requiredName(body.name);
     const queryId = bodyId(body, "query_id");
     const options = readOptions(body.options);
     const rearm = readRearm(body.rearm);
@@ -287,7 +273,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const { org, alert } = await loadForEdit(request);
     const body = bodyObject(request);
     const changes: AlertChanges = {};
-    if (body.name !== undefined) changes.name = readName(body.name);
+    if (body.name !== undefined) changes.name = requiredName(body.name);
     if (body.options !== undefined) {
       const options = readOptions(body.options);
       // Muting has its own routes: options sent without the flag (an edit form opened before

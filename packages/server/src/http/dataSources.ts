@@ -47,7 +47,7 @@ import { adminRunContext, allRunners, findRunner, withTimeout } from "../service
 import { optionsRefusal } from "../services/dataSourceChecks";
 import { recordEvent } from "../services/events";
 import { badRequest, notFound } from "./errors";
-import { bodyObject, flag, lenientBody, parseId, queryArgs } from "./input";
+import { bodyObject, flag, lenientBody, parseId, queryArgs, requiredObject } from "./input";
 import { schemaFailureJob, schemaFailureMessage, type SchemaFailure } from "./schemaFailures";
 import * as S from "./schemas";
 
@@ -201,16 +201,14 @@ function readDataSourceInput(
   body: Record<string, unknown>,
   stored: { options: Record<string, unknown>; type: string } | null,
 ): { name: string; runner: Runner; options: Record<string, unknown> } {
-  const { name, type, options } = body;
+  const { name, type } = body;
   if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required.");
   if (typeof type !== "string") throw badRequest("type is required.");
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw badRequest("options is required and must be an object.");
-  }
+  const options = requiredObject(body.options, "options");
   const runner = findRunner(type);
   if (!runner) throw badRequest(`Unknown data source type: ${type}.`);
   const schema = configurationSchema(runner);
-  let cleaned = withoutNulls(options as Record<string, unknown>);
+  let cleaned = withoutNulls(options);
   if (stored && stored.type === type) cleaned = keepMaskedSecrets(schema, cleaned, stored.options);
   const problem = optionsProblem(schema, cleaned);
   if (problem) throw badRequest(problem);

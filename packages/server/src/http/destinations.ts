@@ -24,14 +24,11 @@ import {
 } from "../destinations/options";
 import type { DestinationOptions, DestinationType } from "../destinations/types";
 import { badRequest, notFound } from "./errors";
-import { bodyObject, parseId } from "./input";
+import { bodyObject, parseId, requiredName, requiredObject } from "./input";
 import * as S from "./schemas";
 import { recordRequestEvent } from "./users";
 
 type Params = { Params: { id: string } };
-
-/** Redash's column limit for the name. */
-const MAX_NAME = 255;
 
 interface DestinationInput {
   name: string;
@@ -99,24 +96,15 @@ function readInput(
   body: Record<string, unknown>,
   stored: { type: string; options: DestinationOptions } | null,
 ): DestinationInput {
-  const { name, type, options } = body;
-  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required.");
-  if (name.trim().length > MAX_NAME) {
-    throw badRequest(`name is too long (at most ${MAX_NAME} characters).`);
-  }
+  const name = requiredName(body.name);
+  const type = body.type;
   if (typeof type !== "string" || type === "") throw badRequest("type is required.");
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw badRequest("options is required and must be an object.");
-  }
+  const options = requiredObject(body.options, "options");
   const destinationType = findDestinationType(type);
   if (!destinationType) throw badRequest(`Unknown alert destination type: ${type}.`);
-  const prepared = prepareDestinationOptions(
-    destinationType,
-    options as Record<string, unknown>,
-    stored,
-  );
+  const prepared = prepareDestinationOptions(destinationType, options, stored);
   if ("problem" in prepared) throw badRequest(prepared.problem);
-  return { name: name.trim(), type: destinationType, options: prepared.options };
+  return { name, type: destinationType, options: prepared.options };
 }
 
 function duplicateName(name: string) {

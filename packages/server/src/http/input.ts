@@ -58,6 +58,26 @@ export function optionalObject(
   return value as Record<string, unknown>;
 }
 
+/** A required object field (options): 400 when absent or some other JSON value. */
+export function requiredObject(value: unknown, key: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw badRequest(`${key} is required and must be an object.`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Redash's column limit for the names of alerts and destinations. */
+const MAX_NAME = 255;
+
+/** A required `name`, trimmed: 400 when absent, blank or too long. */
+export function requiredName(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") throw badRequest("name is required.");
+  if (value.trim().length > MAX_NAME) {
+    throw badRequest(`name is too long (at most ${MAX_NAME} characters).`);
+  }
+  return value.trim();
+}
+
 /** An id in a body: a whole number (or its string form), else 400. */
 export function bodyId(body: Record<string, unknown>, key: string): number {
   const value = body[key];

@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../errors";
+import { refusal } from "../../testing/refusal";
 import { MAX_JSON_LENGTH, readChanges, readName, readVersion } from "./bodyFields";
-
-/** The 400 message a reader throws for this value. */
-function refusal(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).statusCode).toBe(400);
-    return (error as HttpError).message;
-  }
-  throw new Error("not refused");
-}
 
 describe("dashboard body fields", () => {
   it("name: a non-blank string of at most 100 characters", () => {

@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../errors";
+import { refusal } from "../../testing/refusal";
 import { readBool, readNullableId, readOptions, readSchedule, readText } from "./bodyFields";
-
-/** The 400 message a reader throws for this value. */
-function refusal(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).statusCode).toBe(400);
-    return (error as HttpError).message;
-  }
-  throw new Error("not refused");
-}
 
 describe("query body fields", () => {
   it("options: an object (none is {}), with valid parameters and a boolean auto limit", () => {

@@ -2,8 +2,9 @@
 // JSON reads them and compare as doubles, as Redash's floats do (reference §9.1, §9.3).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, type TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { startWithAdmin } from "../testing/apiServer";
+import type { TestClient } from "../testing/httpClient";
 import { makeSqliteFile } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
@@ -38,8 +39,7 @@ describe.each(DATABASES)("alert thresholds on %s", (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     const file = makeSqliteFile(server);
     const source = await admin.post("/api/data_sources", {
       name: "Shop",

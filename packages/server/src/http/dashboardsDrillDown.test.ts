@@ -2,8 +2,9 @@
 // stored and answered exactly as written, so Redash clients read and write them unchanged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { setUpAndLogin, TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { startWithAdmin } from "../testing/apiServer";
+import { TestClient } from "../testing/httpClient";
 import { makeSqliteFile } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
@@ -23,8 +24,7 @@ describe.each(DATABASES)("drill-down options on %s", (db) => {
   let query: { id: number; vizId: number };
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     const source = await admin.post("/api/data_sources", {
       name: "Shop",
       type: "sqlite",

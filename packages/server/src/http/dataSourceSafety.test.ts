@@ -7,9 +7,10 @@ import { writeDataSourceOptions } from "../services/dataSourceOptions";
 import { defaultGroupId } from "../services/organizationSetup";
 import { insertDataSource } from "../store/dataSources";
 import { findOrgBySlug } from "../store/organizations";
-import { setUpAndLogin, type TestClient } from "../testing/httpClient";
+import type { TestClient } from "../testing/httpClient";
 import { metadataDatabases, TEST_PG_URL } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import type { TestServer } from "../testing/testServer";
+import { startWithAdmin } from "../testing/apiServer";
 import { makeSqliteFile } from "./queryTestSupport";
 
 /**
@@ -25,8 +26,7 @@ describe.each(DATABASES)("data source safety on %s metadata", (db) => {
   let root: string;
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
     root = fs.realpathSync(server.config.fileDataDir!);
   });

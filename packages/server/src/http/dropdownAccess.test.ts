@@ -7,10 +7,11 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { createDataSource, setUpAndLogin, TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { createDataSource, TestClient } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { defaultGroupId } from "../services/organizationSetup";
+import { saveAndRun, startWithAdmin } from "../testing/apiServer";
 import { linkGroup, newGroup, userClient } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
@@ -46,31 +47,9 @@ describe.each(DATABASES)("dropdown options and query keys on %s", (db) => {
     return name;
   }
 
-  async function settled(client: TestClient, body: any): Promise<any> {
-    let job = body.job;
-    for (let i = 0; job && job.status < 3 && i < 400; i += 1) {
-      await new Promise((r) => setTimeout(r, 50));
-      job = (await client.get(`/api/jobs/${job.id}`)).body.job;
-    }
-    return job;
-  }
-
   /** Creates a query as `client` and runs it; returns it with its stored result's id. */
-  async function saved(client: TestClient, dataSourceId: number, text: string, options = {}) {
-    const created = await client.post("/api/queries", {
-      name: text,
-      data_source_id: dataSourceId,
-      query: text,
-      options,
-    });
-    expect(created.status, created.text).toBe(200);
-    const run = await client.post(`/api/queries/${created.body.id}/results`, { max_age: 0 });
-    expect(run.status, run.text).toBe(200);
-    const resultId =
-      run.body.query_result?.id ?? (await settled(client, run.body))?.query_result_id;
-    expect(resultId, `running ${text}: ${run.text}`).toBeTypeOf("number");
-    return { query: created.body as SavedQuery, resultId: resultId as number };
-  }
+  const saved = (client: TestClient, dataSourceId: number, text: string, options = {}) =>
+    saveAndRun<SavedQuery>(client, dataSourceId, text, options);
 
   const queryParams = (...ids: number[]) => ({
     parameters: ids.map((id, i) => ({ name: `p${i}`, type: "query", queryId: id, value: null })),
@@ -90,8 +69,7 @@ describe.each(DATABASES)("dropdown options and query keys on %s", (db) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     const dbx = server.ctx.database.db;
     const org = (await findOrgBySlug(dbx, "default"))!;
     const defaultGroup = await defaultGroupId(dbx, org.id);

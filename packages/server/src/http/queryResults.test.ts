@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
+import { startWithAdmin } from "../testing/apiServer";
 import { TestClient, createDataSource, setUpAndLogin } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { insertUser } from "../store/users";
@@ -102,8 +103,7 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     const dbx = server.ctx.database.db;
     orgId = (await findOrgBySlug(dbx, "default"))!.id;
     const files = server.config.fileDataDir!;

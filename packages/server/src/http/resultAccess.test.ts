@@ -6,8 +6,8 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
-import { createDataSource, setUpAndLogin, TestClient } from "../testing/httpClient";
+import type { TestServer } from "../testing/testServer";
+import { createDataSource, TestClient } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { defaultGroupId } from "../services/organizationSetup";
 import { findQuery } from "../store/queries";
@@ -15,6 +15,7 @@ import { findUserByEmail } from "../store/users";
 import { userIdentity } from "../auth/identity";
 import { principalOf } from "../execution/principal";
 import { dropdownValues } from "../services/queryDropdowns";
+import { saveAndRun, settledJob, startWithAdmin } from "../testing/apiServer";
 import { linkGroup, newGroup, userClient } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
@@ -56,29 +57,9 @@ describe.each(DATABASES)("access to stored results on %s", (db) => {
     return name;
   }
 
-  async function settled(client: TestClient, body: any): Promise<any> {
-    let job = body.job;
-    for (let i = 0; job && job.status < 3 && i < 400; i += 1) {
-      await new Promise((r) => setTimeout(r, 50));
-      job = (await client.get(`/api/jobs/${job.id}`)).body.job;
-    }
-    return job;
-  }
-
   /** Saves a query as the admin and runs it; returns it with its stored result id. */
-  async function saved(dataSourceId: number, text: string) {
-    const created = await admin.post("/api/queries", {
-      name: text,
-      data_source_id: dataSourceId,
-      query: text,
-    });
-    expect(created.status).toBe(200);
-    const run = await admin.post(`/api/queries/${created.body.id}/results`, { max_age: 0 });
-    expect(run.status).toBe(200);
-    const resultId = run.body.query_result?.id ?? (await settled(admin, run.body))?.query_result_id;
-    expect(resultId, `running ${text}: ${JSON.stringify(run.body)}`).toBeTypeOf("number");
-    return { query: created.body as SavedQuery, resultId: resultId as number };
-  }
+  const saved = (dataSourceId: number, text: string) =>
+    saveAndRun<SavedQuery>(admin, dataSourceId, text);
 
   /** Every way to read a stored result of `query`: JSON, downloads, by result id. */
   function readRoutes(query: SavedQuery, resultId: number) {
@@ -108,8 +89,7 @@ describe.each(DATABASES)("access to stored results on %s", (db) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(db, {}, { afterSetup: async () => {} });
-    admin = await setUpAndLogin(server.url);
+    ({ server, admin } = await startWithAdmin(db));
     const dbx = server.ctx.database.db;
     const org = (await findOrgBySlug(dbx, "default"))!;
     const defaultGroup = await defaultGroupId(dbx, org.id);
@@ -234,7 +214,7 @@ describe.each(DATABASES)("access to stored results on %s", (db) => {
     expect(JSON.stringify(dropdown.body)).toContain("Bob");
     const rerun = await user.post(`/api/queries/${chainedOverShop.id}/results`, { max_age: 0 });
     expect(rerun.status).toBe(200);
-    const job = await settled(user, rerun.body);
+    const job = await settledJob(user, rerun.body);
     if (job) expect(job.status).toBe(3);
   });
 
@@ -272,7 +252,7 @@ describe.each(DATABASES)("access to stored results on %s", (db) => {
     });
     expect(elsewhere.status).toBe(200);
     const otherId =
-      elsewhere.body.query_result?.id ?? (await settled(admin, elsewhere.body))?.query_result_id;
+      elsewhere.body.query_result?.id ?? (await settledJob(admin, elsewhere.body))?.query_result_id;
     expect(otherId).toBeTypeOf("number");
 
     const keyed = new TestClient(server.url);

@@ -27,7 +27,7 @@ describe("sign-in flows in the browser", () => {
     await page.fill("#password", "grace-password");
     await page.click("button[type=submit]");
     await page.waitForURL((url) => url.pathname === "/");
-    const session = await page.evaluate(async () => (await fetch("/api/session")).json());
+    const session = await (await page.request.get("/api/session")).json();
     expect(session.user.email).toBe("grace@example.com");
     await context.close();
   });
@@ -48,8 +48,8 @@ describe("sign-in flows in the browser", () => {
     expect((await page.request.get("/api/session")).status()).toBe(200);
     await page.goto("/logout");
     await page.waitForURL((url) => url.pathname === "/login");
-    // Through the context's own cookies, not the page's script: the login page may still be
-    // settling (a navigation destroys the script's context mid-call).
+    // Session checks go through the context's own cookies (page.request), not the page's script:
+    // a page still settling after a redirect can destroy the script's context mid-call.
     const status = (await page.request.get("/api/session")).status();
     expect(status).toBe(404);
     await context.close();
@@ -87,7 +87,7 @@ describe("sign-in flows in the browser", () => {
     await page.fill("#password", "ivan-password");
     await page.click("button[type=submit]");
     await page.waitForURL((url) => url.pathname === "/");
-    const who = await page.evaluate(async () => (await fetch("/api/session")).json());
+    const who = await (await page.request.get("/api/session")).json();
     expect(who.user.email).toBe("ivan@example.com");
     await context.close();
 

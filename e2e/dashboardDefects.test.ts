@@ -2,16 +2,19 @@
 // title, a failed Refresh does not claim "Updated", the leave question is in the page once, and
 // an empty dashboard in edit mode has no tall empty grid box. Every flow also fails on an
 // uncaught page error or a console error.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { animationsSettled, DESKTOP, PHONE, screenshot } from "./browser";
-import { useBrowserApp, type Session, type Viewport } from "./fixtures/browserApp";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { OFFLINE_ERRORS, useWatchedSessions } from "./fixtures/watchedSessions";
 import { demoDataSourceId } from "./fixtures/demo";
 import { createQuery, runQueryToEnd } from "./fixtures/queries";
 import {
-  addVisualizationWidget,
   createDashboard,
+  createDashboardWithWidget,
+  dragResizeHandle,
   waitForWidgetsDrawn,
+  widgetCell,
 } from "./fixtures/dashboards";
 import { pollFor } from "./fixtures/poll";
 
@@ -19,9 +22,8 @@ const poll = pollFor(20_000);
 
 describe("dashboard defects (issue 16)", () => {
   const app = useBrowserApp();
+  const { signedIn } = useWatchedSessions(app);
   let tableId: number;
-  let problems: string[] = [];
-  let sessions: Session[] = [];
 
   beforeAll(async () => {
     const query = await createQuery(app.api, {
@@ -33,29 +35,6 @@ describe("dashboard defects (issue 16)", () => {
     tableId = query.visualizations[0]!.id;
     await runQueryToEnd(app.api, query.id);
   }, 120_000);
-
-  afterEach(async () => {
-    for (const session of sessions) await session.context.close();
-    sessions = [];
-    const seen = problems;
-    problems = [];
-    expect(seen).toEqual([]);
-  });
-
-  async function signedIn(allowed: RegExp[] = [], viewport?: Viewport): Promise<Session> {
-    const session = await app.openSignedIn(viewport);
-    session.page.setDefaultTimeout(15_000);
-    // Avatars come from gravatar.com, out of reach of this machine.
-    const expected = [/gravatar\.com/, ...allowed];
-    session.page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    session.page.on("console", (m) => {
-      if (m.type() !== "error") return;
-      const text = `${m.text()} (${m.location().url})`;
-      if (!expected.some((a) => a.test(text))) problems.push(`console: ${text}`);
-    });
-    sessions.push(session);
-    return session;
-  }
 
   function footer(page: Page) {
     return page.locator("[data-widget-type=visualization] [data-testid=widget-footer]");
@@ -80,14 +59,10 @@ describe("dashboard defects (issue 16)", () => {
   });
 
   it("a Refresh without network shows the error and the old result's time, not Updated just now", async () => {
-    const board = await createDashboard(app.api, "Defects offline", { published: true });
-    await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    const board = await createDashboardWithWidget(app.api, "Defects offline", tableId, {
+      published: true,
     });
-    const { page, context } = await signedIn([
-      /Failed to load resource/,
-      /ERR_INTERNET_DISCONNECTED/,
-    ]);
+    const { page, context } = await signedIn(OFFLINE_ERRORS);
     await page.goto(`/dashboards/${board.id}-${board.slug}`);
     await waitForWidgetsDrawn(page, 1);
     await poll(() => footer(page).textContent()).toMatch(/^Updated /);
@@ -100,9 +75,8 @@ describe("dashboard defects (issue 16)", () => {
   });
 
   it("the leave question is one dialog with its title shown once", async () => {
-    const board = await createDashboard(app.api, "Defects leave", { published: true });
-    await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    const board = await createDashboardWithWidget(app.api, "Defects leave", tableId, {
+      published: true,
     });
     const { page } = await signedIn();
     // Layout saves never answer, so the page still has unsaved changes when Back is pressed.
@@ -115,20 +89,7 @@ describe("dashboard defects (issue 16)", () => {
     await page.getByTestId("dashboard-more").click();
     await page.getByRole("menuitem", { name: "Edit" }).click();
     await page.getByTestId("done-editing").waitFor();
-    const handle = page.locator(".react-resizable-handle").first();
-    // The widget's height settles first (its content drawn), then the drag.
-    let last = "";
-    await poll(async () => {
-      const now = JSON.stringify(await handle.boundingBox());
-      const settled = now === last;
-      last = now;
-      return settled;
-    }).toBe(true);
-    const box = (await handle.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width / 2, box.y + 300, { steps: 10 });
-    await page.mouse.up();
+    await dragResizeHandle(widgetCell(page, board.widget), 300);
     await poll(() => page.getByTestId("save-status").textContent()).not.toBe("Saved");
     await page.goBack();
     await page.locator(".ant-modal-confirm").waitFor();

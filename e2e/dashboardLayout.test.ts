@@ -3,144 +3,48 @@ import type { Page } from "playwright-core";
 import { DESKTOP, PHONE, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
 import {
-  addVisualizationWidget,
   createDashboard,
+  dragResizeHandle,
+  waitForBoxSettled,
   type WidgetPosition,
 } from "./fixtures/dashboards";
-import { demoDataSourceId } from "./fixtures/demo";
-import { createQueryWithVisualization } from "./fixtures/queries";
+import { addDemoWidgets, demoWidget, type DemoType } from "./fixtures/demoWidgets";
 import { pollFor } from "./fixtures/poll";
 
 const poll = pollFor(30_000);
 
 /** Every visualization type over the Demo data, at Redash's default size for its type. */
-const WIDGETS: {
-  type: string;
-  name: string;
-  sql: string;
-  options: Record<string, unknown>;
-  position: WidgetPosition;
-}[] = [
-  {
-    type: "COUNTER",
-    name: "Orders",
-    sql: "SELECT count(*) AS orders FROM orders",
-    options: { counterColName: "orders", rowNumber: 1, counterLabel: "Orders placed" },
-    position: { col: 0, row: 0, sizeX: 2, sizeY: 5 },
-  },
-  {
-    type: "CHART",
-    name: "Orders by status",
-    sql: "SELECT status, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC",
-    options: { globalSeriesType: "column", columnMapping: { status: "x", orders: "y" } },
-    position: { col: 2, row: 0, sizeX: 4, sizeY: 8 },
-  },
-  {
-    type: "DETAILS",
-    name: "First customer",
-    sql: "SELECT id, first_name, last_name, country, email FROM customers ORDER BY id LIMIT 3",
-    options: {},
-    position: { col: 0, row: 5, sizeX: 2, sizeY: 2, autoHeight: true },
-  },
-  {
-    type: "TABLE",
-    name: "Customers",
-    sql: "SELECT id, first_name, country, signup_date FROM customers ORDER BY id LIMIT 8",
-    options: {},
-    position: { col: 0, row: 8, sizeX: 3, sizeY: 14, autoHeight: true },
-  },
-  {
-    type: "PIVOT",
-    name: "Items by category",
-    sql: `SELECT p.category, o.status, count(*) AS items FROM order_items oi
-      JOIN orders o ON o.id = oi.order_id JOIN products p ON p.id = oi.product_id GROUP BY 1, 2`,
-    options: { rows: ["category"], cols: ["status"], vals: ["items"], controls: { enabled: true } },
-    position: { col: 3, row: 8, sizeX: 3, sizeY: 10 },
-  },
-  {
-    type: "FUNNEL",
-    name: "Order funnel",
-    sql: "SELECT status, count(*) AS orders FROM orders GROUP BY 1",
-    options: {
-      stepCol: { colName: "status", displayAs: "Status" },
-      valueCol: { colName: "orders", displayAs: "Orders" },
-      autoSort: true,
-    },
-    position: { col: 0, row: 22, sizeX: 3, sizeY: 10 },
-  },
-  {
-    type: "CHOROPLETH",
-    name: "Customers by country",
-    sql: "SELECT country, count(*) AS customers FROM customers GROUP BY 1",
-    options: { mapType: "countries", keyColumn: "country", targetField: "name" },
-    position: { col: 3, row: 22, sizeX: 3, sizeY: 8 },
-  },
-  {
-    type: "SANKEY",
-    name: "Status by country",
-    sql: `SELECT c.country AS stage1, o.status AS stage2, count(*) AS value FROM orders o
-      JOIN customers c ON c.id = o.customer_id WHERE c.country IN ('Japan', 'France') GROUP BY 1, 2`,
-    options: {},
-    position: { col: 0, row: 32, sizeX: 3, sizeY: 7 },
-  },
-  {
-    type: "SUNBURST_SEQUENCE",
-    name: "Status rings",
-    sql: `SELECT c.country AS a_country, o.status AS b_status, count(*) AS value FROM orders o
-      JOIN customers c ON c.id = o.customer_id WHERE c.country IN ('Japan', 'India') GROUP BY 1, 2`,
-    options: {},
-    position: { col: 3, row: 32, sizeX: 3, sizeY: 7 },
-  },
-  {
-    type: "WORD_CLOUD",
-    name: "Product words",
-    sql: "SELECT name FROM products",
-    options: { column: "name" },
-    position: { col: 0, row: 39, sizeX: 3, sizeY: 8 },
-  },
-  {
-    type: "BOXPLOT",
-    name: "Prices",
-    sql: `SELECT max(CASE WHEN category = 'Books' THEN price END) AS books,
-        max(CASE WHEN category = 'Toys' THEN price END) AS toys
-      FROM (SELECT *, row_number() OVER (PARTITION BY category ORDER BY id) AS n FROM products)
-      GROUP BY n`,
-    options: { xAxisLabel: "Category", yAxisLabel: "Price" },
-    position: { col: 3, row: 39, sizeX: 3, sizeY: 8 },
-  },
+const WIDGETS = [
+  demoWidget("COUNTER", { col: 0, row: 0, sizeX: 2, sizeY: 5 }),
+  demoWidget("CHART", { col: 2, row: 0, sizeX: 4, sizeY: 8 }),
+  demoWidget("DETAILS", { col: 0, row: 5, sizeX: 2, sizeY: 2, autoHeight: true }),
+  demoWidget("TABLE", { col: 0, row: 8, sizeX: 3, sizeY: 14, autoHeight: true }),
+  demoWidget("PIVOT", { col: 3, row: 8, sizeX: 3, sizeY: 10 }),
+  demoWidget("FUNNEL", { col: 0, row: 22, sizeX: 3, sizeY: 10 }),
+  demoWidget("CHOROPLETH", { col: 3, row: 22, sizeX: 3, sizeY: 8 }),
+  demoWidget("SANKEY", { col: 0, row: 32, sizeX: 3, sizeY: 7 }),
+  demoWidget("SUNBURST_SEQUENCE", { col: 3, row: 32, sizeX: 3, sizeY: 7 }),
+  demoWidget("WORD_CLOUD", { col: 0, row: 39, sizeX: 3, sizeY: 8 }),
+  demoWidget("BOXPLOT", { col: 3, row: 39, sizeX: 3, sizeY: 8 }),
 ];
 
 /** Sizes and auto-height of dashboard widgets, with every visualization type on one dashboard. */
 describe("dashboard layout in the browser", () => {
   const app = useBrowserApp();
   let dashboardId: number;
-  const widgetIds = new Map<string, number>();
+  let widgetIds: Map<DemoType, number>;
 
   beforeAll(async () => {
-    const dataSourceId = await demoDataSourceId(app.api);
     dashboardId = (await createDashboard(app.api, "Every type")).id;
-    for (const w of WIDGETS) {
-      const saved = await createQueryWithVisualization(
-        app.api,
-        dataSourceId,
-        { sql: w.sql, name: w.name },
-        { type: w.type, options: w.options },
-      );
-      const widgetId = await addVisualizationWidget(app.api, dashboardId, saved.visualizationId, {
-        isHidden: false,
-        position: w.position,
-        parameterMappings: {},
-      });
-      widgetIds.set(w.type, widgetId);
-    }
+    widgetIds = await addDemoWidgets(app.api, dashboardId, WIDGETS);
   }, 180_000);
 
   const signedIn = app.openSignedIn;
 
-  const cell = (page: Page, type: string) =>
+  const cell = (page: Page, type: DemoType) =>
     page.locator(`[data-widget-id="${widgetIds.get(type)}"]`);
   /** How far a cell's card content reaches past the cell (positive: cut off). */
-  const overflow = (page: Page, type: string) =>
+  const overflow = (page: Page, type: DemoType) =>
     cell(page, type).evaluate((el) => {
       const card = el.firstElementChild!;
       const parts = Array.from(card.children).reduce(
@@ -149,7 +53,7 @@ describe("dashboard layout in the browser", () => {
       );
       return Math.round(parts - el.getBoundingClientRect().height);
     });
-  const storedPosition = async (type: string) => {
+  const storedPosition = async (type: DemoType) => {
     const dashboard = await app.api.get<{
       widgets: { id: number; options: { position: WidgetPosition } }[];
     }>(`/api/dashboards/${dashboardId}`);
@@ -213,24 +117,10 @@ describe("dashboard layout in the browser", () => {
       const table = cell(page, "TABLE");
       await poll(() => table.locator("[role=row][data-index]").count()).toBe(8);
       await poll(() => overflow(page, "TABLE")).toBeLessThanOrEqual(0);
-      // Auto-height follows the drawn content a poll later: measure and grab the handle once the
-      // widget's box has stopped changing.
-      let last = "";
-      await poll(async () => {
-        const now = JSON.stringify(await table.boundingBox());
-        const settled = now === last;
-        last = now;
-        return settled;
-      }).toBe(true);
+      // Auto-height follows the drawn content a poll later: measure once the box has settled.
+      await waitForBoxSettled(table);
       const before = (await table.boundingBox())!.height;
-      const handle = table.locator(".react-resizable-handle");
-      await handle.scrollIntoViewIfNeeded();
-      const box = (await handle.boundingBox())!;
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 4, box.y + 60, { steps: 8 });
-      await page.mouse.move(box.x + 4, box.y + 160, { steps: 8 });
-      await page.mouse.up();
+      await dragResizeHandle(table, 160);
       await poll(async () => (await storedPosition("TABLE")).autoHeight).toBe(false);
       const stored = await storedPosition("TABLE");
       // The widget keeps the height it was given; the table scrolls no more, and the cell stays tall.

@@ -1,17 +1,21 @@
 // Hasty users on dashboards: the habits real users have (Enter at once, double clicks, Back, a
 // lost network, odd addresses) while creating, editing and viewing a dashboard. Every flow also
 // fails on an uncaught page error or a console error.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { animationsSettled, screenshot } from "./browser";
-import { useBrowserApp, type Session } from "./fixtures/browserApp";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { OFFLINE_ERRORS, useWatchedSessions } from "./fixtures/watchedSessions";
 import { demoDataSourceId } from "./fixtures/demo";
 import { createQuery, runQueryToEnd } from "./fixtures/queries";
 import {
   addTextboxWidget,
   addVisualizationWidget,
   createDashboard,
+  createDashboardWithWidget,
+  dragResizeHandle,
   waitForWidgetsDrawn,
+  widgetCell,
 } from "./fixtures/dashboards";
 import { pollFor } from "./fixtures/poll";
 
@@ -28,11 +32,9 @@ interface SavedDashboard {
 
 describe("hasty users on dashboards", () => {
   const app = useBrowserApp();
+  const { signedIn } = useWatchedSessions(app);
   let demoId: number;
   let tableId: number;
-  /** Page errors and console errors of the test's pages. */
-  let problems: string[] = [];
-  let sessions: Session[] = [];
 
   beforeAll(async () => {
     demoId = await demoDataSourceId(app.api);
@@ -45,53 +47,6 @@ describe("hasty users on dashboards", () => {
     tableId = query.visualizations[0]!.id;
     await runQueryToEnd(app.api, query.id);
   }, 120_000);
-
-  afterEach(async () => {
-    for (const session of sessions) await session.context.close();
-    sessions = [];
-    const seen = problems;
-    problems = [];
-    expect(seen).toEqual([]);
-  });
-
-  /** Records the page's uncaught errors and console errors (each is a defect). */
-  function watch(page: Page, expected: RegExp[] = []) {
-    // Avatars come from gravatar.com, out of reach of this machine.
-    const allowed = [/gravatar\.com/, ...expected];
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => {
-      if (m.type() !== "error") return;
-      const text = `${m.text()} (${m.location().url})`;
-      if (allowed.some((a) => a.test(text))) return;
-      problems.push(`console: ${text}`);
-    });
-  }
-
-  async function signedIn(allowed: RegExp[] = [], viewport?: { width: number; height: number }) {
-    const session = await app.openSignedIn(viewport);
-    session.page.setDefaultTimeout(15_000);
-    watch(session.page, allowed);
-    sessions.push(session);
-    return session;
-  }
-
-  /** Drags the widget's resize handle down by `dy` pixels, once the widget's height settled. */
-  async function dragResizeHandle(page: Page, widgetId: number, dy: number) {
-    const handle = page.locator(`[data-widget-id="${widgetId}"] .react-resizable-handle`);
-    let last = "";
-    await poll(async () => {
-      const now = JSON.stringify(await handle.boundingBox());
-      const settled = now === last;
-      last = now;
-      return settled;
-    }).toBe(true);
-    const box = (await handle.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 10, box.y + dy / 2, { steps: 8 });
-    await page.mouse.move(box.x + 10, box.y + dy, { steps: 8 });
-    await page.mouse.up();
-  }
 
   const getDashboard = async (id: number) =>
     (await app.api.get<SavedDashboard>(`/api/dashboards/${id}`)).body;
@@ -189,18 +144,12 @@ describe("hasty users on dashboards", () => {
   });
 
   it("a layout save without network says Saving Failed; Retry once it is back saves it", async () => {
-    const board = await createDashboard(app.api, "Hasty offline");
-    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
-    });
-    const { page, context } = await signedIn([
-      /Failed to load resource/,
-      /ERR_INTERNET_DISCONNECTED/,
-    ]);
+    const board = await createDashboardWithWidget(app.api, "Hasty offline", tableId);
+    const { page, context } = await signedIn(OFFLINE_ERRORS);
     await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
     await waitForWidgetsDrawn(page, 1);
     await context.setOffline(true);
-    await dragResizeHandle(page, widget, 300);
+    await dragResizeHandle(widgetCell(page, board.widget), 300);
     await poll(() => page.getByTestId("save-status").textContent()).toBe("Saving Failed");
     await screenshot(page, "hasty-dashboard-saving-failed");
     await context.setOffline(false);
@@ -213,10 +162,7 @@ describe("hasty users on dashboards", () => {
   });
 
   it("a resize then Done Editing at once waits for the save and keeps the new size", async () => {
-    const board = await createDashboard(app.api, "Hasty done");
-    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
-    });
+    const board = await createDashboardWithWidget(app.api, "Hasty done", tableId);
     const { page } = await signedIn();
     // A slow network: layout saves take a second.
     await page.route(/\/api\/dashboards\/\d+$/, async (route) => {
@@ -225,7 +171,7 @@ describe("hasty users on dashboards", () => {
     });
     await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
     await waitForWidgetsDrawn(page, 1);
-    await dragResizeHandle(page, widget, 300);
+    await dragResizeHandle(widgetCell(page, board.widget), 300);
     await page.getByTestId("done-editing").click();
     await page.waitForURL((url) => !url.search.includes("edit"));
     const saved = (await getDashboard(board.id)).widgets[0]!;
@@ -258,9 +204,8 @@ describe("hasty users on dashboards", () => {
   });
 
   it("odd addresses (a malformed cf, unknown parameter values) show the dashboard, no crash", async () => {
-    const board = await createDashboard(app.api, "Hasty address", { published: true });
-    await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    const board = await createDashboardWithWidget(app.api, "Hasty address", tableId, {
+      published: true,
     });
     await addTextboxWidget(app.api, board.id, "Still here");
     const { page } = await signedIn();
@@ -279,9 +224,8 @@ describe("hasty users on dashboards", () => {
   });
 
   it("auto refresh picked, then leaving and coming back, runs one timer", async () => {
-    const board = await createDashboard(app.api, "Hasty timers", { published: true });
-    await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    const board = await createDashboardWithWidget(app.api, "Hasty timers", tableId, {
+      published: true,
     });
     const { page } = await signedIn();
     await page.clock.install();
@@ -307,9 +251,8 @@ describe("hasty users on dashboards", () => {
   });
 
   it("Edit, a resize, then Back at once asks before leaving; staying keeps and saves it", async () => {
-    const board = await createDashboard(app.api, "Hasty back", { published: true });
-    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    const board = await createDashboardWithWidget(app.api, "Hasty back", tableId, {
+      published: true,
     });
     const { page } = await signedIn();
     await page.goto("/dashboards");
@@ -318,7 +261,7 @@ describe("hasty users on dashboards", () => {
     await page.getByTestId("dashboard-more").click();
     await page.getByRole("menuitem", { name: "Edit" }).click();
     await page.getByTestId("done-editing").waitFor();
-    await dragResizeHandle(page, widget, 300);
+    await dragResizeHandle(widgetCell(page, board.widget), 300);
     await page.goBack();
     const question = page.locator(".ant-modal-confirm", {
       hasText: "You will lose your changes if you leave",
@@ -337,10 +280,7 @@ describe("hasty users on dashboards", () => {
   });
 
   it("a resize then leaving the document at once (Back to another site, reload) asks the browser's question", async () => {
-    const board = await createDashboard(app.api, "Hasty unload");
-    const widget = await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
-    });
+    const board = await createDashboardWithWidget(app.api, "Hasty unload", tableId);
     const { page } = await signedIn();
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {
@@ -349,7 +289,7 @@ describe("hasty users on dashboards", () => {
     });
     await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
     await waitForWidgetsDrawn(page, 1);
-    await dragResizeHandle(page, widget, 300);
+    await dragResizeHandle(widgetCell(page, board.widget), 300);
     await page.reload().catch(() => undefined);
     await poll(() => dialogs).toContain("beforeunload");
   });
@@ -517,14 +457,10 @@ describe("hasty users on dashboards", () => {
   });
 
   it("Refresh without network says so in the widgets; Refresh once it is back shows the data", async () => {
-    const board = await createDashboard(app.api, "Hasty refresh offline", { published: true });
-    await addVisualizationWidget(app.api, board.id, tableId, {
-      position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    const board = await createDashboardWithWidget(app.api, "Hasty refresh offline", tableId, {
+      published: true,
     });
-    const { page, context } = await signedIn([
-      /Failed to load resource/,
-      /ERR_INTERNET_DISCONNECTED/,
-    ]);
+    const { page, context } = await signedIn(OFFLINE_ERRORS);
     await page.goto(`/dashboards/${board.id}-${board.slug}`);
     await waitForWidgetsDrawn(page, 1);
     await context.setOffline(true);

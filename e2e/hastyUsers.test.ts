@@ -1,10 +1,11 @@
 // Hasty users: the habits real users have (double clicks, a shortcut pressed at once, Back, two
 // tabs, a lost network) on the alerts pages, the query page and the public dashboard. Every
 // flow also fails on an uncaught page error or a console error.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { animationsSettled, screenshot } from "./browser";
-import { useBrowserApp, type Session } from "./fixtures/browserApp";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { useWatchedSessions } from "./fixtures/watchedSessions";
 import { demoDataSourceId } from "./fixtures/demo";
 import { createQuery, runQueryToEnd } from "./fixtures/queries";
 import { addVisualizationWidget, createDashboard } from "./fixtures/dashboards";
@@ -14,44 +15,12 @@ const poll = pollFor(20_000);
 
 describe("hasty users", () => {
   const app = useBrowserApp();
+  const { signedIn, signedOut } = useWatchedSessions(app);
   let demoId: number;
-  /** Page errors and console errors of the test's pages. */
-  let problems: string[] = [];
-  let sessions: Session[] = [];
 
   beforeAll(async () => {
     demoId = await demoDataSourceId(app.api);
   }, 120_000);
-
-  afterEach(async () => {
-    for (const session of sessions) await session.context.close();
-    sessions = [];
-    const seen = problems;
-    problems = [];
-    expect(seen).toEqual([]);
-  });
-
-  /** Records the page's uncaught errors and console errors (each is a defect). */
-  function watch(page: Page, expected: RegExp[] = []) {
-    // Avatars come from gravatar.com, out of reach of this machine.
-    const allowed = [/gravatar\.com/, ...expected];
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => {
-      if (m.type() !== "error") return;
-      const text = `${m.text()} (${m.location().url})`;
-      // The browser's own line for an answer the page expects (a 404 the page explains).
-      if (allowed.some((a) => a.test(text))) return;
-      problems.push(`console: ${text}`);
-    });
-  }
-
-  async function signedIn(allowed: RegExp[] = []) {
-    const session = await app.openSignedIn();
-    session.page.setDefaultTimeout(15_000);
-    watch(session.page, allowed);
-    sessions.push(session);
-    return session;
-  }
 
   const editor = (page: Page) => page.locator("[data-testid=query-editor] .cm-content");
 
@@ -252,15 +221,29 @@ describe("hasty users", () => {
   });
 
   describe("query page", () => {
-    it("Ctrl+S pressed twice at once saves, without a conflict question", async () => {
+    /** A new saved query "select 1 as one", open in the editor of a signed-in page. */
+    async function openSelectOne(name: string, allowed: RegExp[] = []) {
       const query = await createQuery(app.api, {
-        name: "Saved twice",
+        name,
         sql: "select 1 as one",
         dataSourceId: demoId,
       });
-      const { page } = await signedIn();
+      const { page } = await signedIn(allowed);
       await page.goto(`/queries/${query.id}/source`);
       await poll(() => editor(page).textContent()).toContain("select 1");
+      return { query, page };
+    }
+
+    /** Types a new name into the query's title and saves it with Enter. */
+    async function rename(page: Page, name: string) {
+      await page.getByTestId("query-name").click();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type(name);
+      await page.keyboard.press("Enter");
+    }
+
+    it("Ctrl+S pressed twice at once saves, without a conflict question", async () => {
+      const { query, page } = await openSelectOne("Saved twice");
       await editor(page).click();
       await page.keyboard.press("End");
       await page.keyboard.type(", 2 as two");
@@ -362,18 +345,8 @@ describe("hasty users", () => {
     });
 
     it("a rename, then leaving at once, keeps the new name", async () => {
-      const query = await createQuery(app.api, {
-        name: "Left fast",
-        sql: "select 1 as one",
-        dataSourceId: demoId,
-      });
-      const { page } = await signedIn();
-      await page.goto(`/queries/${query.id}/source`);
-      await poll(() => editor(page).textContent()).toContain("select 1");
-      await page.getByTestId("query-name").click();
-      await page.keyboard.press("Control+a");
-      await page.keyboard.type("Renamed and left");
-      await page.keyboard.press("Enter");
+      const { query, page } = await openSelectOne("Left fast");
+      await rename(page, "Renamed and left");
       await page.getByRole("link", { name: "Queries" }).first().click();
       await page.waitForURL((url) => url.pathname === "/queries");
       await poll(async () => (await app.api.get(`/api/queries/${query.id}`)).body.name).toBe(
@@ -411,14 +384,7 @@ describe("hasty users", () => {
     });
 
     it("Ctrl+S twice on a query another tab changed asks one Overwrite question", async () => {
-      const query = await createQuery(app.api, {
-        name: "Changed elsewhere",
-        sql: "select 1 as one",
-        dataSourceId: demoId,
-      });
-      const { page } = await signedIn([/409 \(Conflict\)/]);
-      await page.goto(`/queries/${query.id}/source`);
-      await poll(() => editor(page).textContent()).toContain("select 1");
+      const { query, page } = await openSelectOne("Changed elsewhere", [/409 \(Conflict\)/]);
       const other = await app.api.post(`/api/queries/${query.id}`, {
         query: "select 2 as two",
         version: 1,
@@ -440,18 +406,8 @@ describe("hasty users", () => {
     });
 
     it("a rename then Ctrl+S at once saves both, without a conflict question", async () => {
-      const query = await createQuery(app.api, {
-        name: "Renamed fast",
-        sql: "select 1 as one",
-        dataSourceId: demoId,
-      });
-      const { page } = await signedIn();
-      await page.goto(`/queries/${query.id}/source`);
-      await poll(() => editor(page).textContent()).toContain("select 1");
-      await page.getByTestId("query-name").click();
-      await page.keyboard.press("Control+a");
-      await page.keyboard.type("Renamed at once");
-      await page.keyboard.press("Enter");
+      const { query, page } = await openSelectOne("Renamed fast");
+      await rename(page, "Renamed at once");
       await editor(page).click();
       await page.keyboard.press("End");
       await page.keyboard.type(" -- edited");
@@ -525,9 +481,7 @@ describe("hasty users", () => {
       await poll(() => dialog.getByRole("button", { name: "Copied!" }).count()).toBe(1);
       expect(await owner.page.evaluate(() => navigator.clipboard.readText())).toBe(address);
 
-      const visitor = await app.open();
-      watch(visitor.page, [/404/, /ERR_INTERNET_DISCONNECTED/]);
-      sessions.push(visitor);
+      const visitor = await signedOut([/404/, /ERR_INTERNET_DISCONNECTED/]);
       const url = new URL(address);
       await visitor.page.goto(`${url.pathname}${url.search}`);
       await poll(() => widget(visitor.page).textContent()).toContain("3");
@@ -572,9 +526,7 @@ describe("hasty users", () => {
       const share = await app.api.post<{ public_url: string }>(`/api/dashboards/${boardId}/share`);
       expect(share.status).toBe(200);
       const url = new URL(share.body.public_url);
-      const visitor = await app.open();
-      watch(visitor.page, [/ERR_INTERNET_DISCONNECTED/]);
-      sessions.push(visitor);
+      const visitor = await signedOut([/ERR_INTERNET_DISCONNECTED/]);
       // The page itself arrived; the network went before its first call.
       await visitor.page.route("**/api/config", (route) => route.abort("internetdisconnected"));
       await visitor.page.goto(`${url.pathname}${url.search}`);

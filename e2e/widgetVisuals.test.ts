@@ -4,74 +4,27 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { BOTH_VIEWPORTS, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
-import {
-  addVisualizationWidget,
-  createDashboard,
-  waitForWidgetsDrawn,
-} from "./fixtures/dashboards";
-import { demoDataSourceId } from "./fixtures/demo";
+import { createDashboard, waitForWidgetsDrawn } from "./fixtures/dashboards";
+import { addDemoWidgets, demoWidget } from "./fixtures/demoWidgets";
 import { pollFor } from "./fixtures/poll";
-import { createQueryWithVisualization } from "./fixtures/queries";
 
 const poll = pollFor(60_000);
 
 const WIDGETS = [
-  {
-    type: "CHART",
-    name: "Orders by status",
-    sql: "SELECT status, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC",
-    options: {
-      globalSeriesType: "column",
-      columnMapping: { status: "x", orders: "y" },
+  demoWidget(
+    "CHART",
+    { col: 0, row: 0, sizeX: 3, sizeY: 8 },
+    // Axis titles: their texts must fit too.
+    {
       xAxis: { type: "-", labels: { enabled: true }, title: { text: "Order status" } },
       yAxis: [{ type: "linear", title: { text: "Orders placed" } }],
     },
-    position: { col: 0, row: 0, sizeX: 3, sizeY: 8 },
-  },
-  {
-    type: "BOXPLOT",
-    name: "Prices",
-    sql: `SELECT max(CASE WHEN category = 'Books' THEN price END) AS books,
-        max(CASE WHEN category = 'Toys' THEN price END) AS toys
-      FROM (SELECT *, row_number() OVER (PARTITION BY category ORDER BY id) AS n FROM products)
-      GROUP BY n`,
-    options: { xAxisLabel: "Category", yAxisLabel: "Price" },
-    position: { col: 3, row: 0, sizeX: 3, sizeY: 8 },
-  },
-  {
-    type: "SANKEY",
-    name: "Status by country",
-    sql: `SELECT c.country AS stage1, o.status AS stage2, count(*) AS value FROM orders o
-      JOIN customers c ON c.id = o.customer_id WHERE c.country IN ('Japan', 'France') GROUP BY 1, 2`,
-    options: {},
-    position: { col: 0, row: 8, sizeX: 3, sizeY: 7 },
-  },
-  {
-    type: "SUNBURST_SEQUENCE",
-    name: "Status rings",
-    sql: `SELECT c.country AS a_country, o.status AS b_status, count(*) AS value FROM orders o
-      JOIN customers c ON c.id = o.customer_id WHERE c.country IN ('Japan', 'India') GROUP BY 1, 2`,
-    options: {},
-    position: { col: 3, row: 8, sizeX: 3, sizeY: 7 },
-  },
-  {
-    type: "WORD_CLOUD",
-    name: "Product words",
-    sql: "SELECT name FROM products",
-    options: { column: "name" },
-    position: { col: 0, row: 15, sizeX: 3, sizeY: 8 },
-  },
-  {
-    type: "FUNNEL",
-    name: "Order funnel",
-    sql: "SELECT status, count(*) AS orders FROM orders GROUP BY 1",
-    options: {
-      stepCol: { colName: "status", displayAs: "Status" },
-      valueCol: { colName: "orders", displayAs: "Orders" },
-      autoSort: true,
-    },
-    position: { col: 3, row: 15, sizeX: 3, sizeY: 8 },
-  },
+  ),
+  demoWidget("BOXPLOT", { col: 3, row: 0, sizeX: 3, sizeY: 8 }),
+  demoWidget("SANKEY", { col: 0, row: 8, sizeX: 3, sizeY: 7 }),
+  demoWidget("SUNBURST_SEQUENCE", { col: 3, row: 8, sizeX: 3, sizeY: 7 }),
+  demoWidget("WORD_CLOUD", { col: 0, row: 15, sizeX: 3, sizeY: 8 }),
+  demoWidget("FUNNEL", { col: 3, row: 15, sizeX: 3, sizeY: 8 }),
 ];
 const CANVASES = WIDGETS.filter((w) => w.type !== "FUNNEL").length;
 
@@ -137,21 +90,8 @@ describe("widget visuals on a dashboard", () => {
   const app = useBrowserApp();
 
   it("draws every chart type's texts inside its widget, on desktop and phone", async () => {
-    const dataSourceId = await demoDataSourceId(app.api);
     const board = await createDashboard(app.api, "Widget visuals");
-    for (const w of WIDGETS) {
-      const saved = await createQueryWithVisualization(
-        app.api,
-        dataSourceId,
-        { sql: w.sql, name: w.name },
-        { type: w.type, options: w.options },
-      );
-      await addVisualizationWidget(app.api, board.id, saved.visualizationId, {
-        isHidden: false,
-        position: w.position,
-        parameterMappings: {},
-      });
-    }
+    await addDemoWidgets(app.api, board.id, WIDGETS);
     for (const { name, viewport } of BOTH_VIEWPORTS) {
       const { page, context } = await app.openSignedIn(viewport);
       const errors: string[] = [];

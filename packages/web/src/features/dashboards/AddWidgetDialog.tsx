@@ -1,7 +1,8 @@
 // Add Widget (spec 3 §2, §5): search a query (recent ones before typing), then pick one of its
 // visualizations (the first is preselected); OK stays disabled until a query is chosen.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Modal, Select, Spin, Typography } from "antd";
+import { Alert, Modal, Select, Spin, Typography } from "antd";
+import { dialogFooter } from "../../components/dialogFooter";
 import { useEffect, useState } from "react";
 import type { Query, Visualization } from "@sightline/core";
 import { getQuery, listQueries, listRecentQueries } from "../../api/queries";
@@ -89,21 +90,14 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
       title="Add Widget"
       onCancel={onClose}
       destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          Cancel
-        </Button>,
-        <Button
-          key="add"
-          type="primary"
-          onClick={add}
-          loading={saving}
-          disabled={!visualization || mappingError}
-          data-testid="add-widget-save"
-        >
-          Add to Dashboard
-        </Button>,
-      ]}
+      footer={dialogFooter({
+        onCancel: onClose,
+        onSave: add,
+        saveLabel: "Add to Dashboard",
+        saving,
+        saveDisabled: !visualization || mappingError,
+        saveTestId: "add-widget-save",
+      })}
     >
       {queryId === null ? (
         <NameSearchList

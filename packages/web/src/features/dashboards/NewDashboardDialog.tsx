@@ -1,4 +1,5 @@
-import { Alert, Button, Input, Modal } from "antd";
+import { Alert, Input, Modal } from "antd";
+import { dialogFooter } from "../../components/dialogFooter";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { createDashboard, dashboardPath } from "../../api/dashboards";
@@ -48,21 +49,15 @@ export default function NewDashboardDialog({ open, onClose }: NewDashboardDialog
       title="New Dashboard"
       onCancel={close}
       destroyOnHidden
-      footer={[
-        <Button key="close" onClick={close} disabled={saving}>
-          Close
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          onClick={save}
-          disabled={!canSave}
-          loading={saving}
-          data-testid="new-dashboard-save"
-        >
-          Save
-        </Button>,
-      ]}
+      footer={dialogFooter({
+        onCancel: close,
+        cancelLabel: "Close",
+        onSave: save,
+        saveLabel: "Save",
+        saving,
+        saveDisabled: !canSave,
+        saveTestId: "new-dashboard-save",
+      })}
     >
       <Input
         autoFocus

@@ -1,5 +1,6 @@
 // Add Textbox / Edit Textbox (spec 3 §2): markdown text with a preview 200 ms after typing stops.
-import { Button, Input, Modal, Typography } from "antd";
+import { Input, Modal, Typography } from "antd";
+import { dialogFooter } from "../../components/dialogFooter";
 import { useEffect, useState } from "react";
 import { useDialogSave } from "../../components/useDialogSave";
 import { markdownHtml } from "./markdown";
@@ -41,21 +42,14 @@ export function TextboxDialog({ open, initialText, onSave, onClose }: TextboxDia
       title={editing ? "Edit Textbox" : "Add Textbox"}
       onCancel={onClose}
       destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          Cancel
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          onClick={save}
-          loading={saving}
-          disabled={editing && text === initialText}
-          data-testid="textbox-save"
-        >
-          {editing ? "Save" : "Add to Dashboard"}
-        </Button>,
-      ]}
+      footer={dialogFooter({
+        onCancel: onClose,
+        onSave: save,
+        saveLabel: editing ? "Save" : "Add to Dashboard",
+        saving,
+        saveDisabled: editing && text === initialText,
+        saveTestId: "textbox-save",
+      })}
     >
       <Input.TextArea
         autoFocus

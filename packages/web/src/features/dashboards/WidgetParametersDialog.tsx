@@ -1,6 +1,7 @@
 // Widget Parameters (spec 3 §2): the mappings of a widget already on the dashboard, edited with
 // the same rules as in Add Widget.
-import { Button, Modal } from "antd";
+import { Modal } from "antd";
+import { dialogFooter } from "../../components/dialogFooter";
 import { useEffect, useState } from "react";
 import type { DashboardWidget, ParameterMapping } from "../../api/dashboards";
 import {
@@ -47,14 +48,13 @@ export function WidgetParametersDialog(props: WidgetParametersDialogProps) {
       title="Parameters"
       onCancel={props.onClose}
       destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={props.onClose} disabled={saving}>
-          Cancel
-        </Button>,
-        <Button key="ok" type="primary" onClick={save} loading={saving} disabled={invalid}>
-          OK
-        </Button>,
-      ]}
+      footer={dialogFooter({
+        onCancel: props.onClose,
+        onSave: save,
+        saveLabel: "OK",
+        saving,
+        saveDisabled: invalid,
+      })}
     >
       {widget && (
         <ParameterMappingsEditor

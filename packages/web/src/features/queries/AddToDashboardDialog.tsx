@@ -1,7 +1,8 @@
 // Add to Dashboard from the query page (spec 2 §3, §5; spec 3 §9): search a dashboard by name,
 // pick one, and the shown visualization becomes a widget at the dashboard's lowest free spot.
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Modal } from "antd";
+import { App, Modal } from "antd";
+import { dialogFooter } from "../../components/dialogFooter";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import {
@@ -89,21 +90,14 @@ export function AddToDashboardDialog({
       title="Add to Dashboard"
       onCancel={onClose}
       destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          Cancel
-        </Button>,
-        <Button
-          key="add"
-          type="primary"
-          onClick={add}
-          loading={saving}
-          disabled={!chosen}
-          data-testid="add-to-dashboard-save"
-        >
-          Add
-        </Button>,
-      ]}
+      footer={dialogFooter({
+        onCancel: onClose,
+        onSave: add,
+        saveLabel: "Add",
+        saving,
+        saveDisabled: !chosen,
+        saveTestId: "add-to-dashboard-save",
+      })}
     >
       {chosen ? (
         <ChosenName

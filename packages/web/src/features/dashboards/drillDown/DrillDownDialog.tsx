@@ -1,6 +1,7 @@
 // The widget's "Drill-down" settings (edit mode): where a click on one of its values leads. Saved
 // as the widget's options.drillDown, every other option kept as it was.
 import { Button, Modal, Typography } from "antd";
+import { dialogFooter } from "../../../components/dialogFooter";
 import { useState } from "react";
 import { readWidgetDrillDown } from "@sightline/core";
 import type { DashboardWidget, WidgetOptions } from "../../../api/dashboards";
@@ -46,18 +47,13 @@ export function DrillDownDialog({ widget, columns, onClose, onSaved }: DrillDown
             Remove Link
           </Button>
         ),
-        <Button key="cancel" onClick={onClose} disabled={saving}>
-          Cancel
-        </Button>,
-        <Button
-          key="save"
-          type="primary"
-          loading={saving}
-          disabled={!draft.target || parameters.isFetching}
-          onClick={() => void save(linkFromDraft(draft, parameters.data))}
-        >
-          Save
-        </Button>,
+        ...dialogFooter({
+          onCancel: onClose,
+          onSave: () => void save(linkFromDraft(draft, parameters.data)),
+          saveLabel: "Save",
+          saving,
+          saveDisabled: !draft.target || parameters.isFetching,
+        }),
       ]}
     >
       <Typography.Paragraph type="secondary">

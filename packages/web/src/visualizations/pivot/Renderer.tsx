@@ -95,6 +95,16 @@ export function PivotRenderer({ options: stored, data, formats, onOptionsChange 
       {children}
     </div>
   );
+  // The rows or columns zone: its attributes' chips, or a hint while it has none.
+  const axisZone = (name: "rows" | "cols", label: string, hint: string) =>
+    zone(
+      name,
+      <>
+        {state[name].map(chip)}
+        {state[name].length === 0 ? <span style={{ color: "#bfbfbf" }}>{hint}</span> : null}
+      </>,
+      label,
+    );
 
   const showControls = !state.controls?.enabled;
   const unused = attributes.filter(
@@ -142,26 +152,8 @@ export function PivotRenderer({ options: stored, data, formats, onOptionsChange 
             ))}
           </Space>
           {zone("unused", unused.map(chip), "Unused attributes")}
-          {zone(
-            "rows",
-            <>
-              {state.rows.map(chip)}
-              {state.rows.length === 0 ? (
-                <span style={{ color: "#bfbfbf" }}>Drop row attributes here</span>
-              ) : null}
-            </>,
-            "Row attributes",
-          )}
-          {zone(
-            "cols",
-            <>
-              {state.cols.map(chip)}
-              {state.cols.length === 0 ? (
-                <span style={{ color: "#bfbfbf" }}>Drop column attributes here</span>
-              ) : null}
-            </>,
-            "Column attributes",
-          )}
+          {axisZone("rows", "Row attributes", "Drop row attributes here")}
+          {axisZone("cols", "Column attributes", "Drop column attributes here")}
         </div>
       ) : null}
       <Notices notices={missing.map((a) => `Column "${a}" is not in the result.`)} />

@@ -11,7 +11,7 @@ import { insertAlert, insertSubscription } from "../packages/server/src/store/al
 import { insertDestination } from "../packages/server/src/store/destinations";
 import { openTestStore } from "../packages/server/src/testing/metadataStore";
 import {
-  insertOwnedQuery,
+  insertTestQuery,
   insertOwner,
   mailerWithoutServer,
   storeLatestResult,
@@ -27,9 +27,10 @@ async function scenario(hanging: boolean): Promise<{ evalMs: number; deliveredMs
   const db = store.database.db;
   const keys = deriveKeys(crypto.randomBytes(32).toString("hex"));
   const user = await insertOwner(db, store.orgId);
-  const query = await insertOwnedQuery(db, store.orgId, {
+  const query = await insertTestQuery(db, store.orgId, {
     dataSourceId: store.dataSourceId,
-    owner: user,
+    userId: user.id,
+    lastModifiedById: user.id,
     name: "Metric",
     text: "SELECT n",
     hash: "bench",

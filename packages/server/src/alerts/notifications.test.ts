@@ -5,7 +5,7 @@ import { writeDestinationOptions } from "../destinations/options";
 import { insertAlert, insertSubscription } from "../store/alerts";
 import { findDestination, insertDestination } from "../store/destinations";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
-import { insertOwnedQuery, insertOwner, mailerWithoutServer } from "../testing/storeRows";
+import { insertTestQuery, insertOwner, mailerWithoutServer } from "../testing/storeRows";
 import { createNotifier } from "./notifications";
 import { startHttpSink, type HttpSink } from "./testSupport";
 
@@ -28,9 +28,10 @@ describe("alert notifier", () => {
   it("tries three times, then logs destination, alert and reason, never the secret", async () => {
     const db = store.database.db;
     const user = await insertOwner(db, store.orgId);
-    const query = await insertOwnedQuery(db, store.orgId, {
+    const query = await insertTestQuery(db, store.orgId, {
       dataSourceId: store.dataSourceId,
-      owner: user,
+      userId: user.id,
+      lastModifiedById: user.id,
       name: "Q",
       text: "SELECT 1",
       hash: "h",
@@ -116,9 +117,10 @@ describe("alert notifier", () => {
   it("skips only the alert whose stored template cannot be rendered", async () => {
     const db = store.database.db;
     const user = await insertOwner(db, store.orgId, "Other", "other@example.com");
-    const query = await insertOwnedQuery(db, store.orgId, {
+    const query = await insertTestQuery(db, store.orgId, {
       dataSourceId: store.dataSourceId,
-      owner: user,
+      userId: user.id,
+      lastModifiedById: user.id,
       name: "Q2",
       text: "SELECT 2",
       hash: "h2",

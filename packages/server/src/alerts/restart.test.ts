@@ -4,7 +4,7 @@ import { deriveKeys } from "../auth/secretKey";
 import { insertAlert } from "../store/alerts";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
 import {
-  insertOwnedQuery,
+  insertTestQuery,
   insertOwner,
   mailerWithoutServer,
   storeLatestResult,
@@ -30,9 +30,10 @@ describe("alert evaluation across a worker restart", () => {
   it("stores the change before handing it over, and does not send it twice", async () => {
     const db = store.database.db;
     const user = await insertOwner(db, store.orgId);
-    const query = await insertOwnedQuery(db, store.orgId, {
+    const query = await insertTestQuery(db, store.orgId, {
       dataSourceId: store.dataSourceId,
-      owner: user,
+      userId: user.id,
+      lastModifiedById: user.id,
       name: "Q",
       text: "SELECT n",
       hash: "restart",

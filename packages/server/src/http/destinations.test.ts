@@ -8,6 +8,8 @@ import { insertUser, type User } from "../store/users";
 import { findDestination, insertDestination } from "../store/destinations";
 import { readDestinationOptions, writeDestinationOptions } from "../destinations/options";
 import { now } from "../store/values";
+import { insertAlert } from "../store/alerts";
+import { insertTestQuery } from "../testing/storeRows";
 
 const DATABASES = await metadataDatabases();
 const MASK = "--------";
@@ -343,47 +345,21 @@ describe.each(DATABASES)("destinations API on %s", (dbKind) => {
 
     // An alert subscribed to the destination.
     const ts = now();
-    const query = await db
-      .insertInto("queries")
-      .values({
-        version: 1,
-        org_id: org.id,
-        data_source_id: null,
-        latest_query_data_id: null,
-        name: "Q",
-        description: null,
-        query: "select 1",
-        query_hash: "h",
-        api_key: `k${Date.now()}`,
-        user_id: adminUser.id,
-        last_modified_by_id: null,
-        is_archived: false,
-        is_draft: false,
-        schedule: null,
-        schedule_failures: 0,
-        options: "{}",
-        tags: "[]",
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const alert = await db
-      .insertInto("alerts")
-      .values({
-        org_id: org.id,
-        name: "A",
-        query_id: query.id,
-        user_id: adminUser.id,
-        options: "{}",
-        state: "unknown",
-        last_triggered_at: null,
-        rearm: null,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const query = await insertTestQuery(db, org.id, {
+      dataSourceId: null,
+      userId: adminUser.id,
+      name: "Q",
+      text: "select 1",
+      hash: "h",
+    });
+    const alert = await insertAlert(db, {
+      orgId: org.id,
+      userId: adminUser.id,
+      name: "A",
+      queryId: query.id,
+      options: {},
+      rearm: null,
+    });
     await db
       .insertInto("alert_subscriptions")
       .values({

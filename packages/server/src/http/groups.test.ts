@@ -3,6 +3,7 @@ import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { ADMIN, RecordingClient, TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember } from "../testing/signedIn";
+import { insertDataSourceRow } from "../testing/storeRows";
 import { insertOrg, type Organization } from "../store/organizations";
 import { findUserById, insertGroup, insertUser, type Group, type User } from "../store/users";
 import { findGroup } from "../store/groups";
@@ -25,26 +26,14 @@ describe.each(DATABASES)("groups API on %s", (dbKind) => {
   let dataSourceId: number;
   let foreignDataSourceId: number;
 
-  async function addDataSource(orgId: number, name: string, type: string): Promise<number> {
-    const ts = new Date().toISOString();
-    const row = await server.ctx.database.db
-      .insertInto("data_sources")
-      .values({
-        org_id: orgId,
-        name,
-        type,
-        encrypted_options: SECRET_OPTIONS,
-        queue_name: "queries",
-        scheduled_queue_name: "scheduled_queries",
-        paused: false,
-        pause_reason: null,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  /** A data source in no group yet, with options that must never appear in an answer. */
+  const addDataSource = (orgId: number, name: string, type: string) =>
+    insertDataSourceRow(server.ctx.database.db, orgId, {
+      name,
+      type,
+      encryptedOptions: SECRET_OPTIONS,
+      groupIds: [],
+    });
 
   beforeAll(async () => {
     ({ server, org, admin, member, memberUser } = await startWithAdminAndMember(

@@ -5,15 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { startWithAdmin } from "../testing/apiServer";
+import { insertDataSourceRow, insertTestQuery } from "../testing/storeRows";
 import { TestClient, createDataSource, setUpAndLogin } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { insertUser } from "../store/users";
 import { hashPassword } from "../auth/passwords";
 import { adminGroupId, defaultGroupId } from "../services/organizationSetup";
 import { writeDataSourceOptions } from "../services/dataSourceOptions";
-import { generateApiKey } from "../auth/secretKey";
 import { queryHash } from "../execution";
-import { now } from "../store/values";
 import { CANCELLED_MESSAGE, TIMEOUT_MESSAGE } from "../execution/types";
 
 const DATABASES = await metadataDatabases();
@@ -29,60 +28,23 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
   let adminOnlyDs: number;
   let timeoutDs: number;
 
-  async function addDataSource(name: string, options: Record<string, unknown>, groupId: number) {
-    const ts = now();
-    const row = await server.ctx.database.db
-      .insertInto("data_sources")
-      .values({
-        org_id: orgId,
-        name,
-        type: "sqlite",
-        encrypted_options: writeDataSourceOptions(server.ctx, options),
-        queue_name: "queries",
-        scheduled_queue_name: "scheduled_queries",
-        paused: false,
-        pause_reason: null,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await server.ctx.database.db
-      .insertInto("data_source_groups")
-      .values({ data_source_id: row.id, group_id: groupId, view_only: false })
-      .execute();
-    return row.id;
-  }
+  const addDataSource = (name: string, options: Record<string, unknown>, groupId: number) =>
+    insertDataSourceRow(server.ctx.database.db, orgId, {
+      name,
+      type: "sqlite",
+      encryptedOptions: writeDataSourceOptions(server.ctx, options),
+      groupIds: [groupId],
+    });
 
-  async function addQuery(name: string, text: string, dataSourceId: number) {
-    const ts = now();
-    const row = await server.ctx.database.db
-      .insertInto("queries")
-      .values({
-        version: 1,
-        org_id: orgId,
-        data_source_id: dataSourceId,
-        latest_query_data_id: null,
-        name,
-        description: null,
-        query: text,
-        query_hash: queryHash(text),
-        api_key: generateApiKey(),
-        user_id: 1,
-        last_modified_by_id: null,
-        is_archived: false,
-        is_draft: false,
-        schedule: null,
-        schedule_failures: 0,
-        options: "{}",
-        tags: "[]",
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning(["id", "api_key"])
-      .executeTakeFirstOrThrow();
-    return row;
-  }
+  /** A published query of the first admin's (user 1). */
+  const addQuery = (name: string, text: string, dataSourceId: number) =>
+    insertTestQuery(server.ctx.database.db, orgId, {
+      dataSourceId,
+      userId: 1,
+      name,
+      text,
+      hash: queryHash(text),
+    });
 
   async function pollJob(client: TestClient, id: string, until: (status: number) => boolean) {
     const deadline = Date.now() + 20_000;

@@ -1,5 +1,5 @@
-// Rows for tests below the HTTP API (alerts, notifications, benchmarks): a query's owner, the query
-// and its latest result, written with the server's own repositories.
+// Rows written straight into a metadata store, for tests (and benchmarks) that need objects the API
+// would not make as they need them: owners without passwords, queries, results, data sources.
 import type { Kysely } from "kysely";
 import { createMailer, type Mailer } from "../mail";
 import { DEFAULT_RESULT_LIMITS } from "../results/limits";
@@ -8,6 +8,7 @@ import type { Cell, ResultColumn } from "../runners/types";
 import { insertQuery, type Query } from "../store/queries";
 import type { DB } from "../store/schema";
 import { insertUser, type User } from "../store/users";
+import { now } from "../store/values";
 
 /** A user with no password and no groups, to own queries, alerts and destinations. */
 export function insertOwner(
@@ -26,11 +27,52 @@ export function insertOwner(
   });
 }
 
-/** A published, unscheduled query of the owner's, with no result yet. */
-export function insertOwnedQuery(
+/** A data source row linked to the given groups (with none, only admins reach it). */
+export async function insertDataSourceRow(
   db: Kysely<DB>,
   orgId: number,
-  fields: { dataSourceId: number; owner: User; name: string; text: string; hash: string },
+  fields: { name: string; type: string; encryptedOptions: string; groupIds: number[] },
+): Promise<number> {
+  const ts = now();
+  const { id } = await db
+    .insertInto("data_sources")
+    .values({
+      org_id: orgId,
+      name: fields.name,
+      type: fields.type,
+      encrypted_options: fields.encryptedOptions,
+      queue_name: "queries",
+      scheduled_queue_name: "scheduled_queries",
+      paused: false,
+      pause_reason: null,
+      created_at: ts,
+      updated_at: ts,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  for (const groupId of fields.groupIds) {
+    await db
+      .insertInto("data_source_groups")
+      .values({ data_source_id: id, group_id: groupId, view_only: false })
+      .execute();
+  }
+  return id;
+}
+
+/** A query of the user's, with no result yet: published and unscheduled unless told otherwise. */
+export function insertTestQuery(
+  db: Kysely<DB>,
+  orgId: number,
+  fields: {
+    dataSourceId: number | null;
+    userId: number;
+    name: string;
+    text: string;
+    hash: string;
+    lastModifiedById?: number | null;
+    archived?: boolean;
+    draft?: boolean;
+  },
 ): Promise<Query> {
   return insertQuery(db, orgId, {
     data_source_id: fields.dataSourceId,
@@ -39,10 +81,10 @@ export function insertOwnedQuery(
     description: null,
     query: fields.text,
     query_hash: fields.hash,
-    user_id: fields.owner.id,
-    last_modified_by_id: fields.owner.id,
-    is_archived: false,
-    is_draft: false,
+    user_id: fields.userId,
+    last_modified_by_id: fields.lastModifiedById ?? null,
+    is_archived: fields.archived ?? false,
+    is_draft: fields.draft ?? false,
     schedule: null,
     options: {},
     tags: [],

@@ -5,8 +5,12 @@
 // then the next animation frame), for clicks that set, change and remove the filter.
 // Target: under 300 ms.
 import fs from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { DESKTOP, launchBrowser, signInThroughForm } from "../e2e/browser";
 import {
+  createDashboardOf,
+  createQueryRun,
+  createVisualization,
   isMain,
   median,
   ms,
@@ -16,9 +20,7 @@ import {
   type Figure,
   type TestClient,
 } from "./support";
-import { ADMIN } from "../packages/server/src/testing/httpClient";
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? "/usr/bin/chromium";
 const WIDGETS = Number(process.env.BENCH_CROSS_FILTER_WIDGETS ?? 30);
 const ROWS = Number(process.env.BENCH_CROSS_FILTER_ROWS ?? 10_000);
 const CLICKS = Number(process.env.BENCH_CROSS_FILTER_CLICKS ?? 9);
@@ -32,64 +34,28 @@ function widgetSql(i: number): string {
   (range * ${i + 7}) % 1000 AS amount FROM range(${ROWS})`;
 }
 
-async function runQuery(client: TestClient, id: number): Promise<void> {
-  const run = await client.post<{ job?: { id: string; status: number; error?: string } }>(
-    `/api/queries/${id}/results`,
-    {},
-  );
-  let job = run.body.job;
-  while (job && job.status !== 3) {
-    if (job.status === 4 || job.status === 5) throw new Error(`query ${id}: ${job.error}`);
-    await new Promise((r) => setTimeout(r, 100));
-    job = (await client.get<{ job: typeof job }>(`/api/jobs/${job.id}`)).body.job;
-  }
-}
-
 /** The dashboard: even widgets are column charts of amount by country, odd ones tables. */
 async function buildDashboard(client: TestClient, demoId: number): Promise<number> {
-  const dashboard = await client.post<{ id: number }>("/api/dashboards", { name: "Thirty" });
+  const visualizationIds: number[] = [];
   for (let i = 0; i < WIDGETS; i += 1) {
-    const query = await client.post<{ id: number; visualizations: { id: number }[] }>(
-      "/api/queries",
-      { name: `Orders ${i}`, query: widgetSql(i), data_source_id: demoId },
+    const query = await createQueryRun(client, demoId, `Orders ${i}`, widgetSql(i));
+    visualizationIds.push(
+      i % 2 === 0
+        ? await createVisualization(client, query.id, {
+            type: "CHART",
+            name: "Chart",
+            options: { globalSeriesType: "column", columnMapping: { country: "x", amount: "y" } },
+          })
+        : query.visualizations[0]!.id,
     );
-    if (query.status !== 200) throw new Error(`creating a query failed: ${query.text}`);
-    await runQuery(client, query.body.id);
-    let visualizationId = query.body.visualizations[0]!.id;
-    if (i % 2 === 0) {
-      const chart = await client.post<{ id: number }>("/api/visualizations", {
-        query_id: query.body.id,
-        type: "CHART",
-        name: "Chart",
-        options: { globalSeriesType: "column", columnMapping: { country: "x", amount: "y" } },
-      });
-      visualizationId = chart.body.id;
-    }
-    const widget = await client.post("/api/widgets", {
-      dashboard_id: dashboard.body.id,
-      visualization_id: visualizationId,
-      text: "",
-      width: 1,
-      options: {
-        position: { col: (i % 2) * 3, row: Math.floor(i / 2) * 8, sizeX: 3, sizeY: 8 },
-      },
-    });
-    if (widget.status !== 200) throw new Error(`adding a widget failed: ${widget.text}`);
   }
-  return dashboard.body.id;
+  return createDashboardOf(client, "Thirty", visualizationIds);
 }
 
 async function openDashboard(browser: Browser, url: string, id: number): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: url,
-    viewport: { width: 1280, height: 800 },
-  });
+  const context = await browser.newContext({ baseURL: url, viewport: DESKTOP });
   const page = await context.newPage();
-  await page.goto("/login");
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.click("button[type=submit]");
-  await page.waitForURL((u) => u.pathname === "/");
+  await signInThroughForm(page);
   await page.goto(`/dashboards/${id}`);
   // Every widget drawn: the tables' cells and the charts' canvases.
   const drawn = page.waitForFunction(
@@ -168,10 +134,7 @@ export async function crossFilterBrowserBenchmark(): Promise<Figure[]> {
     SIGHTLINE_DATA_DIR: dataDir,
     SIGHTLINE_LOG_LEVEL: "warn",
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-  });
+  const browser = await launchBrowser();
   try {
     const { client, demoId } = await setUpWithDemo(server.url);
     const id = await buildDashboard(client, demoId);

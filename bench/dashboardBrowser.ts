@@ -6,9 +6,12 @@
 // main-thread task (PerformanceObserver longtask) and the longest gap between animation frames.
 // Targets: 30 widgets within 3× one widget; no frame over 200 ms.
 import fs from "node:fs";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { ADMIN } from "../packages/server/src/testing/httpClient";
+import type { Browser, BrowserContext } from "playwright-core";
+import { DESKTOP, launchBrowser, signInThroughForm } from "../e2e/browser";
 import {
+  createDashboardOf,
+  createQueryRun,
+  createVisualization,
   isMain,
   median,
   ms,
@@ -20,7 +23,6 @@ import {
   type TestClient,
 } from "./support";
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? "/usr/bin/chromium";
 const QUERIES = 10;
 const ROUNDS = Number(process.env.BENCH_DASHBOARD_BROWSER_ROUNDS ?? 5);
 const TARGET_RATIO = 3;
@@ -36,69 +38,24 @@ function querySql(i: number): string {
   return `SELECT ${by} AS label, count(*) + ${i} AS n FROM ${table} GROUP BY 1 ORDER BY 2 DESC`;
 }
 
-async function runQuery(client: TestClient, id: number): Promise<void> {
-  const run = await client.post<{ job?: { id: string; status: number; error?: string } }>(
-    `/api/queries/${id}/results`,
-    { max_age: 0 },
-  );
-  let job = run.body.job;
-  while (job && job.status !== 3) {
-    if (job.status === 4 || job.status === 5) throw new Error(`query ${id}: ${job.error}`);
-    await new Promise((r) => setTimeout(r, 50));
-    job = (await client.get<{ job: typeof job }>(`/api/jobs/${job.id}`)).body.job;
-  }
-}
-
 /** Per query: its column chart, its table and a counter, each a visualization id. */
 async function createQueries(client: TestClient, demoId: number): Promise<number[][]> {
   const out: number[][] = [];
   for (let i = 0; i < QUERIES; i += 1) {
-    const query = await client.post<{ id: number; visualizations: { id: number }[] }>(
-      "/api/queries",
-      { name: `Shop ${i}`, query: querySql(i), data_source_id: demoId },
-    );
-    if (query.status !== 200) throw new Error(`creating a query failed: ${query.text}`);
-    await runQuery(client, query.body.id);
-    const add = async (type: string, options: Record<string, unknown>) => {
-      const viz = await client.post<{ id: number }>("/api/visualizations", {
-        query_id: query.body.id,
-        type,
-        name: type === "CHART" ? "Chart" : "Counter",
-        options,
-      });
-      if (viz.status !== 200) throw new Error(`creating a visualization failed: ${viz.text}`);
-      return viz.body.id;
-    };
-    const chart = await add("CHART", {
-      globalSeriesType: "column",
-      columnMapping: { label: "x", n: "y" },
+    const query = await createQueryRun(client, demoId, `Shop ${i}`, querySql(i));
+    const chart = await createVisualization(client, query.id, {
+      type: "CHART",
+      name: "Chart",
+      options: { globalSeriesType: "column", columnMapping: { label: "x", n: "y" } },
     });
-    const counter = await add("COUNTER", { counterColName: "n", rowNumber: 1 });
-    out.push([chart, query.body.visualizations[0]!.id, counter]);
+    const counter = await createVisualization(client, query.id, {
+      type: "COUNTER",
+      name: "Counter",
+      options: { counterColName: "n", rowNumber: 1 },
+    });
+    out.push([chart, query.visualizations[0]!.id, counter]);
   }
   return out;
-}
-
-async function createDashboard(
-  client: TestClient,
-  name: string,
-  visualizationIds: number[],
-): Promise<number> {
-  const dashboard = await client.post<{ id: number }>("/api/dashboards", { name });
-  for (const [i, visualizationId] of visualizationIds.entries()) {
-    // Two per row, as Redash's default half-width widgets sit.
-    const widget = await client.post("/api/widgets", {
-      dashboard_id: dashboard.body.id,
-      visualization_id: visualizationId,
-      text: "",
-      width: 1,
-      options: {
-        position: { col: (i % 2) * 3, row: Math.floor(i / 2) * 8, sizeX: 3, sizeY: 8 },
-      },
-    });
-    if (widget.status !== 200) throw new Error(`adding a widget failed: ${widget.text}`);
-  }
-  return dashboard.body.id;
 }
 
 /**
@@ -227,17 +184,10 @@ async function timeLoad(
 }
 
 async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    baseURL: url,
-    viewport: { width: 1280, height: 800 },
-  });
+  const context = await browser.newContext({ baseURL: url, viewport: DESKTOP });
   await context.addInitScript({ content: PAGE_PROBE });
   const page = await context.newPage();
-  await page.goto("/login");
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.click("button[type=submit]");
-  await page.waitForURL((u) => u.pathname === "/");
+  await signInThroughForm(page);
   await page.close();
   return context;
 }
@@ -252,12 +202,9 @@ export async function dashboardBrowserBenchmark(): Promise<Figure[]> {
     const { client, demoId } = await setUpWithDemo(server.url);
     const perQuery = await createQueries(client, demoId);
     // Widgets in reading order: query 0's chart, table, counter, then query 1's, …
-    const thirty = await createDashboard(client, "Thirty", perQuery.flat());
-    const one = await createDashboard(client, "One", [perQuery[0]![0]!]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    const thirty = await createDashboardOf(client, "Thirty", perQuery.flat());
+    const one = await createDashboardOf(client, "One", [perQuery[0]![0]!]);
+    browser = await launchBrowser();
     const context = await signedInContext(browser, server.url);
     // A first load of each warms the browser's caches (scripts, chart code), as a returning user.
     await timeLoad(context, one, 1);

@@ -197,6 +197,72 @@ export async function executeQuery(
   }
 }
 
+export interface SavedQuery {
+  id: number;
+  /** The visualizations saving made: the default table. */
+  visualizations: { id: number }[];
+}
+
+/** Saves a query on the data source and runs it to the end, so that pages find its result. */
+export async function createQueryRun(
+  client: TestClient,
+  dataSourceId: number,
+  name: string,
+  sql: string,
+): Promise<SavedQuery> {
+  const query = await client.post<SavedQuery>("/api/queries", {
+    name,
+    query: sql,
+    data_source_id: dataSourceId,
+  });
+  if (query.status !== 200) throw new Error(`creating the query failed: ${query.text}`);
+  const run = await client.post<JobBody>(`/api/queries/${query.body.id}/results`, { max_age: 0 });
+  let job = run.body.job;
+  while (job && job.status !== 3) {
+    if (job.status === 4 || job.status === 5) throw new Error(`${name}: ${job.error}`);
+    await sleep(50);
+    job = (await client.get<JobBody>(`/api/jobs/${job.id}`)).body.job;
+  }
+  return query.body;
+}
+
+/** Adds a visualization to a saved query: its id. */
+export async function createVisualization(
+  client: TestClient,
+  queryId: number,
+  visualization: { type: string; name: string; options: Record<string, unknown> },
+): Promise<number> {
+  const viz = await client.post<{ id: number }>("/api/visualizations", {
+    query_id: queryId,
+    ...visualization,
+  });
+  if (viz.status !== 200) throw new Error(`creating the visualization failed: ${viz.text}`);
+  return viz.body.id;
+}
+
+/** A dashboard of the visualizations' widgets, two per row as Redash's half-width ones sit. */
+export async function createDashboardOf(
+  client: TestClient,
+  name: string,
+  visualizationIds: number[],
+): Promise<number> {
+  const dashboard = await client.post<{ id: number }>("/api/dashboards", { name });
+  if (dashboard.status !== 200) throw new Error(`creating the dashboard failed: ${dashboard.text}`);
+  for (const [i, visualizationId] of visualizationIds.entries()) {
+    const widget = await client.post("/api/widgets", {
+      dashboard_id: dashboard.body.id,
+      visualization_id: visualizationId,
+      text: "",
+      width: 1,
+      options: {
+        position: { col: (i % 2) * 3, row: Math.floor(i / 2) * 8, sizeX: 3, sizeY: 8 },
+      },
+    });
+    if (widget.status !== 200) throw new Error(`adding a widget failed: ${widget.text}`);
+  }
+  return dashboard.body.id;
+}
+
 /** Downloads a URL with the client's cookies, counting bytes and line feeds without keeping it. */
 export async function download(
   client: TestClient,

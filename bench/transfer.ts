@@ -10,10 +10,12 @@
 //
 // Needs the built web app (npm run build) and Debian's Chromium (SIGHTLINE_CHROMIUM).
 import fs from "node:fs";
-import { chromium } from "playwright-core";
+import { CHROMIUM, launchBrowser } from "../e2e/browser";
 import { decodedBody, rawGet, type RawResponse } from "../packages/server/src/testing/rawHttp";
 import {
   createDataSource,
+  createQueryRun,
+  createVisualization,
   executeQuery,
   isMain,
   median,
@@ -25,7 +27,6 @@ import {
   type TestClient,
 } from "./support";
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.BENCH_TRANSFER_RUNS ?? 5);
 const CONNECTIONS = 6;
 const LINK_BITS_PER_SECOND = 20e6;
@@ -65,29 +66,18 @@ function kb(bytes: number): string {
 
 /** A saved query with a chart, run once; returns the page that shows the chart. */
 async function chartPage(client: TestClient, dataSourceId: number): Promise<string> {
-  const query = await client.post<{ id: number }>("/api/queries", {
-    name: "Transfer benchmark chart",
-    query: CHART_SQL,
-    data_source_id: dataSourceId,
-  });
-  if (query.status !== 200) throw new Error(`creating the query failed: ${query.text}`);
-  await executeQuery(client, dataSourceId, CHART_SQL);
-  const viz = await client.post<{ id: number }>("/api/visualizations", {
-    query_id: query.body.id,
+  const query = await createQueryRun(client, dataSourceId, "Transfer benchmark chart", CHART_SQL);
+  const chart = await createVisualization(client, query.id, {
     type: "CHART",
     name: "Chart",
     options: { globalSeriesType: "line", columnMapping: { x: "x", y: "y" } },
   });
-  if (viz.status !== 200) throw new Error(`creating the chart failed: ${viz.text}`);
-  return `/queries/${query.body.id}#${viz.body.id}`;
+  return `/queries/${query.id}#${chart}`;
 }
 
 /** Opens the page in Chromium until the chart is drawn; returns the same-origin files it loaded. */
 async function filesOfPage(baseUrl: string, page: string, client: TestClient): Promise<string[]> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"],
-  });
+  const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ baseURL: baseUrl });
     await context.addCookies(

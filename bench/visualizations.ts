@@ -8,8 +8,11 @@
 // navigation start, and from the arrival of the result (responseEnd of the POST
 // /api/queries/<id>/results).
 import fs from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { DESKTOP, launchBrowser } from "../e2e/browser";
 import {
+  createQueryRun,
+  createVisualization,
   isMain,
   median,
   ms,
@@ -20,7 +23,6 @@ import {
   type TestClient,
 } from "./support";
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.BENCH_VIZ_RUNS ?? 3);
 const POINTS = 100_000;
 const MARK = "sightline:visualization-rendered";
@@ -41,29 +43,24 @@ interface Case {
   drawn: string;
 }
 
+/** A 100,000-point chart of the series, with the given series type. */
+function seriesCase(seriesType: "line" | "scatter"): Case {
+  return {
+    name: `${seriesType === "line" ? "line chart" : "scatter"}, 100,000 points`,
+    sql: SERIES_SQL,
+    type: "CHART",
+    options: {
+      globalSeriesType: seriesType,
+      columnMapping: { x: "x", y: "y" },
+      legend: { enabled: false },
+    },
+    drawn: "[_echarts_instance_] canvas",
+  };
+}
+
 const CASES: Case[] = [
-  {
-    name: "line chart, 100,000 points",
-    sql: SERIES_SQL,
-    type: "CHART",
-    options: {
-      globalSeriesType: "line",
-      columnMapping: { x: "x", y: "y" },
-      legend: { enabled: false },
-    },
-    drawn: "[_echarts_instance_] canvas",
-  },
-  {
-    name: "scatter, 100,000 points",
-    sql: SERIES_SQL,
-    type: "CHART",
-    options: {
-      globalSeriesType: "scatter",
-      columnMapping: { x: "x", y: "y" },
-      legend: { enabled: false },
-    },
-    drawn: "[_echarts_instance_] canvas",
-  },
+  seriesCase("line"),
+  seriesCase("scatter"),
   {
     name: "pivot, 10,000 cells",
     sql: PIVOT_SQL,
@@ -87,47 +84,15 @@ const CASES: Case[] = [
   },
 ];
 
-async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-  });
-}
-
 /** Saves the query, runs it once (so the embed page gets the stored result), adds the visualization. */
 async function prepare(client: TestClient, demoId: number, c: Case): Promise<string> {
-  const query = await client.post<{ id: number }>("/api/queries", {
-    name: c.name,
-    query: c.sql,
-    data_source_id: demoId,
-  });
-  if (query.status !== 200) throw new Error(`creating the query failed: ${query.text}`);
-  const id = query.body.id;
-  const run = await client.post<{ job?: { id: string; status: number; error?: string } }>(
-    `/api/queries/${id}/results`,
-    {},
-  );
-  let job = run.body.job;
-  while (job && job.status !== 3) {
-    if (job.status === 4 || job.status === 5) throw new Error(`${c.name}: ${job.error}`);
-    await new Promise((r) => setTimeout(r, 100));
-    job = (await client.get(`/api/jobs/${job.id}`)).body.job;
-  }
-  const viz = await client.post<{ id: number }>("/api/visualizations", {
-    query_id: id,
+  const query = await createQueryRun(client, demoId, c.name, c.sql);
+  const viz = await createVisualization(client, query.id, {
     type: c.type,
     name: c.name,
     options: c.options,
   });
-  if (viz.status !== 200) throw new Error(`creating the visualization failed: ${viz.text}`);
-  return `/embed/query/${id}/visualization/${viz.body.id}`;
+  return `/embed/query/${query.id}/visualization/${viz}`;
 }
 
 interface Timing {
@@ -181,7 +146,7 @@ export async function visualizationsBenchmark(): Promise<Figure[]> {
     SIGHTLINE_DATA_DIR: dataDir,
     SIGHTLINE_LOG_LEVEL: "warn",
   });
-  const browser = await launch();
+  const browser = await launchBrowser();
   const figures: Figure[] = [];
   try {
     const { client, demoId } = await setUpWithDemo(server.url);
@@ -197,10 +162,7 @@ export async function visualizationsBenchmark(): Promise<Figure[]> {
       const runs: Timing[] = [];
       const scrolls: number[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const context = await browser.newContext({
-          baseURL: server.url,
-          viewport: { width: 1280, height: 800 },
-        });
+        const context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP });
         const page = await context.newPage();
         runs.push(await measure(page, url, c));
         if (c.type === "TABLE") {

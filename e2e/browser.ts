@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { ADMIN } from "../packages/server/src/testing/httpClient";
 
 /** Debian's Chromium, never a downloaded one. */
 export const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? "/usr/bin/chromium";
@@ -35,6 +36,20 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-quic",
     ],
   });
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** Fills the login form on the page and waits for the home page. */
+export async function signInThroughForm(page: Page, user: Credentials = ADMIN): Promise<void> {
+  await page.goto("/login");
+  await page.fill("#email", user.email);
+  await page.fill("#password", user.password);
+  await page.click("button[type=submit]");
+  await page.waitForURL((url) => url.pathname === "/");
 }
 
 export async function newPage(

@@ -3,6 +3,8 @@ import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { ADMIN, TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember } from "../testing/signedIn";
+import { insertDataSourceRow, insertTestQuery } from "../testing/storeRows";
+import { insertAlert } from "../store/alerts";
 import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
 import { insertGroup, insertUser, type User } from "../store/users";
 import { adminGroupId, defaultGroupId } from "../services/organizationSetup";
@@ -194,58 +196,19 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
       const ts = new Date().toISOString();
       const defaultGroup = await defaultGroupId(db, org.id);
       const adminGroup = await adminGroupId(db, org.id);
-      const addSource = async (orgId: number, name: string, groupIds: number[]) => {
-        const { id } = await db
-          .insertInto("data_sources")
-          .values({
-            org_id: orgId,
-            name,
-            type: "pg",
-            encrypted_options: "x",
-            queue_name: "queries",
-            scheduled_queue_name: "scheduled_queries",
-            paused: false,
-            pause_reason: null,
-            created_at: ts,
-            updated_at: ts,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        for (const group_id of groupIds) {
-          await db
-            .insertInto("data_source_groups")
-            .values({ data_source_id: id, group_id, view_only: false })
-            .execute();
-        }
-        return id;
-      };
+      const addSource = (orgId: number, name: string, groupIds: number[]) =>
+        insertDataSourceRow(db, orgId, { name, type: "pg", encryptedOptions: "x", groupIds });
       const addQuery = async (orgId: number, dataSourceId: number, archived = false) => {
-        const { id } = await db
-          .insertInto("queries")
-          .values({
-            version: 1,
-            org_id: orgId,
-            data_source_id: dataSourceId,
-            latest_query_data_id: null,
-            name: "q",
-            description: null,
-            query: "select 1",
-            query_hash: "h",
-            api_key: `k${Math.random()}`,
-            user_id: adminUser.id,
-            last_modified_by_id: null,
-            is_archived: archived,
-            is_draft: true,
-            schedule: null,
-            schedule_failures: 0,
-            options: "{}",
-            tags: "[]",
-            created_at: ts,
-            updated_at: ts,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        return id;
+        const query = await insertTestQuery(db, orgId, {
+          dataSourceId,
+          userId: adminUser.id,
+          name: "q",
+          text: "select 1",
+          hash: "h",
+          archived,
+          draft: true,
+        });
+        return query.id;
       };
       const addDashboard = async (orgId: number, archived: boolean) =>
         db
@@ -266,22 +229,15 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
             updated_at: ts,
           })
           .execute();
-      const addAlert = async (orgId: number, queryId: number) =>
-        db
-          .insertInto("alerts")
-          .values({
-            org_id: orgId,
-            name: "a",
-            query_id: queryId,
-            user_id: adminUser.id,
-            options: "{}",
-            state: "unknown",
-            last_triggered_at: null,
-            rearm: null,
-            created_at: ts,
-            updated_at: ts,
-          })
-          .execute();
+      const addAlert = (orgId: number, queryId: number) =>
+        insertAlert(db, {
+          orgId,
+          userId: adminUser.id,
+          name: "a",
+          queryId,
+          options: {},
+          rearm: null,
+        });
 
       // Setup may have created objects already (a demo data source): count from there.
       const counters = async (client: TestClient) =>

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
-import { createDataSource, type TestClient } from "../testing/httpClient";
-import { publishQuery, restrictToNewGroup, startWithAdmin } from "../testing/apiServer";
+import type { TestClient } from "../testing/httpClient";
+import { createShopAndSecret, publishQuery, startWithAdmin } from "../testing/apiServer";
 import { flushEvents } from "../services/events";
-import {
-  linkGroup,
-  makeSqliteFile,
-  newGroup,
-  otherOrgObjects,
-  userClient,
-} from "./queryTestSupport";
+import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
 
@@ -68,10 +62,7 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
     ({ server, admin } = await startWithAdmin(db));
     ({ client: owner, id: ownerId } = await userClient(server, "owner@example.com"));
     ({ client: colleague, id: colleagueId } = await userClient(server, "colleague@example.com"));
-    const file = makeSqliteFile(server);
-    const shop = await createDataSource(admin, "Shop", "sqlite", { dbpath: file });
-    const secret = await createDataSource(admin, "Secret", "sqlite", { dbpath: file });
-    await restrictToNewGroup(server, secret, "secret keepers");
+    const { shop, secret } = await createShopAndSecret(server, admin);
     const nobody = await newGroup(server, "nobody");
     ({ client: outsider } = await userClient(server, "outsider@example.com", [nobody.id]));
     const readers = await newGroup(server, "readers", ["view_query"]);

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { createDataSource, ownApiKey, setUpAndLogin, TestClient } from "../testing/httpClient";
-import { publishQuery, restrictToNewGroup, startWithAdmin } from "../testing/apiServer";
-import { flushEvents } from "../services/events";
+import { ownApiKey, setUpAndLogin, TestClient } from "../testing/httpClient";
 import {
-  linkGroup,
-  makeSqliteFile,
-  newGroup,
-  otherOrgObjects,
-  userClient,
-} from "./queryTestSupport";
+  createShopAndSecret,
+  createShopDataSource,
+  publishQuery,
+  startWithAdmin,
+} from "../testing/apiServer";
+import { flushEvents } from "../services/events";
+import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
 
@@ -124,10 +123,7 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
     ({ server, admin } = await startWithAdmin(db));
     ({ client: member, id: memberId } = await userClient(server, "member@example.com"));
     ({ client: colleague, id: colleagueId } = await userClient(server, "colleague@example.com"));
-    const file = makeSqliteFile(server);
-    const shop = await createDataSource(admin, "Shop", "sqlite", { dbpath: file });
-    const secret = await createDataSource(admin, "Secret", "sqlite", { dbpath: file });
-    await restrictToNewGroup(server, secret, "secret keepers");
+    const { shop, secret } = await createShopAndSecret(server, admin);
     const nobody = await newGroup(server, "nobody");
     ({ client: outsider } = await userClient(server, "outsider@example.com", [nobody.id]));
     const viewers = await newGroup(server, "viewers");
@@ -990,14 +986,7 @@ describe.each(DATABASES)("dashboard reads on %s", (db) => {
   }
 
   it("answers a dashboard of 50 widgets with as many statements as one of 1", async () => {
-    const file = makeSqliteFile(server);
-    const dsId = (
-      await admin.post("/api/data_sources", {
-        name: "S",
-        type: "sqlite",
-        options: { dbpath: file },
-      })
-    ).body.id;
+    const dsId = await createShopDataSource(server, admin, "S");
     const vizIds: number[] = [];
     for (let i = 0; i < 10; i += 1) {
       const q = await admin.post("/api/queries", {

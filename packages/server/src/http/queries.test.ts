@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, randomName } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
-import { createDataSource, TestClient } from "../testing/httpClient";
-import { startWithAdmin } from "../testing/apiServer";
-import {
-  linkGroup,
-  makeSqliteFile,
-  newGroup,
-  otherOrgObjects,
-  userClient,
-} from "./queryTestSupport";
+import { TestClient } from "../testing/httpClient";
+import { createShopDataSource, startWithAdmin } from "../testing/apiServer";
+import { insertAlert } from "../store/alerts";
+import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
 
@@ -35,7 +30,7 @@ describe.each(DATABASES)("queries API on %s", (db) => {
   beforeAll(async () => {
     ({ server, admin } = await startWithAdmin(db));
     ({ client: member, id: memberId } = await userClient(server, "member@example.com"));
-    dsId = await createDataSource(admin, "Shop", "sqlite", { dbpath: makeSqliteFile(server) });
+    dsId = await createShopDataSource(server, admin);
     other = await otherOrgObjects(server);
   });
   afterAll(async () => {
@@ -269,22 +264,14 @@ describe.each(DATABASES)("queries API on %s", (db) => {
         updated_at: ts,
       })
       .execute();
-    const alert = await dbx
-      .insertInto("alerts")
-      .values({
-        org_id: org.id,
-        name: "a",
-        query_id: q.id,
-        user_id: memberId,
-        options: "{}",
-        state: "unknown",
-        last_triggered_at: null,
-        rearm: null,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const alert = await insertAlert(dbx, {
+      orgId: org.id,
+      userId: memberId,
+      name: "a",
+      queryId: q.id,
+      options: {},
+      rearm: null,
+    });
     await dbx
       .insertInto("alert_subscriptions")
       .values({
@@ -432,7 +419,7 @@ describe.each(DATABASES)("query lists on %s", (db) => {
   beforeAll(async () => {
     ({ server, admin } = await startWithAdmin(db));
     member = (await userClient(server, "member@example.com")).client;
-    dsId = await createDataSource(admin, "Shop", "sqlite", { dbpath: makeSqliteFile(server) });
+    dsId = await createShopDataSource(server, admin);
     for (const [name, tags] of [
       ["Harder", ["tag1"]],
       ["Better", ["tag1", "tag2"]],

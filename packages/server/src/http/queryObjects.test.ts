@@ -3,15 +3,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, randomName } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
-import { createDataSource, TestClient } from "../testing/httpClient";
-import { startWithAdmin } from "../testing/apiServer";
-import {
-  linkGroup,
-  makeSqliteFile,
-  newGroup,
-  otherOrgObjects,
-  userClient,
-} from "./queryTestSupport";
+import { TestClient } from "../testing/httpClient";
+import { createShopDataSource, startWithAdmin } from "../testing/apiServer";
+import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
 import { createDemoDataSource, DEMO_FILE } from "../services/demoDataSource";
 
 const DATABASES = await metadataDatabases();
@@ -41,7 +35,7 @@ describe.each(DATABASES)(
     beforeAll(async () => {
       ({ server, admin } = await startWithAdmin(db));
       ({ client: member, id: memberId } = await userClient(server, "member@example.com"));
-      dsId = await createDataSource(admin, "Shop", "sqlite", { dbpath: makeSqliteFile(server) });
+      dsId = await createShopDataSource(server, admin);
       other = await otherOrgObjects(server);
     });
     afterAll(async () => {

@@ -1,7 +1,7 @@
 // Set-up shared by the API suites that make their own data sources and queries.
 import fs from "node:fs";
 import { expect } from "vitest";
-import { linkGroup, newGroup } from "../http/queryTestSupport";
+import { linkGroup, makeSqliteFile, newGroup } from "../http/queryTestSupport";
 import { createDataSource, setUpAndLogin, type TestClient } from "./httpClient";
 import { startTestServer, type MetadataDb, type TestServer } from "./testServer";
 
@@ -33,18 +33,23 @@ export async function startWithDuckdb(
   return { server, admin, dataSourceId };
 }
 
-/** Takes the data source out of the default group and gives it to a new group of its own. */
-export async function restrictToNewGroup(
+/**
+ * Two SQLite data sources over the small `people` table (makeSqliteFile): Shop, in the default
+ * group as every new data source, and Secret, taken out of it and given to "secret keepers" only.
+ */
+export async function createShopAndSecret(
   server: TestServer,
-  dataSourceId: number,
-  groupName: string,
-): Promise<void> {
+  admin: TestClient,
+): Promise<{ shop: number; secret: number }> {
+  const shop = await createShopDataSource(server, admin);
+  const secret = await createShopDataSource(server, admin, "Secret");
   await server.ctx.database.db
     .deleteFrom("data_source_groups")
-    .where("data_source_id", "=", dataSourceId)
+    .where("data_source_id", "=", secret)
     .execute();
-  const group = await newGroup(server, groupName);
-  await linkGroup(server, dataSourceId, group.id, false);
+  const keepers = await newGroup(server, "secret keepers");
+  await linkGroup(server, secret, keepers.id, false);
+  return { shop, secret };
 }
 
 /** Saves a query as the client and publishes it; returns the saved query as the API answers. */
@@ -94,4 +99,13 @@ export async function saveAndRun<Saved>(
     run.body.query_result?.id ?? (await settledJob(client, run.body))?.query_result_id;
   expect(resultId, `running ${text}: ${run.text}`).toBeTypeOf("number");
   return { query: created.body as Saved, resultId: resultId as number };
+}
+
+/** A SQLite data source over the small `people` table (makeSqliteFile); returns its id. */
+export function createShopDataSource(
+  server: TestServer,
+  admin: TestClient,
+  name = "Shop",
+): Promise<number> {
+  return createDataSource(admin, name, "sqlite", { dbpath: makeSqliteFile(server) });
 }

@@ -580,6 +580,25 @@ describe("hasty users on dashboards", () => {
       ).toHaveLength(1);
     });
 
+    it("a resize, Done Editing, then a value applied while the save is slow: the value stays", async () => {
+      const { page } = await openBoard("?edit");
+      // A slow network: the layout save answers after the value has been applied.
+      await page.route(/\/api\/(widgets|dashboards)\/\d+$/, async (route) => {
+        if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 1500));
+        await route.continue();
+      });
+      await dragResizeHandle(widgetCell(page, rankedWidget), 100);
+      await page.getByTestId("done-editing").click();
+      const input = page.getByTestId("dashboard-parameters").getByTestId("parameter-max_rank");
+      await input.fill("1");
+      await input.press("Control+Enter");
+      // Leaving edit mode once the save has answered keeps the value applied meanwhile (it used
+      // to set the address back to what it was when Done Editing was clicked).
+      await page.waitForURL((url) => !url.searchParams.has("edit"));
+      expect(new URL(page.url()).searchParams.get("p_max_rank")).toBe("1");
+      await poll(() => ranked(page).getByRole("row").count()).toBe(2);
+    });
+
     it("invalid values in the address (a bad date, an unknown choice) show the dashboard", async () => {
       const session = await signedIn();
       const { page } = session;

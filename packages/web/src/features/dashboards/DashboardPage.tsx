@@ -3,7 +3,7 @@
 import { AppstoreAddOutlined, FileTextOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Checkbox, Skeleton, Typography } from "antd";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import type { Query, Visualization } from "@sightline/core";
 import {
@@ -101,19 +101,17 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const canViewQuery = hasPermission(session.user, "view_query");
   const tags = useQuery({ queryKey: ["dashboards", "tags"], queryFn: getDashboardTags });
 
-  const setFlag = useCallback(
-    (name: string, value: string | null) =>
-      setSearch(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (value === null) next.delete(name);
-          else next.set(name, value);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setSearch],
-  );
+  // Flags are set on the address as it is when they are set, not as it was when the handler was
+  // made: Done Editing sets one after awaiting a save, while parameters may have been applied.
+  const latestSearch = useRef({ search, setSearch });
+  latestSearch.current = { search, setSearch };
+  const setFlag = useCallback((name: string, value: string | null) => {
+    const { search: current, setSearch: set } = latestSearch.current;
+    const next = new URLSearchParams(current);
+    if (value === null) next.delete(name);
+    else next.set(name, value);
+    set(next, { replace: true });
+  }, []);
 
   const showAddressOf = useDashboardAddress();
 

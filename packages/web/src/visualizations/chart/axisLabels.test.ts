@@ -84,7 +84,8 @@ describe("bar data labels", () => {
       rect: { width: 40, height: 7 },
       labelRect: { width: 30, height: 14 },
     });
-    expect(half).toEqual({ hideOverlap: true, fontSize: 8, height: 10 });
+    // The segment is shorter than the smallest font: the box is 0.4 px under the font's size.
+    expect(half).toEqual({ hideOverlap: true, fontSize: 8, height: 7.6 });
     const narrow = fitBarLabel({
       rect: { width: 27, height: 100 },
       labelRect: { width: 30, height: 14 },
@@ -95,6 +96,25 @@ describe("bar data labels", () => {
       labelRect: { width: 30, height: 14 },
     });
     expect(tiny.fontSize).toBe(MIN_LABEL_FONT_SIZE);
+  });
+  it("never reach past a segment they fit in, so two stacked neighbours both keep theirs", () => {
+    const labelRect = { width: 30, height: 14 };
+    // 10.48 px tall: an 8 px font (a 10 px line) fits.
+    expect(fitBarLabel({ rect: { width: 40, height: 10.48 }, labelRect })).toEqual({
+      hideOverlap: true,
+      fontSize: 8,
+      height: 10,
+    });
+    // 9.94 px tall: the 10 px line would reach 0.06 px into the next segment; the box is cut to it.
+    expect(fitBarLabel({ rect: { width: 40, height: 9.94 }, labelRect })).toEqual({
+      hideOverlap: true,
+      fontSize: 8,
+      height: 9.94,
+    });
+    // A box a hair under the line height keeps the full size rather than rounding down a size.
+    expect(
+      fitBarLabel({ rect: { width: 40, height: 14 }, labelRect: { width: 30, height: 13.97 } }),
+    ).toEqual({ hideOverlap: true });
   });
 });
 

@@ -121,6 +121,12 @@ export const LABEL_LINE_HEIGHT = 14;
  * (as Plotly shrinks text inside bars), down to 8 px; and any label that would still overprint
  * another is hidden, the label of the larger segment staying. `labelRect` is the label's box at
  * the series' own 12 px font and 14 px line height.
+ *
+ * The shrunk label's box is never taller than its segment: a box rounded up past the segment's
+ * edge would touch the next segment's label by a fraction of a pixel, and ECharts would then hide
+ * one of two labels that both fit. Nor is it cut to less than 0.4 px under the font size (digits
+ * are drawn well inside their em box): two such boxes in neighbouring segments shorter than that
+ * overlap by more than the 0.1 px ECharts forgives, so the smaller segment's label gives way.
  */
 export function fitBarLabel(params: { rect?: LabelBox; labelRect?: LabelBox }): {
   hideOverlap: true;
@@ -130,15 +136,17 @@ export function fitBarLabel(params: { rect?: LabelBox; labelRect?: LabelBox }): 
   const { rect, labelRect } = params;
   if (!rect || !labelRect || labelRect.width <= 0 || labelRect.height <= 0)
     return { hideOverlap: true };
-  const scale = Math.min(
-    Math.abs(rect.width) / labelRect.width,
-    Math.abs(rect.height) / labelRect.height,
-  );
-  if (scale >= 1) return { hideOverlap: true };
-  const fontSize = Math.max(MIN_LABEL_FONT_SIZE, Math.floor(LABEL_FONT_SIZE * scale));
+  const width = Math.abs(rect.width);
+  const height = Math.abs(rect.height);
+  if (width >= labelRect.width && height >= LABEL_LINE_HEIGHT) return { hideOverlap: true };
+  // The largest whole font whose line fits the segment's height and whose text fits its width.
+  const byHeight = Math.floor((height * LABEL_FONT_SIZE) / LABEL_LINE_HEIGHT + 1e-6);
+  const byWidth = Math.floor((width * LABEL_FONT_SIZE) / labelRect.width + 1e-6);
+  const fontSize = Math.max(MIN_LABEL_FONT_SIZE, Math.min(LABEL_FONT_SIZE, byHeight, byWidth));
+  const lineHeight = Math.ceil((fontSize * LABEL_LINE_HEIGHT) / LABEL_FONT_SIZE);
   return {
     hideOverlap: true,
     fontSize,
-    height: Math.ceil((fontSize * LABEL_LINE_HEIGHT) / LABEL_FONT_SIZE),
+    height: Math.min(lineHeight, Math.max(fontSize - 0.4, height)),
   };
 }

@@ -309,11 +309,26 @@ describe("hasty users on dashboards", () => {
     };
     await rename(first.page, "Hasty tab one");
     await poll(async () => (await getDashboard(board.id)).name).toBe("Hasty tab one");
+    // The second tab's rename is held until Done Editing has been clicked, which waits for it:
+    // refused, it keeps edit mode with the typed title.
+    let letThrough!: () => void;
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
+    await second.page.route(/\/api\/dashboards\/\d+$/, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await rename(second.page, "Hasty tab two");
+    await second.page.getByTestId("done-editing").click();
+    await poll(() => second.page.getByTestId("save-status").textContent()).toBe("Saving");
+    letThrough();
     const conflict = second.page.getByText(
       "It seems like the dashboard has been modified by another user.",
     );
     await conflict.waitFor();
+    await poll(() => second.page.getByTestId("save-status").textContent()).toBe("Saved");
+    expect(new URL(second.page.url()).searchParams.has("edit")).toBe(true);
+    expect(await second.page.getByTestId("done-editing").count()).toBe(1);
+    expect(await second.page.getByTestId("dashboard-title").textContent()).toBe("Hasty tab two");
     await second.page.waitForTimeout(6000);
     expect(await conflict.count()).toBeGreaterThan(0);
     expect(
@@ -478,17 +493,23 @@ describe("hasty users on dashboards", () => {
   it("a rename then Done Editing at once keeps the new name and leaves edit mode", async () => {
     const board = await createDashboard(app.api, "Hasty rename done");
     const { page } = await signedIn();
-    // A slow network: the rename answers after Done Editing has left edit mode. Its new address
-    // once brought ?edit back (seen as a waitForURL timeout in CI when the server was quick).
+    // A slow network: the rename is held until the test lets it through. Its new address once
+    // brought ?edit back (seen as a waitForURL timeout in CI when the server was quick).
+    let letThrough!: () => void;
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
     await page.route(/\/api\/dashboards\/\d+$/, async (route) => {
-      if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 1000));
+      if (route.request().method() === "POST") await held;
       await route.continue();
     });
     await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
     await page.getByTestId("dashboard-title").getByRole("button").click();
     await page.getByTestId("dashboard-header").locator("textarea").fill("Hasty renamed and done");
-    // The click blurs the title (which saves it) and leaves edit mode.
+    // The click blurs the title (which saves it); Done Editing waits for that save to answer,
+    // saying Saving meanwhile, so a refusal would still find the user in edit mode.
     await page.getByTestId("done-editing").click();
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saving");
+    expect(new URL(page.url()).searchParams.has("edit")).toBe(true);
+    letThrough();
     await poll(async () => (await getDashboard(board.id)).name).toBe("Hasty renamed and done");
     // The renamed address, out of edit mode, once the rename has answered.
     await page.waitForURL(

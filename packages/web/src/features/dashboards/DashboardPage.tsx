@@ -5,23 +5,15 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Checkbox, Skeleton, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
-import type { Query, Visualization } from "@sightline/core";
 import {
   archiveDashboard,
-  createWidget,
   dashboardIdFromPath,
-  deleteWidget,
   getDashboard,
   getDashboardTags,
-  saveDashboard,
-  saveWidget,
   setDashboardFavorite,
   type DashboardDetail,
-  type DashboardSaveBody,
   type DashboardWidget,
-  type ParameterMapping,
 } from "../../api/dashboards";
-import { isApiError } from "../../api/errors";
 import { ErrorScreen } from "../../app/ErrorScreen";
 import { notify } from "../../app/notifications";
 import { hasPermission, isAdmin } from "../../app/permissions";
@@ -31,15 +23,14 @@ import { DashboardGrid } from "./DashboardGrid";
 import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { DrillDownBreadcrumbs } from "./drillDown/DrillDownBreadcrumbs";
-import { placeNewWidget, widgetPositions } from "./widgetSize";
+import { widgetPositions } from "./widgetSize";
 import { useLeaveWarning } from "../queries/useLeaveWarning";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { WidgetParametersDialog } from "./WidgetParametersDialog";
 import { useLayoutSaver } from "./useLayoutSaver";
-import { useSerialSaves } from "./useSerialSaves";
-import { isWidgetGone, widgetErrorText } from "./widgetSaveError";
-import { useDashboardAddress } from "./useDashboardAddress";
+import { useDashboardSave } from "./useDashboardSave";
+import { useWidgetEditing } from "./useWidgetEditing";
 import { DashboardFilterBar } from "./DashboardFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
 import { useWidgetCrossFilterSwitch } from "./crossFilter/useDashboardCrossFilter";
@@ -77,7 +68,6 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [search, setSearch] = useSearchParams();
   const [dashboard, setDashboard] = useState(initial);
   const [widgets, setWidgets] = useState<DashboardWidget[]>(initial.widgets ?? []);
-  const [conflict, setConflict] = useState(false);
   const [refreshToken, setRefreshToken] = useState(0);
   const [addingWidget, setAddingWidget] = useState(false);
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
@@ -113,8 +103,6 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     set(next, { replace: true });
   }, []);
 
-  const showAddressOf = useDashboardAddress();
-
   const saver = useLayoutSaver(widgets, (saved) =>
     setWidgets((current) =>
       current.map((w) => {
@@ -139,31 +127,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   // Leaving the page with layout changes not saved yet asks first (spec 3 §4).
   useLeaveWarning(editing, () => saver.pending.size > 0 || saver.status !== "saved");
 
-  const serialSave = useSerialSaves(dashboard.version);
-  async function save(changes: DashboardSaveBody) {
-    try {
-      const saved = await serialSave((version) =>
-        saveDashboard(dashboard.id, { ...changes, version }),
-      );
-      setDashboard((current) => ({
-        ...current,
-        ...saved,
-        widgets: current.widgets,
-        can_edit: current.can_edit,
-      }));
-      if (changes.name !== undefined) showAddressOf(saved);
-      queryClient.invalidateQueries({ queryKey: ["dashboards"] });
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        setConflict(true);
-        // The conflict message asks the user to copy their changes: the typed title stays shown.
-        const typed = changes.name;
-        if (typed !== undefined) setDashboard((current) => ({ ...current, name: typed }));
-      } else if (isApiError(error) && error.status === 403)
-        notify.error("Dashboard update failed", "Permission Denied.");
-      else notify.error("Dashboard update failed", error instanceof Error ? error.message : "");
-    }
-  }
+  const { save, conflict, settled } = useDashboardSave(dashboard, setDashboard);
 
   async function archive() {
     try {
@@ -183,99 +147,15 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
 
   async function doneEditing() {
     setLeaving(true);
-    // Done Editing waits for a save in flight and leaves once everything is saved.
-    const ok = await saver.flush();
+    // Done Editing waits for saves in flight (the layout, a rename) and leaves once everything is
+    // saved; a save that failed keeps edit mode, with its error and the typed changes shown.
+    const [layoutSaved, dashboardSaved] = await Promise.all([saver.flush(), settled()]);
     setLeaving(false);
-    if (ok) setFlag("edit", null);
+    if (layoutSaved && dashboardSaved) setFlag("edit", null);
   }
 
-  const existingPositions = () => [...positions.values()];
-
-  async function addVisualization(
-    visualization: Visualization,
-    query: Query,
-    parameterMappings: Record<string, ParameterMapping>,
-  ) {
-    try {
-      const widget = await createWidget({
-        dashboard_id: dashboard.id,
-        visualization_id: visualization.id,
-        text: "",
-        width: 1,
-        options: {
-          isHidden: false,
-          position: placeNewWidget(existingPositions(), visualization.type),
-          parameterMappings,
-        },
-      });
-      // The answer's visualization may come without its query: the dialog has it.
-      const visualizationWithQuery = { ...visualization, query, ...widget.visualization };
-      if (!visualizationWithQuery.query) visualizationWithQuery.query = query;
-      setWidgets((current) => [...current, { ...widget, visualization: visualizationWithQuery }]);
-    } catch (error) {
-      notify.error("Widget could not be added", error instanceof Error ? error.message : "");
-      throw error;
-    }
-  }
-
-  async function saveTextbox(text: string, widget?: DashboardWidget) {
-    if (widget) {
-      try {
-        const saved = await saveWidget(widget.id, { text, options: widget.options });
-        setWidgets((current) =>
-          current.map((w) => (w.id === widget.id ? { ...w, text: saved.text ?? text } : w)),
-        );
-      } catch (error) {
-        notify.error("Widget could not be saved", widgetErrorText(error));
-        throw error;
-      }
-      return;
-    }
-    try {
-      const created = await createWidget({
-        dashboard_id: dashboard.id,
-        visualization_id: null,
-        text,
-        width: 1,
-        options: { isHidden: false, position: placeNewWidget(existingPositions()) },
-      });
-      setWidgets((current) => [...current, created]);
-    } catch (error) {
-      notify.error("Widget could not be added", error instanceof Error ? error.message : "");
-      throw error;
-    }
-  }
-
-  const removeWidget = useCallback(async (widget: DashboardWidget) => {
-    try {
-      await deleteWidget(widget.id);
-      setWidgets((current) => current.filter((w) => w.id !== widget.id));
-    } catch (error) {
-      // Removed elsewhere already: what the user asked for is done.
-      if (isWidgetGone(error)) setWidgets((current) => current.filter((w) => w.id !== widget.id));
-      else notify.error("Widget cannot be updated", widgetErrorText(error));
-    }
-  }, []);
+  const editor = useWidgetEditing(dashboard.id, setWidgets, () => [...positions.values()]);
   const editText = useCallback((widget: DashboardWidget) => setTextbox({ widget }), []);
-  const keepOptions = useCallback(
-    (id: number, options: DashboardWidget["options"]) =>
-      setWidgets((current) => current.map((w) => (w.id === id ? { ...w, options } : w))),
-    [],
-  );
-
-  async function saveMappings(
-    widget: DashboardWidget,
-    parameterMappings: Record<string, ParameterMapping>,
-  ) {
-    const options = { ...widget.options, parameterMappings };
-    try {
-      await saveWidget(widget.id, { text: widget.text ?? "", options });
-      setWidgets((current) => current.map((w) => (w.id === widget.id ? { ...w, options } : w)));
-    } catch (error) {
-      notify.error("Widget could not be saved", widgetErrorText(error));
-      throw error;
-    }
-  }
 
   const visible = widgets.filter((w) => !w.options.isHidden);
   const renderWidget = (widget: DashboardWidget) => (
@@ -284,12 +164,12 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       editing={editing}
       canViewQuery={canViewQuery}
       refreshToken={refreshToken}
-      onRemove={removeWidget}
+      onRemove={editor.removeWidget}
       onEditText={editText}
       onEditParameters={setEditingParameters}
       {...filtering.widgetProps(widget)}
       onCrossFilterToggle={switchWidgetCrossFilter}
-      onOptionsSaved={keepOptions}
+      onOptionsSaved={editor.keepOptions}
     />
   );
 
@@ -399,19 +279,19 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
       <AddWidgetDialog
         open={addingWidget}
         dashboardParameters={params}
-        onAdd={addVisualization}
+        onAdd={editor.addVisualization}
         onClose={() => setAddingWidget(false)}
       />
       <WidgetParametersDialog
         widget={editingParameters}
         dashboardParameters={params}
-        onSave={saveMappings}
+        onSave={editor.saveMappings}
         onClose={() => setEditingParameters(null)}
       />
       <TextboxDialog
         open={textbox !== null}
         initialText={textbox?.widget ? (textbox.widget.text ?? "") : undefined}
-        onSave={(text) => saveTextbox(text, textbox?.widget)}
+        onSave={(text) => editor.saveTextbox(text, textbox?.widget)}
         onClose={() => setTextbox(null)}
       />
     </div>

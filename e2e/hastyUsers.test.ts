@@ -102,6 +102,21 @@ describe("hasty users", () => {
       expect(saved.body.options).toMatchObject({ column: "month", value: 300 });
     });
 
+    it("a pasted threshold with more digits than a number holds is kept as typed", async () => {
+      const { page } = await signedIn();
+      await pickQuery(page);
+      await page.locator("#alert-threshold").fill("12345678901234567890");
+      await page.getByTestId("save-alert").click();
+      await page.waitForURL(/\/alerts\/\d+$/);
+      await poll(() => page.locator("code").first().textContent()).toBe(
+        "month > 12345678901234567890",
+      );
+      const id = Number(new URL(page.url()).pathname.split("/").pop());
+      const saved = await app.api.get<{ options: { value?: unknown } }>(`/api/alerts/${id}`);
+      // Not rounded to 12345678901234567000 on its way.
+      expect(saved.body.options.value).toBe("12345678901234567890");
+    });
+
     it("mute, unmute and mute again quickly; destinations saved with a double click; edit, Save and Back", async () => {
       const hook = await app.api.post<{ id: number }>("/api/destinations", {
         name: "Hasty hook",

@@ -62,6 +62,17 @@ describe("alert form rules", () => {
     expect(thresholdValue("12.5")).toBe(12.5);
     expect(thresholdValue("abc")).toBe("abc");
     expect(thresholdValue("")).toBe("");
+    expect(thresholdValue(" 1.50 ")).toBe(1.5);
+    expect(thresholdValue("1e3")).toBe(1000);
+    expect(thresholdValue("-0.000125")).toBe(-0.000125);
+    expect(thresholdValue("0x10")).toBe(16);
+    expect(thresholdValue("9007199254740991")).toBe(9007199254740991);
+    // More digits than a double keeps: sent as typed, not rounded.
+    expect(thresholdValue("12345678901234567890")).toBe("12345678901234567890");
+    expect(thresholdValue("9007199254740993")).toBe("9007199254740993");
+    expect(thresholdValue("0.12345678901234567891")).toBe("0.12345678901234567891");
+    // Not finite: sent as typed, for the server to refuse with its reason.
+    expect(thresholdValue("1e400")).toBe("1e400");
   });
 
   it("reads rearm as once, each time or an interval in the largest whole unit", () => {

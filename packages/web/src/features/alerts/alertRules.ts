@@ -78,9 +78,35 @@ export function thresholdHint(op: string | undefined, threshold: unknown, topVal
   return null;
 }
 
-/** The threshold as sent: a number when it reads as one, else the text (reference §9.1). */
+/**
+ * The significant digits of a decimal numeral and the place of the first one ("0012.50" and
+ * "1.25e1" both read 125 at 2), or null for what is not a decimal numeral (hex, say).
+ */
+function decimalDigits(text: string): { digits: string; at: number } | null {
+  const match = /^\s*[+-]?(\d*)\.?(\d*)(?:e([+-]?\d+))?\s*$/i.exec(text);
+  if (!match) return null;
+  const [, whole = "", fraction = "", exponent = "0"] = match;
+  const all = whole + fraction;
+  const trimmed = all.replace(/^0+/, "");
+  return {
+    digits: trimmed.replace(/0+$/, ""),
+    at: whole.length - (all.length - trimmed.length) + Number(exponent),
+  };
+}
+
+/**
+ * The threshold as sent: a number when it reads as one, else the text (reference §9.1). A number
+ * with more digits than a double holds (12345678901234567890) is sent as typed: it compares the
+ * same, and the form shows it unchanged when opened again instead of rounded.
+ */
 export function thresholdValue(text: string): number | string {
-  return isNumeric(text) ? Number(text) : text;
+  if (!isNumeric(text)) return text;
+  const number = Number(text);
+  const typed = decimalDigits(text);
+  const read = decimalDigits(String(number));
+  if (typed && read && (typed.digits !== read.digits || (read.digits && typed.at !== read.at)))
+    return text.trim();
+  return number;
 }
 
 export const REARM_UNITS = [

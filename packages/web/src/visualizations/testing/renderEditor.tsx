@@ -3,23 +3,12 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import type { ComponentType } from "react";
 import { afterEach, beforeEach, vi } from "vitest";
-import { stubMatchMedia } from "../../testing/matchMedia";
+import { stubLayout } from "../../testing/layout";
 import { DEFAULT_FORMATS, type EditorProps, type Options, type QueryResultData } from "../types";
 
 /** Call at the top of an editor test file: stubs matchMedia and ResizeObserver around each test. */
 export function stubBrowserForEditors(): void {
-  beforeEach(() => {
-    stubMatchMedia();
-    // antd's tabs measure themselves with it.
-    vi.stubGlobal(
-      "ResizeObserver",
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-  });
+  beforeEach(stubLayout);
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

@@ -47,7 +47,7 @@ import { adminRunContext, allRunners, findRunner, withTimeout } from "../service
 import { optionsRefusal } from "../services/dataSourceChecks";
 import { recordEvent } from "../services/events";
 import { badRequest, notFound } from "./errors";
-import { bodyObject, flag, lenientBody, parseId, queryArgs, requiredObject } from "./input";
+import { bodyObject, flag, lenientBody, parseId, queryArgs, typedObjectBody } from "./input";
 import { schemaFailureJob, schemaFailureMessage, type SchemaFailure } from "./schemaFailures";
 import * as S from "./schemas";
 
@@ -80,19 +80,6 @@ const orFailure = (schema: object, description: string) => ({
   description,
 });
 
-const dataSourceBody = S.object(
-  {
-    name: S.str,
-    type: S.str,
-    options: {
-      ...S.anyObject,
-      description:
-        "Checked against the type's configuration schema; `--------` keeps a stored secret",
-    },
-  },
-  ["name", "type", "options"],
-);
-
 const lazySchema = (summary: string, params: object, answer: object) => ({
   tags,
   summary,
@@ -117,7 +104,7 @@ const docs = {
   create: {
     tags,
     summary: "Create a data source (admin)",
-    body: dataSourceBody,
+    body: S.typedObjectBody,
     response: { 200: S.dataSourceFull, ...S.errors(400, 403, 404) },
   },
   get: {
@@ -141,7 +128,7 @@ const docs = {
     tags,
     summary: "Update a data source (admin)",
     params: S.idParams,
-    body: dataSourceBody,
+    body: S.typedObjectBody,
     response: { 200: S.dataSourceFull, ...S.errors(400, 403, 404) },
   },
   delete: {
@@ -201,10 +188,7 @@ function readDataSourceInput(
   body: Record<string, unknown>,
   stored: { options: Record<string, unknown>; type: string } | null,
 ): { name: string; runner: Runner; options: Record<string, unknown> } {
-  const { name, type } = body;
-  if (typeof name !== "string" || name.trim() === "") throw badRequest("name is required.");
-  if (typeof type !== "string") throw badRequest("type is required.");
-  const options = requiredObject(body.options, "options");
+  const { name, type, options } = typedObjectBody(body);
   const runner = findRunner(type);
   if (!runner) throw badRequest(`Unknown data source type: ${type}.`);
   const schema = configurationSchema(runner);
@@ -212,11 +196,7 @@ function readDataSourceInput(
   if (stored && stored.type === type) cleaned = keepMaskedSecrets(schema, cleaned, stored.options);
   const problem = optionsProblem(schema, cleaned);
   if (problem) throw badRequest(problem);
-  return { name: name.trim(), runner, options: cleaned };
-}
-
-function duplicateName(name: string) {
-  return badRequest(`Data source with the name ${name} already exists.`);
+  return { name, runner, options: cleaned };
 }
 
 export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -274,8 +254,10 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
     const input = readDataSourceInput(bodyObject(request), null);
     await refuseUnsafe(input.runner, input.options, null);
     const ds = await saveWithUniqueName({
+      kind: "Data source",
+      name: input.name,
       selfId: null,
-      findByName: () => findDataSourceByName(db, org.id, input.name),
+      findByName: (name) => findDataSourceByName(db, org.id, name),
       save: async () =>
         insertDataSource(db, {
           orgId: org.id,
@@ -284,7 +266,6 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
           encryptedOptions: writeDataSourceOptions(ctx, input.options),
           groupId: await defaultGroupId(db, org.id),
         }),
-      refusal: () => duplicateName(input.name),
     });
     await recordEvent(db, {
       orgId: org.id,
@@ -323,15 +304,16 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
       });
       await refuseUnsafe(input.runner, input.options, ds.id);
       await saveWithUniqueName({
+        kind: "Data source",
+        name: input.name,
         selfId: ds.id,
-        findByName: () => findDataSourceByName(db, org.id, input.name),
+        findByName: (name) => findDataSourceByName(db, org.id, name),
         save: () =>
           updateDataSource(db, ds.id, {
             name: input.name,
             type: input.runner.type,
             encrypted_options: writeDataSourceOptions(ctx, input.options),
           }),
-        refusal: () => duplicateName(input.name),
       });
       await recordEvent(db, {
         orgId: org.id,

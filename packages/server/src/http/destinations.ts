@@ -24,7 +24,7 @@ import {
 } from "../destinations/options";
 import type { DestinationOptions, DestinationType } from "../destinations/types";
 import { badRequest, notFound } from "./errors";
-import { bodyObject, parseId, requiredName, requiredObject } from "./input";
+import { bodyObject, parseId, typedObjectBody } from "./input";
 import * as S from "./schemas";
 import { recordRequestEvent } from "./users";
 
@@ -40,19 +40,6 @@ interface DestinationInput {
 
 const tags = ["destinations"];
 
-const destinationBody = S.object(
-  {
-    name: S.str,
-    type: S.str,
-    options: {
-      ...S.anyObject,
-      description:
-        "Checked against the type's configuration schema; `--------` keeps a stored secret",
-    },
-  },
-  ["name", "type", "options"],
-);
-
 const docs = {
   types: {
     tags,
@@ -67,7 +54,7 @@ const docs = {
   create: {
     tags,
     summary: "Create an alert destination (admin)",
-    body: destinationBody,
+    body: S.typedObjectBody,
     response: { 200: S.destinationFull, ...S.errors(400, 403, 404) },
   },
   get: {
@@ -80,7 +67,7 @@ const docs = {
     tags,
     summary: "Update an alert destination (admin)",
     params: S.idParams,
-    body: destinationBody,
+    body: S.typedObjectBody,
     response: { 200: S.destinationFull, ...S.errors(400, 403, 404) },
   },
   delete: {
@@ -91,24 +78,17 @@ const docs = {
   },
 };
 
-/** Name, type and options of a create/update body; every field required (400 otherwise). */
+/** Name, type and options of a create/update body, the options prepared for the type. */
 function readInput(
   body: Record<string, unknown>,
   stored: { type: string; options: DestinationOptions } | null,
 ): DestinationInput {
-  const name = requiredName(body.name);
-  const type = body.type;
-  if (typeof type !== "string" || type === "") throw badRequest("type is required.");
-  const options = requiredObject(body.options, "options");
+  const { name, type, options } = typedObjectBody(body);
   const destinationType = findDestinationType(type);
   if (!destinationType) throw badRequest(`Unknown alert destination type: ${type}.`);
   const prepared = prepareDestinationOptions(destinationType, options, stored);
   if ("problem" in prepared) throw badRequest(prepared.problem);
   return { name, type: destinationType, options: prepared.options };
-}
-
-function duplicateName(name: string) {
-  return badRequest(`Alert Destination with the name ${name} already exists.`);
 }
 
 /** Alert destinations (api-platform.md §7.10); events per §10 (create and update record none). */
@@ -137,8 +117,10 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
     const { identity, org } = requireAdmin(request);
     const input = readInput(bodyObject(request), null);
     const destination = await saveWithUniqueName({
+      kind: "Alert Destination",
+      name: input.name,
       selfId: null,
-      findByName: () => findDestinationByName(db, org.id, input.name),
+      findByName: (name) => findDestinationByName(db, org.id, name),
       save: () =>
         insertDestination(db, {
           orgId: org.id,
@@ -147,7 +129,6 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
           type: input.type.type,
           encryptedOptions: writeDestinationOptions(ctx, input.options),
         }),
-      refusal: () => duplicateName(input.name),
     });
     return presentDestinationFull(ctx, destination);
   });
@@ -167,15 +148,16 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
       options: readDestinationOptions(ctx, destination),
     });
     await saveWithUniqueName({
+      kind: "Alert Destination",
+      name: input.name,
       selfId: destination.id,
-      findByName: () => findDestinationByName(db, org.id, input.name),
+      findByName: (name) => findDestinationByName(db, org.id, name),
       save: () =>
         updateDestination(db, destination.id, {
           name: input.name,
           type: input.type.type,
           encrypted_options: writeDestinationOptions(ctx, input.options),
         }),
-      refusal: () => duplicateName(input.name),
     });
     return presentDestinationFull(ctx, (await findDestination(db, org.id, destination.id))!);
   });

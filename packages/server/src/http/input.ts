@@ -66,7 +66,7 @@ export function requiredObject(value: unknown, key: string): Record<string, unkn
   return value as Record<string, unknown>;
 }
 
-/** Redash's column limit for the names of alerts and destinations. */
+/** Redash's column limit for the names of alerts, data sources and destinations. */
 const MAX_NAME = 255;
 
 /** A required `name`, trimmed: 400 when absent, blank or too long. */
@@ -76,6 +76,22 @@ export function requiredName(value: unknown): string {
     throw badRequest(`name is too long (at most ${MAX_NAME} characters).`);
   }
   return value.trim();
+}
+
+/**
+ * The create/update body of an object with a type and options (data source, alert destination):
+ * `name`, `type` and `options`, each required (400 otherwise). The caller looks the type up and
+ * checks the options against its schema.
+ */
+export function typedObjectBody(body: Record<string, unknown>): {
+  name: string;
+  type: string;
+  options: Record<string, unknown>;
+} {
+  const name = requiredName(body.name);
+  const type = body.type;
+  if (typeof type !== "string" || type === "") throw badRequest("type is required.");
+  return { name, type, options: requiredObject(body.options, "options") };
 }
 
 /** An id in a body: a whole number (or its string form), else 400. */

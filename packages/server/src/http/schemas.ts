@@ -139,6 +139,31 @@ export const group = complete(
   "A group",
 );
 
+// ---- Objects with a type and options (data sources, alert destinations) ----------------------
+
+/** Stored options as an admin reads them. */
+const maskedOptions = {
+  ...anyObject,
+  description: "Options, every secret replaced by `--------`",
+} as const;
+
+/** A type's `configuration_schema`: which options it takes, which are required or secret. */
+const configurationSchema = {
+  ...anyObject,
+  description: "The options' JSON schema (Redash form)",
+} as const;
+
+/** The body that creates or updates a data source or an alert destination. */
+export const typedObjectBody = complete({
+  name: str,
+  type: str,
+  options: {
+    ...anyObject,
+    description:
+      "Checked against the type's configuration schema; `--------` keeps a stored secret",
+  },
+});
+
 // ---- Data sources ------------------------------------------------------------------------------
 
 const dataSourceFields = {
@@ -161,7 +186,7 @@ export const dataSourceWithViewOnly = complete(
 export const dataSourceFull = complete(
   {
     ...dataSourceFields,
-    options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
+    options: maskedOptions,
     queue_name: str,
     scheduled_queue_name: str,
     groups: {
@@ -179,7 +204,7 @@ export const dataSourceType = complete(
     type: str,
     syntax: str,
     supports_auto_limit: bool,
-    configuration_schema: { ...anyObject, description: "The options' JSON schema (Redash form)" },
+    configuration_schema: configurationSchema,
   },
   "A data source type",
 );
@@ -282,18 +307,15 @@ export const schedule = object({
   until: orNull(str),
 });
 
-export const visualization = complete(
-  {
-    id: int,
-    type: str,
-    name: str,
-    description: orNull(str),
-    options: anyObject,
-    updated_at: timestamp,
-    created_at: timestamp,
-  },
-  "A visualization",
-);
+const visualizationFields = {
+  type: str,
+  name: str,
+  description: orNull(str),
+  options: anyObject,
+  updated_at: timestamp,
+  created_at: timestamp,
+} as const;
+export const visualization = complete({ id: int, ...visualizationFields }, "A visualization");
 
 const queryFields = {
   id: int,
@@ -499,12 +521,7 @@ export const publicDashboard = complete(
           updated_at: timestamp,
           created_at: timestamp,
           visualization: object({
-            type: str,
-            name: str,
-            description: orNull(str),
-            options: anyObject,
-            updated_at: timestamp,
-            created_at: timestamp,
+            ...visualizationFields,
             query: object({ id: int, name: str, description: orNull(str), options: anyObject }),
           }),
         },
@@ -520,7 +537,7 @@ export const destination = complete(destinationFields, "A destination");
 export const destinationFull = complete(
   {
     ...destinationFields,
-    options: { ...anyObject, description: "Options, every secret replaced by `--------`" },
+    options: maskedOptions,
     last_failure: orNull({ ...str, description: "Why the last delivery failed" }),
     last_failure_at: orNull(timestamp),
   },
@@ -531,7 +548,7 @@ export const destinationType = object(
     name: str,
     type: str,
     icon: str,
-    configuration_schema: anyObject,
+    configuration_schema: configurationSchema,
     deprecated: { ...bool, description: "Present (true) on deprecated types" },
   },
   ["name", "type", "icon", "configuration_schema"],

@@ -1,11 +1,12 @@
 // Manage Permissions (spec 2 §3, spec 3 §2): the users granted edit rights on a query or a
 // dashboard, shown when the permissions control is enabled.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Avatar, Button, List, Modal, Select } from "antd";
+import { Alert, Avatar, Button, List, Select } from "antd";
 import { useState } from "react";
 import { getAcl, grantEditAccess, revokeEditAccess, type AclObjectType } from "../api/acl";
 import { searchUsers } from "../api/users";
 import { notify } from "../app/notifications";
+import { CloseOnlyDialog } from "./CloseOnlyDialog";
 import { SEARCH_DEBOUNCE_MS } from "./listPage/useListAddress";
 import { useDebounced } from "./useDebounced";
 
@@ -42,13 +43,7 @@ export function PermissionsDialog({
   const failed = (error: Error) => notify.error(error.message);
 
   return (
-    <Modal
-      open
-      title="Manage Permissions"
-      footer={<Button onClick={onClose}>Close</Button>}
-      onCancel={onClose}
-      width={500}
-    >
+    <CloseOnlyDialog title="Manage Permissions" onClose={onClose} width={500}>
       <Select
         showSearch
         style={{ width: "100%" }}
@@ -93,6 +88,6 @@ export function PermissionsDialog({
           </List.Item>
         )}
       />
-    </Modal>
+    </CloseOnlyDialog>
   );
 }

@@ -1,9 +1,10 @@
 // Show API Key and Embed dialogs of a query.
-import { Alert, Button, Checkbox, Input, InputNumber, Modal, Space, Typography } from "antd";
+import { Alert, Button, Checkbox, Input, InputNumber, Space, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
 import type { ParameterDefinition, Query } from "@sightline/core";
 import { regenerateQueryApiKey } from "../../api/queries";
 import { notify } from "../../app/notifications";
+import { CloseOnlyDialog } from "../../components/CloseOnlyDialog";
 import { copyText } from "./copyText";
 import { withParameterUrl, type ParameterValues } from "./parameterValues";
 
@@ -51,13 +52,7 @@ export function ApiKeyDialog({
       .finally(() => setUpdating(false));
   };
   return (
-    <Modal
-      open
-      title="API Key"
-      footer={<Button onClick={onClose}>Close</Button>}
-      onCancel={onClose}
-      width={600}
-    >
+    <CloseOnlyDialog title="API Key" onClose={onClose} width={600}>
       <Space.Compact style={{ width: "100%" }}>
         <Input
           readOnly
@@ -73,7 +68,7 @@ export function ApiKeyDialog({
         )}
       </Space.Compact>
       <ExampleApiCalls query={query} />
-    </Modal>
+    </CloseOnlyDialog>
   );
 }
 
@@ -123,14 +118,7 @@ export function EmbedDialog({
   const url = `${origin()}/embed/query/${query.id}/visualization/${visualizationId ?? ""}?${search}`;
   const snippet = `<iframe src="${url}" width="${width}" height="${height}"></iframe>`;
   return (
-    <Modal
-      open
-      title="Embed Query"
-      footer={<Button onClick={onClose}>Close</Button>}
-      onCancel={onClose}
-      width={720}
-      data-testid="embed-dialog"
-    >
+    <CloseOnlyDialog title="Embed Query" onClose={onClose} width={720} data-testid="embed-dialog">
       {!query.is_safe ? (
         <Alert type="error" showIcon title={UNSAFE_EMBED_MESSAGE} data-testid="embed-unsafe" />
       ) : (
@@ -170,6 +158,6 @@ export function EmbedDialog({
           <ExampleApiCalls query={query} />
         </>
       )}
-    </Modal>
+    </CloseOnlyDialog>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Button, Form, Input, Modal } from "antd";
+import { Alert, Button, Form, Modal } from "antd";
 import { useState } from "react";
 import type { User } from "@sightline/core";
 import { createUser } from "../../api/users";
 import { EmailNotSent } from "./EmailNotSent";
-import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, saveErrorMessage } from "./messages";
+import { saveErrorMessage } from "./messages";
+import { UserNameEmailFields } from "./UserNameEmailFields";
 
 interface CreateUserDialogProps {
   onClose: (created: User | null) => void;
@@ -60,23 +61,7 @@ export default function CreateUserDialog({ onClose }: CreateUserDialogProps) {
         )
       ) : (
         <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-          <Form.Item
-            name="name"
-            label="Name"
-            rules={[{ required: true, whitespace: true, message: REQUIRED_MESSAGE }]}
-          >
-            <Input autoFocus />
-          </Form.Item>
-          <Form.Item
-            name="email"
-            label="Email"
-            rules={[
-              { required: true, whitespace: true, message: REQUIRED_MESSAGE },
-              { type: "email", message: INVALID_EMAIL_MESSAGE },
-            ]}
-          >
-            <Input type="email" />
-          </Form.Item>
+          <UserNameEmailFields autoFocus />
           {error && <Alert type="error" showIcon title={error} data-testid="create-user-error" />}
           {/* Enter submits. */}
           <button type="submit" hidden />

@@ -31,9 +31,10 @@ import { notify } from "../../app/notifications";
 import { isAdmin } from "../../app/permissions";
 import { SESSION_QUERY_KEY, useSession } from "../../app/session";
 import { PageHeader } from "../../components/PageHeader";
-import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, saveErrorMessage } from "./messages";
+import { REQUIRED_MESSAGE, saveErrorMessage } from "./messages";
 import { EmailNotSent } from "./EmailNotSent";
 import { disable, enable, remove } from "./userActions";
+import { UserNameEmailFields } from "./UserNameEmailFields";
 import styles from "./users.module.css";
 
 const ChangePasswordDialog = lazy(() => import("./ChangePasswordDialog"));
@@ -196,23 +197,7 @@ function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: P
             onFinish={(v) => void save(v)}
             data-testid="profile-form"
           >
-            <Form.Item
-              name="name"
-              label="Name"
-              rules={[{ required: true, whitespace: true, message: REQUIRED_MESSAGE }]}
-            >
-              <Input />
-            </Form.Item>
-            <Form.Item
-              name="email"
-              label="Email"
-              rules={[
-                { required: true, whitespace: true, message: REQUIRED_MESSAGE },
-                { type: "email", message: INVALID_EMAIL_MESSAGE },
-              ]}
-            >
-              <Input type="email" />
-            </Form.Item>
+            <UserNameEmailFields />
             {admin ? (
               <Form.Item
                 name="group_ids"

@@ -4,6 +4,7 @@ import type { ConfigurationSchema } from "@sightline/core";
 import { notify } from "../../app/notifications";
 import { DynamicForm, type DynamicFormValues } from "./DynamicForm";
 import { fieldsFromSchema } from "./schemaFields";
+import { TypeHeading } from "./TypeHeading";
 import styles from "./dynamicForm.module.css";
 
 export interface CreatableType {
@@ -78,7 +79,6 @@ export function CreateFromTypeDialog<T>(props: CreateFromTypeDialogProps<T>) {
     }
   }
 
-  const help = selected ? props.helpLink?.(selected.type) : undefined;
   const footer =
     step === STEP.configuration
       ? [
@@ -157,15 +157,12 @@ export function CreateFromTypeDialog<T>(props: CreateFromTypeDialogProps<T>) {
       )}
       {step === STEP.configuration && selected && (
         <>
-          <div className={styles.typeHeader}>
-            <span className={styles.typeLogo}>{props.logo(selected.type)}</span>
+          <TypeHeading
+            logo={<span className={styles.typeLogo}>{props.logo(selected.type)}</span>}
+            helpLink={props.helpLink?.(selected.type)}
+          >
             <strong>{selected.name}</strong>
-            {help && (
-              <a href={help} target="_blank" rel="noopener noreferrer" className={styles.help}>
-                Setup Instructions
-              </a>
-            )}
-          </div>
+          </TypeHeading>
           <DynamicForm
             key={selected.type}
             formId={FORM_ID}

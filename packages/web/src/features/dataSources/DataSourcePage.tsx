@@ -19,6 +19,7 @@ import { useSession } from "../../app/session";
 import { DynamicForm, type DynamicFormValues } from "../../components/dynamicForm/DynamicForm";
 import { FAILED_SAVING } from "../../components/dynamicForm/CreateFromTypeDialog";
 import { fieldsFromSchema } from "../../components/dynamicForm/schemaFields";
+import { TypeHeading } from "../../components/dynamicForm/TypeHeading";
 import { usePageTitle } from "../../components/usePageTitle";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { saveErrorMessage } from "../users/messages";
@@ -74,7 +75,6 @@ function EditForm({ id, source, type }: { id: number; source: DataSource; type: 
     () => fieldsFromSchema(type.configuration_schema, source.options ?? {}),
     [type, source],
   );
-  const help = setupLink(type.type);
 
   async function save(values: DynamicFormValues) {
     setSaving(true);
@@ -118,18 +118,12 @@ function EditForm({ id, source, type }: { id: number; source: DataSource; type: 
 
   return (
     <Card className={styles.edit} data-testid="data-source-edit">
-      <div className={styles.editHead}>
-        <TypeLogo type={type.type} size={48} />
+      <TypeHeading logo={<TypeLogo type={type.type} size={48} />} helpLink={setupLink(type.type)}>
         <div>
           <strong>{source.name}</strong>
           <div className={styles.editType}>{type.name}</div>
         </div>
-        {help && (
-          <a href={help} target="_blank" rel="noopener noreferrer" className={styles.help}>
-            Setup Instructions
-          </a>
-        )}
-      </div>
+      </TypeHeading>
       <DynamicForm
         fields={fields}
         initialName={source.name}

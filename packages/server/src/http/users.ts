@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import { GENERIC_MESSAGES, HttpError, badRequest, forbidden, notFound } from "./errors";
 import { bodyObject, flag, optionalString, parseId } from "./input";
+import { eventActor } from "./objectEvents";
 import {
   isAdmin,
   isAdminOrSelf,
@@ -113,8 +114,7 @@ export async function recordRequestEvent(
   if (!org || identity.kind === "anonymous") return;
   await recordEvent(ctx.database.db, {
     orgId: org.id,
-    userId: identity.kind === "user" ? identity.user.id : null,
-    apiKeyName: identity.kind === "api_key" ? identity.name : undefined,
+    ...eventActor(identity),
     action,
     objectType,
     objectId,

@@ -6,7 +6,6 @@ import type { AppContext } from "../../context";
 import { canEditAsOwner, canModify } from "../../policies";
 import { presentDashboard } from "../../presenters/dashboards";
 import { presentWidgets } from "../../presenters/widgets";
-import { recordEvent, recordEventSoon } from "../../services/events";
 import { readWidgetSources } from "../../services/widgetSources";
 import { activeKeyOf } from "../../store/apiKeys";
 import { findDashboard, type Dashboard } from "../../store/dashboards";
@@ -15,6 +14,7 @@ import type { Organization } from "../../store/organizations";
 import { widgetsOf } from "../../store/widgets";
 import { forbidden, notFound } from "../errors";
 import { parseId } from "../input";
+import { objectEvents } from "../objectEvents";
 
 export type Params = { id: string };
 
@@ -31,31 +31,7 @@ export function dashboardSupport(ctx: AppContext) {
     return dashboard;
   }
 
-  function event(
-    request: FastifyRequest,
-    identity: Identity,
-    orgId: number,
-    action: string,
-    objectId?: number | string,
-    details?: Record<string, unknown>,
-    soon = false,
-  ) {
-    const input = {
-      orgId,
-      userId: identity.kind === "user" ? identity.user.id : null,
-      apiKeyName: identity.kind === "api_key" ? identity.name : undefined,
-      action,
-      objectType: "dashboard",
-      objectId,
-      details,
-      request,
-    };
-    if (soon) {
-      recordEventSoon(db, input);
-      return Promise.resolve();
-    }
-    return recordEvent(db, input);
-  }
+  const event = objectEvents(db, "dashboard");
 
   /** The public page of a share key (single-organisation mode names the org in the query). */
   const publicUrl = (org: Organization, key: string) =>

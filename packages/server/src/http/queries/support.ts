@@ -9,7 +9,6 @@ import { accessAllows, queryAccess, requireDataSourceAccess } from "../../polici
 import { isOwnResult, readerResultRefusal } from "../../policies/results";
 import { presentQueryDetail } from "../../presenters/queries";
 import { loadResultMeta } from "../../results";
-import { recordEvent } from "../../services/events";
 import { findDataSource, groupLinks, groupLinksOf, type GroupLink } from "../../store/dataSources";
 import { favoritesAmong } from "../../store/favorites";
 import {
@@ -24,6 +23,7 @@ import { usersByIds } from "../../store/users";
 import { visualizationsOf } from "../../store/visualizations";
 import { badRequest, forbidden, notFound } from "../errors";
 import { parseId } from "../input";
+import { objectEvents } from "../objectEvents";
 import { storedQueryHash } from "./storedQueryHash";
 
 export type Params = { id: string };
@@ -35,6 +35,8 @@ const DROPDOWN_NO_GROUP =
 /** The helpers of the query routes, on this app's database. */
 export function querySupport(ctx: AppContext) {
   const { db } = ctx.database;
+
+  const event = objectEvents(db, "query");
 
   async function loadQuery(request: FastifyRequest<{ Params: Params }>, orgId: number) {
     const query = await findQuery(db, orgId, parseId(request.params.id));
@@ -133,26 +135,6 @@ export function querySupport(ctx: AppContext) {
         ? ((await visualizationsOf(db, [query.id])).get(query.id) ?? [])
         : undefined,
       isFavorite: favorite,
-    });
-  }
-
-  function event(
-    request: FastifyRequest,
-    identity: Identity,
-    orgId: number,
-    action: string,
-    objectId: number | string,
-    details?: Record<string, unknown>,
-  ) {
-    return recordEvent(db, {
-      orgId,
-      userId: identity.kind === "user" ? identity.user.id : null,
-      apiKeyName: identity.kind === "api_key" ? identity.name : undefined,
-      action,
-      objectType: "query",
-      objectId,
-      details,
-      request,
     });
   }
 

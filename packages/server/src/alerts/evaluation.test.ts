@@ -12,7 +12,7 @@ import {
 } from "../testing/services";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { userClient } from "../http/queryTestSupport";
+import { userClient } from "../testing/signedIn";
 import { startHttpSink, startMailSink, type HttpSink, type MailSink } from "./testSupport";
 
 /**

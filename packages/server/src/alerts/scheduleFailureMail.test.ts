@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { findOrgBySlug } from "../store/organizations";
-import { makeSqliteFile } from "../http/queryTestSupport";
+import { makeSqliteFile } from "../testing/apiServer";
 import { startMailSink, type MailSink } from "./testSupport";
 
 /** Failed scheduled queries e-mail their owner, once per run of failures (issue 18). */

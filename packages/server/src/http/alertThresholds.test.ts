@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
-import { startWithAdmin } from "../testing/apiServer";
+import { startWithAdmin, makeSqliteFile } from "../testing/apiServer";
 import type { TestClient } from "../testing/httpClient";
-import { makeSqliteFile } from "./queryTestSupport";
 
 const DATABASES = await metadataDatabases();
 

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import type { TestClient } from "../testing/httpClient";
-import { createShopAndSecret, publishQuery, startWithAdmin } from "../testing/apiServer";
+import {
+  createShopAndSecret,
+  publishQuery,
+  startWithAdmin,
+  linkGroup,
+  newGroup,
+  otherOrgObjects,
+} from "../testing/apiServer";
 import { flushEvents } from "../services/events";
-import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
+import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
 

@@ -7,9 +7,12 @@ import {
   createShopDataSource,
   publishQuery,
   startWithAdmin,
+  linkGroup,
+  newGroup,
+  otherOrgObjects,
 } from "../testing/apiServer";
 import { flushEvents } from "../services/events";
-import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
+import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
 

@@ -10,8 +10,7 @@ import { findOrgBySlug } from "../store/organizations";
 import type { TestClient } from "../testing/httpClient";
 import { metadataDatabases, TEST_PG_URL } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
-import { startWithAdmin } from "../testing/apiServer";
-import { makeSqliteFile } from "./queryTestSupport";
+import { startWithAdmin, makeSqliteFile } from "../testing/apiServer";
 
 /**
  * What a data source may point at, checked when it is created, saved and tested (SECURITY.md

@@ -10,16 +10,16 @@ import {
 } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { TestClient } from "../testing/httpClient";
-import { startWithAdmin } from "../testing/apiServer";
-import { findDataSource } from "../store/dataSources";
-import { readDataSourceOptions } from "../services/dataSourceOptions";
 import {
+  startWithAdmin,
   linkGroup,
   makeSqliteFile,
   newGroup,
   otherOrgObjects,
-  userClient,
-} from "./queryTestSupport";
+} from "../testing/apiServer";
+import { findDataSource } from "../store/dataSources";
+import { readDataSourceOptions } from "../services/dataSourceOptions";
+import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
 const HAS_PG = await postgresAvailable();

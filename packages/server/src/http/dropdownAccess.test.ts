@@ -11,8 +11,8 @@ import type { TestServer } from "../testing/testServer";
 import { createDataSource, TestClient } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { defaultGroupId } from "../services/organizationSetup";
-import { saveAndRun, startWithAdmin } from "../testing/apiServer";
-import { linkGroup, newGroup, userClient } from "./queryTestSupport";
+import { saveAndRun, startWithAdmin, linkGroup, newGroup } from "../testing/apiServer";
+import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, TEST_PG_URL } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { setUpAndLogin, TestClient, type Response } from "../testing/httpClient";
-import { makeSqliteFile } from "./queryTestSupport";
+import { makeSqliteFile } from "../testing/apiServer";
 
 /**
  * A dashboard's share key opens that dashboard and the results of its widgets' queries, and

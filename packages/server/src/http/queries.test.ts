@@ -2,9 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, randomName } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { TestClient } from "../testing/httpClient";
-import { createShopDataSource, startWithAdmin } from "../testing/apiServer";
+import {
+  createShopDataSource,
+  startWithAdmin,
+  linkGroup,
+  newGroup,
+  otherOrgObjects,
+} from "../testing/apiServer";
 import { insertAlert } from "../store/alerts";
-import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
+import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
 

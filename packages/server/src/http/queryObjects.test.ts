@@ -4,8 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases, randomName } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { TestClient } from "../testing/httpClient";
-import { createShopDataSource, startWithAdmin } from "../testing/apiServer";
-import { linkGroup, newGroup, otherOrgObjects, userClient } from "./queryTestSupport";
+import {
+  createShopDataSource,
+  startWithAdmin,
+  linkGroup,
+  newGroup,
+  otherOrgObjects,
+} from "../testing/apiServer";
+import { userClient } from "../testing/signedIn";
 import { createDemoDataSource, DEMO_FILE } from "../services/demoDataSource";
 
 const DATABASES = await metadataDatabases();

@@ -15,8 +15,8 @@ import { findUserByEmail } from "../store/users";
 import { userIdentity } from "../auth/identity";
 import { principalOf } from "../execution/principal";
 import { dropdownValues } from "../services/queryDropdowns";
-import { saveAndRun, settledJob, startWithAdmin } from "../testing/apiServer";
-import { linkGroup, newGroup, userClient } from "./queryTestSupport";
+import { saveAndRun, settledJob, startWithAdmin, linkGroup, newGroup } from "../testing/apiServer";
+import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
 

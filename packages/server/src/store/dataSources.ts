@@ -100,7 +100,17 @@ export interface NewDataSource {
   groupId: number;
 }
 
-export async function insertDataSource(db: Kysely<DB>, input: NewDataSource): Promise<DataSource> {
+export function insertDataSource(db: Kysely<DB>, input: NewDataSource): Promise<DataSource> {
+  const { groupId, ...fields } = input;
+  return insertDataSourceInGroups(db, fields, [groupId]);
+}
+
+/** A new data source linked with full access to each group (to none: only admins reach it). */
+export async function insertDataSourceInGroups(
+  db: Kysely<DB>,
+  input: Omit<NewDataSource, "groupId">,
+  groupIds: number[],
+): Promise<DataSource> {
   const ts = now();
   return db.transaction().execute(async (tx) => {
     const row = await tx
@@ -119,10 +129,12 @@ export async function insertDataSource(db: Kysely<DB>, input: NewDataSource): Pr
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await tx
-      .insertInto("data_source_groups")
-      .values({ data_source_id: row.id, group_id: input.groupId, view_only: false })
-      .execute();
+    for (const groupId of groupIds) {
+      await tx
+        .insertInto("data_source_groups")
+        .values({ data_source_id: row.id, group_id: groupId, view_only: false })
+        .execute();
+    }
     return fromRow(row);
   });
 }

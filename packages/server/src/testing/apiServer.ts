@@ -1,8 +1,17 @@
 // Set-up shared by the API suites that make their own data sources and queries.
 import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
 import { expect } from "vitest";
-import { linkGroup, makeSqliteFile, newGroup } from "../http/queryTestSupport";
+import { DEFAULT_GROUP_PERMISSIONS } from "@sightline/core";
+import { insertDataSourceInGroups } from "../store/dataSources";
+import { addDataSourceLink, setDataSourceViewOnly } from "../store/groups";
+import { findOrgBySlug, insertOrg } from "../store/organizations";
+import { insertSnippet } from "../store/querySnippets";
+import { insertGroup, insertUser } from "../store/users";
+import { insertVisualization } from "../store/visualizations";
 import { createDataSource, setUpAndLogin, type TestClient } from "./httpClient";
+import { insertTestQuery } from "./storeRows";
 import { startTestServer, type MetadataDb, type TestServer } from "./testServer";
 
 /**
@@ -108,4 +117,85 @@ export function createShopDataSource(
   name = "Shop",
 ): Promise<number> {
   return createDataSource(admin, name, "sqlite", { dbpath: makeSqliteFile(server) });
+}
+
+/** A SQLite file in the server's allowed data folder with a small table; returns its name. */
+export function makeSqliteFile(server: TestServer, name = "shop.sqlite"): string {
+  const dir = server.config.fileDataDir!;
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new SQLite(path.join(dir, name));
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS people (id INTEGER PRIMARY KEY, name TEXT, value TEXT);" +
+      "DELETE FROM people;" +
+      "INSERT INTO people VALUES (1, 'John', 'John Doe'), (2, 'Ann', 'Ann Lee');",
+  );
+  db.close();
+  return name;
+}
+
+/** A regular group of the default organisation. */
+export async function newGroup(
+  server: TestServer,
+  name: string,
+  permissions: readonly string[] = DEFAULT_GROUP_PERMISSIONS,
+) {
+  const db = server.ctx.database.db;
+  const org = (await findOrgBySlug(db, "default"))!;
+  return insertGroup(db, org.id, name, "regular", [...permissions]);
+}
+
+/** Gives the group the data source, with full access or view only. */
+export async function linkGroup(
+  server: TestServer,
+  dataSourceId: number,
+  groupId: number,
+  viewOnly: boolean,
+) {
+  const db = server.ctx.database.db;
+  await addDataSourceLink(db, groupId, dataSourceId);
+  if (viewOnly) await setDataSourceViewOnly(db, groupId, dataSourceId, true);
+}
+
+/**
+ * A second organisation with a user, a data source (in no group), a query with a visualization,
+ * and a snippet: objects the suites reach only by id, to see them refused.
+ */
+export async function otherOrgObjects(server: TestServer) {
+  const db = server.ctx.database.db;
+  const unique = Date.now();
+  const org = await insertOrg(db, "Other", `other-${unique}`);
+  const group = await insertGroup(db, org.id, "default", "builtin", [...DEFAULT_GROUP_PERMISSIONS]);
+  const user = await insertUser(db, {
+    orgId: org.id,
+    name: "Other",
+    email: `other-${unique}@example.com`,
+    passwordHash: null,
+    groupIds: [group.id],
+    invitationPending: false,
+  });
+  const dataSource = await insertDataSourceInGroups(
+    db,
+    { orgId: org.id, name: "Other DS", type: "sqlite", encryptedOptions: "v1.x.y.z" },
+    [],
+  );
+  const query = await insertTestQuery(db, org.id, {
+    dataSourceId: dataSource.id,
+    userId: user.id,
+    lastModifiedById: user.id,
+    name: "Other query",
+    text: "SELECT 1",
+    hash: "x",
+  });
+  const visualization = await insertVisualization(db, query.id, {
+    type: "TABLE",
+    name: "T",
+    description: null,
+    options: {},
+  });
+  const snippet = await insertSnippet(db, org.id, user.id, {
+    trigger: "other",
+    description: "",
+    snippet: "x",
+  });
+  return { org, user, dataSource, query, visualization, snippet };
 }

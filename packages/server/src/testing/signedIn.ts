@@ -10,15 +10,24 @@ import { startTestServer } from "./testServer";
 
 export const PASSWORD = "secret password";
 
-/** A user of the organisation in its default group (and the admin group when asked). */
+/**
+ * A user of the organisation in the given groups, else in its default group (and the admin group
+ * when asked).
+ */
 export async function addUser(
   server: TestServer,
   org: Organization,
   email: string,
-  options: { name?: string; admin?: boolean; pending?: boolean; password?: string | null } = {},
+  options: {
+    name?: string;
+    admin?: boolean;
+    groupIds?: number[];
+    pending?: boolean;
+    password?: string | null;
+  } = {},
 ): Promise<User> {
   const db = server.ctx.database.db;
-  const groups = [await defaultGroupId(db, org.id)];
+  const groups = [...(options.groupIds ?? [await defaultGroupId(db, org.id)])];
   if (options.admin) groups.push(await adminGroupId(db, org.id));
   const password = options.password === undefined ? PASSWORD : options.password;
   return insertUser(db, {
@@ -44,6 +53,17 @@ export async function signIn<C extends TestClient = TestClient>(
   const res = await client.login(email, password);
   if (res.status !== 302) throw new Error(`login of ${email} failed with ${res.status}`);
   return client;
+}
+
+/** A user of the default organisation in the given groups (default: its default group), signed in. */
+export async function userClient(
+  server: TestServer,
+  email: string,
+  groupIds?: number[],
+): Promise<{ client: TestClient; id: number }> {
+  const org = (await findOrgBySlug(server.ctx.database.db, "default"))!;
+  const user = await addUser(server, org, email, { groupIds });
+  return { client: await signIn(server, email), id: user.id };
 }
 
 export interface AdminAndMember<C extends TestClient> {

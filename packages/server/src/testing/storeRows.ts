@@ -5,10 +5,10 @@ import { createMailer, type Mailer } from "../mail";
 import { DEFAULT_RESULT_LIMITS } from "../results/limits";
 import { writeResult, type ResultMeta } from "../results/resultStore";
 import type { Cell, ResultColumn } from "../runners/types";
+import { insertDataSourceInGroups } from "../store/dataSources";
 import { insertQuery, type Query } from "../store/queries";
 import type { DB } from "../store/schema";
 import { insertUser, type User } from "../store/users";
-import { now } from "../store/values";
 
 /** A user with no password and no groups, to own queries, alerts and destinations. */
 export function insertOwner(
@@ -33,30 +33,8 @@ export async function insertDataSourceRow(
   orgId: number,
   fields: { name: string; type: string; encryptedOptions: string; groupIds: number[] },
 ): Promise<number> {
-  const ts = now();
-  const { id } = await db
-    .insertInto("data_sources")
-    .values({
-      org_id: orgId,
-      name: fields.name,
-      type: fields.type,
-      encrypted_options: fields.encryptedOptions,
-      queue_name: "queries",
-      scheduled_queue_name: "scheduled_queries",
-      paused: false,
-      pause_reason: null,
-      created_at: ts,
-      updated_at: ts,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  for (const groupId of fields.groupIds) {
-    await db
-      .insertInto("data_source_groups")
-      .values({ data_source_id: id, group_id: groupId, view_only: false })
-      .execute();
-  }
-  return id;
+  const { groupIds, ...row } = fields;
+  return (await insertDataSourceInGroups(db, { orgId, ...row }, groupIds)).id;
 }
 
 /** A query of the user's, with no result yet: published and unscheduled unless told otherwise. */

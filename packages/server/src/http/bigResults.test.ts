@@ -6,7 +6,7 @@ import { testContext } from "../runners/testSupport";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import type { TestClient } from "../testing/httpClient";
-import { startWithDuckdb } from "../testing/apiServer";
+import { runToResult, startWithDuckdb } from "../testing/apiServer";
 
 // A big DuckDB result is re-run so that DuckDB writes its JSON (runners/duckdbJson.ts) and its
 // CSV is converted from the stored text (results/rowTextScanner.ts). Through the HTTP API, it
@@ -37,26 +37,6 @@ describe.each(DATABASES)("big DuckDB results through the API on %s", (db) => {
     await server?.close();
   });
 
-  /** Runs the query through the API and returns its stored result's id. */
-  async function execute(): Promise<number> {
-    const res = await admin.post<{
-      query_result?: { id: number };
-      job?: { id: string };
-    }>("/api/query_results", { data_source_id: dataSourceId, query: QUERY, max_age: 0 });
-    if (res.body.query_result) return res.body.query_result.id;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const job = await admin.get<{ job: { status: number; query_result_id: number | null } }>(
-        `/api/jobs/${res.body.job!.id}`,
-      );
-      if (job.body.job.status === 3) return job.body.job.query_result_id!;
-      if (job.body.job.status > 3 || Date.now() > deadline) {
-        throw new Error(`the run failed: ${JSON.stringify(job.body.job)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   /** The same rows stored as the cell path reads them. */
   async function storeFromCells(): Promise<number> {
     const orgId = (await findOrgBySlug(server.ctx.database.db, "default"))!.id;
@@ -85,7 +65,7 @@ describe.each(DATABASES)("big DuckDB results through the API on %s", (db) => {
     let written = "";
     let id = 0;
     for (let attempt = 0; attempt < 10 && !written.includes('"whole":2.0'); attempt += 1) {
-      id = await execute();
+      id = await runToResult(admin, dataSourceId, QUERY);
       written = (await admin.get(`/api/query_results/${id}.json`)).text;
     }
     expect(written.includes('"whole":2.0'), "DuckDB wrote the stored JSON").toBe(true);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import type { TestClient } from "../testing/httpClient";
-import { startWithDuckdb } from "../testing/apiServer";
+import { runToResult, startWithDuckdb } from "../testing/apiServer";
 import { decodedBody, rawGet, type RawResponse } from "../testing/rawHttp";
 
 // Answers built per request travel compressed (gzip, or brotli for clients without gzip), streamed
@@ -26,22 +26,7 @@ describe.each(DATABASES)("compressed answers on %s", (db) => {
     await server?.close();
   });
 
-  /** Runs a query through the API and returns its stored result's id. */
-  async function resultOf(query: string): Promise<number> {
-    const res = await admin.post("/api/query_results", {
-      data_source_id: dataSourceId,
-      query,
-      max_age: 0,
-    });
-    if (res.body.query_result) return res.body.query_result.id;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const job = await admin.get(`/api/jobs/${res.body.job.id}`);
-      if (job.body.job.status === 3) return job.body.job.query_result_id;
-      if (job.body.job.status > 3 || Date.now() > deadline) throw new Error(job.text);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const resultOf = (query: string) => runToResult(admin, dataSourceId, query);
 
   function get(url: string, acceptEncoding?: string): Promise<RawResponse> {
     const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ");

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import type { TestClient } from "../testing/httpClient";
-import { startWithDuckdb } from "../testing/apiServer";
+import { settledJob, startWithDuckdb } from "../testing/apiServer";
 
 // A database's error reaches the user as the database wrote it (its line breaks too), without the
 // `/* Username: … Query Hash … */` comment Sightline puts in front of the text for database logs.
@@ -24,20 +24,13 @@ describe.each(DATABASES)("query errors through the API on %s", (db) => {
 
   /** The failed job's error for a text. */
   async function errorOf(query: string): Promise<string> {
-    const res = await admin.post<{ job: { id: string; status: number; error: string } }>(
-      "/api/query_results",
-      { data_source_id: dataSourceId, query, max_age: 0 },
-    );
-    let job = res.body.job;
-    await expect
-      .poll(
-        async () => {
-          job = (await admin.get<{ job: typeof job }>(`/api/jobs/${job.id}`)).body.job;
-          return job.status;
-        },
-        { timeout: 30_000, interval: 100 },
-      )
-      .toBe(4);
+    const res = await admin.post("/api/query_results", {
+      data_source_id: dataSourceId,
+      query,
+      max_age: 0,
+    });
+    const job = await settledJob(admin, res.body);
+    expect(job.status).toBe(4);
     return job.error;
   }
 

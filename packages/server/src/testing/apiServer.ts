@@ -78,14 +78,32 @@ export async function publishQuery(
   return res.body;
 }
 
-/** Polls the job of an API answer until it has ended (or 20 s have passed); the job last seen. */
+/** Polls the job of an API answer until it has ended (or 60 s have passed); the job last seen. */
 export async function settledJob(client: TestClient, body: any): Promise<any> {
   let job = body.job;
-  for (let i = 0; job && job.status < 3 && i < 400; i += 1) {
+  for (let i = 0; job && job.status < 3 && i < 1200; i += 1) {
     await new Promise((r) => setTimeout(r, 50));
     job = (await client.get(`/api/jobs/${job.id}`)).body.job;
   }
   return job;
+}
+
+/** Runs a text on the data source through /api/query_results (max_age 0); the stored result's id. */
+export async function runToResult(
+  client: TestClient,
+  dataSourceId: number,
+  query: string,
+): Promise<number> {
+  const run = await client.post("/api/query_results", {
+    data_source_id: dataSourceId,
+    query,
+    max_age: 0,
+  });
+  expect(run.status, run.text).toBe(200);
+  if (run.body.query_result) return run.body.query_result.id;
+  const job = await settledJob(client, run.body);
+  expect(job?.status, `the run failed: ${JSON.stringify(job)}`).toBe(3);
+  return job.query_result_id;
 }
 
 /** Saves a query as the client and runs it; returns the saved query and its stored result's id. */

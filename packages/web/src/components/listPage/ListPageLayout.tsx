@@ -86,7 +86,8 @@ export function ListPageLayout(props: ListPageLayoutProps) {
   );
 }
 
-/** A centred icon, the spec's text and, where the spec offers one, the action that fills the list. */
+/** A centred icon (an antd icon, drawn large and faint), the spec's text and, where the spec offers
+ *  one, the action that fills the list. */
 export function ListEmptyState(props: { icon: ReactNode; text: string; action?: ReactNode }) {
   return (
     <div className={styles.empty} data-testid="empty-state">

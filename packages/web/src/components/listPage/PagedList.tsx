@@ -5,44 +5,54 @@ import type { TableProps } from "antd";
 import type { ReactNode } from "react";
 import type { ListParams, TagCount } from "../../api/lists";
 import { useSession } from "../../app/session";
-import { ListPageLayout, type ListLink } from "./ListPageLayout";
+import { ListPageLayout, useCurrentList, type ListLink } from "./ListPageLayout";
 import { ListTable, listTableControls, type ListPage, type OrderKeys } from "./ListTable";
 import { useListAddress, type ListAddress } from "./useListAddress";
 
-export interface PagedListData<Row> {
+/** One of an area's lists (All, My, Favorites...): the server's kind, its address, link and title. */
+export interface AreaList<Kind extends string> extends ListLink {
+  kind: Kind;
+  title: string;
+}
+
+export interface PagedListData<Row, Kind extends string = string> {
+  lists: AreaList<Kind>[];
+  /** The list the address names. */
+  list: AreaList<Kind>;
   address: ListAddress;
   table: ReturnType<typeof listTableControls<Row>>;
   rows: UseQueryResult<ListPage<Row>>;
   tags: TagCount[];
 }
 
-/** The address's page of one list (`kind`) of an area, cached under [area, kind, …], and the area's tags. */
-export function usePagedList<Row>(options: {
+/** The address's page of the list it names (one of `lists`), cached under [area, kind, …], and the
+ *  area's tags. */
+export function usePagedList<Row, Kind extends string>(options: {
   area: string;
-  kind: string;
+  lists: AreaList<Kind>[];
   orderKeys: OrderKeys;
-  fetchPage: (params: ListParams) => Promise<ListPage<Row>>;
+  fetchPage: (kind: Kind, params: ListParams) => Promise<ListPage<Row>>;
   fetchTags: () => Promise<TagCount[]>;
-}): PagedListData<Row> {
-  const { area, kind, fetchPage } = options;
+}): PagedListData<Row, Kind> {
+  const { area, lists, fetchPage } = options;
+  const list = useCurrentList(lists);
+  const { kind } = list;
   const config = useSession().client_config;
   const address = useListAddress({ pageSize: config.pageSize || 20, order: "-created_at" });
   const { q, tags, page, pageSize, order } = address;
   const table = listTableControls<Row>(address, options.orderKeys, config.pageSize);
   const rows = useQuery({
     queryKey: [area, kind, { q, tags, page, pageSize, order }],
-    queryFn: () => fetchPage({ page, page_size: pageSize, order, q, tags }),
+    queryFn: () => fetchPage(kind, { page, page_size: pageSize, order, q, tags }),
     placeholderData: keepPreviousData,
   });
   const allTags = useQuery({ queryKey: [area, "tags"], queryFn: options.fetchTags });
-  return { address, table, rows, tags: allTags.data ?? [] };
+  return { lists, list, address, table, rows, tags: allTags.data ?? [] };
 }
 
 interface PagedListProps<Row> {
   data: PagedListData<Row>;
   searchPlaceholder: string;
-  links: ListLink[];
-  currentPath: string;
   columns: TableProps<Row>["columns"];
   /** Shown instead of the table when the first page is empty. */
   empty: ReactNode;
@@ -57,8 +67,8 @@ export function PagedList<Row extends { id: number }>(props: PagedListProps<Row>
   return (
     <ListPageLayout
       searchPlaceholder={props.searchPlaceholder}
-      links={props.links}
-      currentPath={props.currentPath}
+      links={data.lists}
+      currentPath={data.list.path}
       address={data.address}
       tags={data.tags}
     >

@@ -15,17 +15,13 @@ import { hasPermission } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { PageHeader } from "../../components/PageHeader";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
-import {
-  ListEmptyState,
-  listStyles as styles,
-  useCurrentList,
-} from "../../components/listPage/ListPageLayout";
+import { ListEmptyState, listStyles as styles } from "../../components/listPage/ListPageLayout";
 import { nameColumn } from "../../components/listPage/ListTable";
-import { PagedList, usePagedList } from "../../components/listPage/PagedList";
+import { PagedList, usePagedList, type AreaList } from "../../components/listPage/PagedList";
 import { formatDateTime } from "../queries/display";
 import NewDashboardDialog from "./NewDashboardDialog";
 
-const LISTS: { kind: DashboardListKind; path: string; label: string; title: string }[] = [
+const LISTS: AreaList<DashboardListKind>[] = [
   { kind: "all", path: "/dashboards", label: "All Dashboards", title: "Dashboards" },
   { kind: "my", path: "/dashboards/my", label: "My Dashboards", title: "My Dashboards" },
   {
@@ -43,18 +39,18 @@ const ORDER_KEYS: Record<string, string> = {
 };
 
 export default function DashboardListPage() {
-  const list = useCurrentList(LISTS);
   const session = useSession();
   const config = session.client_config;
   const canCreate = hasPermission(session.user, "create_dashboard");
   const [creating, setCreating] = useState(false);
-  const dashboards = usePagedList<DashboardListItem>({
+  const dashboards = usePagedList({
     area: "dashboards",
-    kind: list.kind,
+    lists: LISTS,
     orderKeys: ORDER_KEYS,
-    fetchPage: (params) => listDashboards(list.kind, params),
+    fetchPage: listDashboards,
     fetchTags: getDashboardTags,
   });
+  const { list } = dashboards;
   const { q, tags } = dashboards.address;
   const { sortOrder } = dashboards.table;
 
@@ -105,8 +101,6 @@ export default function DashboardListPage() {
       <PagedList<DashboardListItem>
         data={dashboards}
         searchPlaceholder="Search Dashboards..."
-        links={LISTS}
-        currentPath={list.path}
         columns={columns}
         empty={emptyState(list.kind, q, tags, canCreate, openNew)}
         // Hidden while one page holds everything (at most 5 rows with the size selector, spec 3 §9).
@@ -125,9 +119,7 @@ function emptyState(
   canCreate: boolean,
   create: () => void,
 ) {
-  const icon = (
-    <AppstoreOutlined style={{ fontSize: 40, color: "var(--ant-color-text-quaternary)" }} />
-  );
+  const icon = <AppstoreOutlined />;
   if (q) return <ListEmptyState icon={icon} text="Sorry, we couldn't find anything." />;
   if (tags.length > 0)
     return <ListEmptyState icon={icon} text="No dashboards found tagged with the selected tags." />;

@@ -11,18 +11,14 @@ import {
 import { hasPermission } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { PageHeader } from "../../components/PageHeader";
-import {
-  ListEmptyState,
-  listStyles as styles,
-  useCurrentList,
-} from "../../components/listPage/ListPageLayout";
+import { ListEmptyState, listStyles as styles } from "../../components/listPage/ListPageLayout";
 import { nameColumn } from "../../components/listPage/ListTable";
-import { PagedList, usePagedList } from "../../components/listPage/PagedList";
+import { PagedList, usePagedList, type AreaList } from "../../components/listPage/PagedList";
 import { formatDateTime, scheduleText } from "./display";
 import { FavoriteStar } from "./FavoriteStar";
 import { useCanCreateQuery } from "./useCanCreateQuery";
 
-const LISTS: { kind: QueryListKind; path: string; label: string; title: string }[] = [
+const LISTS: AreaList<QueryListKind>[] = [
   { kind: "all", path: "/queries", label: "All Queries", title: "Queries" },
   { kind: "my", path: "/queries/my", label: "My Queries", title: "My Queries" },
   { kind: "favorites", path: "/queries/favorites", label: "Favorites", title: "Favorite Queries" },
@@ -39,20 +35,20 @@ const ORDER_KEYS: Record<string, string> = {
 };
 
 export default function QueryListPage() {
-  const list = useCurrentList(LISTS);
   const session = useSession();
   const config = session.client_config;
   // The New Query button needs create_query (spec 2); the empty state's offer also needs a data
   // source to write to ("if creation is permitted"), not a way to the no-permission page.
   const canCreate = hasPermission(session.user, "create_query");
   const mayCreateFirst = useCanCreateQuery() === true;
-  const queries = usePagedList<QueryListItem>({
+  const queries = usePagedList({
     area: "queries",
-    kind: list.kind,
+    lists: LISTS,
     orderKeys: ORDER_KEYS,
-    fetchPage: (params) => listQueries(list.kind, params),
+    fetchPage: listQueries,
     fetchTags: getQueryTags,
   });
+  const { list } = queries;
   const { q, tags } = queries.address;
   const { sortOrder } = queries.table;
 
@@ -118,8 +114,6 @@ export default function QueryListPage() {
       <PagedList<QueryListItem>
         data={queries}
         searchPlaceholder="Search Queries..."
-        links={LISTS}
-        currentPath={list.path}
         columns={columns}
         empty={emptyState(list.kind, q, tags, mayCreateFirst)}
         testId="queries-table"
@@ -152,6 +146,6 @@ function emptyState(kind: QueryListKind, q: string, tags: string[], canCreate: b
       );
     }
   }
-  const icon = <CodeOutlined style={{ fontSize: 40, color: "var(--ant-color-text-quaternary)" }} />;
+  const icon = <CodeOutlined />;
   return <ListEmptyState icon={icon} text={text} action={action} />;
 }

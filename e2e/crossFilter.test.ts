@@ -203,6 +203,22 @@ describe("Cross-filtering on a dashboard", () => {
       await poll(() => column(page, ids.customers, 1)).toEqual(["Alice", "Bob", "Carl", "Dora"]);
       expect(new URL(page.url()).searchParams.has("cf")).toBe(false);
 
+      // From the keyboard: the chart takes focus, the arrow keys move between the bars (DE, FR,
+      // IT) and Enter filters by the one reached, as a click does; Enter again removes it.
+      await widget(page, ids.chart).locator("[aria-roledescription=chart]").focus();
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("Enter");
+      await poll(() => tags(page)).toEqual(["country: FR"]);
+      await poll(() => bars(page, ids.chart).then((b) => b.map((x) => x.opacity))).toEqual([
+        0.25, 1, 0.25,
+      ]);
+      await screenshot(page, "cross-filter-keyboard-desktop");
+      await page.keyboard.press("Enter");
+      await poll(() => tags(page)).toEqual([]);
+      // Escape lets go of the bar, and only then reaches the page.
+      await page.keyboard.press("Escape");
+
       // A table cell of a mapped column ("land" is the dashboard's "country"): the chart keeps FR.
       const cities = widget(page, ids.cities);
       await cities.getByRole("cell", { name: "FR", exact: true }).click();

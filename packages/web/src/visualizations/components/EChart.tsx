@@ -1,8 +1,16 @@
 // One ECharts instance bound to a div: created once, updated with each new option, resized with
 // its container, disposed on unmount.
 import * as echarts from "echarts";
-import { useEffect, useRef, useState, type CSSProperties } from "react";
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+} from "react";
 import { markRendered } from "../lib/renderMark";
+import { moveFocus, reachableCounts, type ChartFocus } from "./chartKeyboard";
 import { useRenderContext } from "./renderContextValue";
 
 // Browser tests and benchmarks read what is drawn through this (echarts.getInstanceByDom).
@@ -36,6 +44,14 @@ export interface EChartProps {
   onEvent?: EChartEvent | EChartEvent[];
 }
 
+/** Highlights a value and shows its tooltip, as hovering it would. */
+function showFocus(chart: echarts.ECharts, at: ChartFocus) {
+  if (chart.isDisposed()) return;
+  chart.dispatchAction({ type: "downplay" });
+  chart.dispatchAction({ type: "highlight", ...at });
+  chart.dispatchAction({ type: "showTip", ...at });
+}
+
 export function EChart({ option, onClick, style, notMerge = true, onEvent }: EChartProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [chart, setChart] = useState<echarts.ECharts | null>(null);
@@ -45,6 +61,8 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
   const eventRef = useRef(events);
   eventRef.current = events;
   const eventNames = events.map((e) => e.name).join(",");
+  // The value reached from the keyboard, if any.
+  const focus = useRef<ChartFocus | null>(null);
   // Set with each new option; the next "rendered" event marks the visualization as painted.
   const markPending = useRef(false);
 
@@ -118,12 +136,63 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
     const next = animate ? option : { ...option, animation: false };
     firstOption.current = false;
     chart.setOption(next as echarts.EChartsOption, { notMerge, lazyUpdate: true });
+    // A value reached from the keyboard stays highlighted through a new option (the dimming an
+    // Enter's cross-filter brings, say), once that option is drawn.
+    const at = focus.current;
+    if (at) requestAnimationFrame(() => focus.current === at && showFocus(chart, at));
   }, [chart, option, notMerge, animateFirst]);
+
+  // A chart whose values can be clicked can be used from the keyboard too: Tab to it, the arrow
+  // keys move between its values (highlighted, with their tooltip), Enter or Space clicks one,
+  // Escape lets go.
+  const counts = useMemo(() => reachableCounts(option.series), [option.series]);
+  const keyboard = !!onClick && counts.some((count) => count > 0);
+  const letGo = () => {
+    focus.current = null;
+    if (!chart || chart.isDisposed()) return;
+    chart.dispatchAction({ type: "hideTip" });
+    chart.dispatchAction({ type: "downplay" });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!chart) return;
+    const at = focus.current;
+    if (event.key === "Escape" && at) {
+      // Only lets go of the value; the page's own Escape (removing a cross-filter) waits.
+      event.stopPropagation();
+      return letGo();
+    }
+    if ((event.key === "Enter" || event.key === " ") && at) {
+      event.preventDefault();
+      const data = (option.series as { data?: unknown[] }[])[at.seriesIndex]?.data;
+      clickRef.current?.({
+        ...at,
+        data: data?.[at.dataIndex],
+        event: { event: { ctrlKey: event.ctrlKey, metaKey: event.metaKey } },
+      });
+      return;
+    }
+    const next = moveFocus(event.key, at, counts);
+    if (!next) return;
+    event.preventDefault();
+    focus.current = next;
+    showFocus(chart, next);
+  };
 
   // A parent sized only by min-height gives "100%" nothing to resolve against, so the chart
   // takes that min-height too.
   return (
-    <div ref={ref} style={{ width: "100%", height: "100%", minHeight: "inherit", ...style }} />
+    <div
+      ref={ref}
+      style={{ width: "100%", height: "100%", minHeight: "inherit", ...style }}
+      {...(keyboard && {
+        tabIndex: 0,
+        role: "application",
+        "aria-roledescription": "chart",
+        "aria-label": "Chart: the arrow keys move between values, Enter selects one",
+        onKeyDown,
+        onBlur: letGo,
+      })}
+    />
   );
 }
 

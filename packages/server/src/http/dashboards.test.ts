@@ -12,6 +12,8 @@ import {
   otherOrgObjects,
 } from "../testing/apiServer";
 import { flushEvents } from "../services/events";
+import { insertWidget } from "../store/widgets";
+import { insertTestDashboard } from "../testing/storeRows";
 import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
@@ -656,39 +658,19 @@ describe.each(DATABASES)("dashboards and widgets API on %s", (db) => {
   });
 
   it("treats another organisation's dashboards and widgets as unknown", async () => {
-    const ts = new Date().toISOString();
-    const foreign = await server.ctx.database.db
-      .insertInto("dashboards")
-      .values({
-        version: 1,
-        org_id: other.org.id,
-        slug: "foreign",
-        name: "Foreign",
-        user_id: other.user.id,
-        layout: "[]",
-        dashboard_filters_enabled: false,
-        is_archived: false,
-        is_draft: false,
-        tags: "[]",
-        options: "{}",
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const foreignWidget = await server.ctx.database.db
-      .insertInto("widgets")
-      .values({
-        dashboard_id: foreign.id,
-        visualization_id: null,
-        text: "foreign",
-        width: 1,
-        options: "{}",
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const db = server.ctx.database.db;
+    const foreign = await insertTestDashboard(db, other.org.id, {
+      name: "Foreign",
+      userId: other.user.id,
+      slug: "foreign",
+    });
+    const foreignWidget = await insertWidget(db, {
+      dashboard_id: foreign.id,
+      visualization_id: null,
+      text: "foreign",
+      width: 1,
+      options: {},
+    });
     const before = [await count("dashboards"), await count("widgets")];
     for (const res of [
       await admin.get(`/api/dashboards/${foreign.id}`),

@@ -9,7 +9,10 @@ import {
   newGroup,
   otherOrgObjects,
 } from "../testing/apiServer";
-import { insertAlert } from "../store/alerts";
+import { insertAlert, insertSubscription } from "../store/alerts";
+import { findOrgBySlug } from "../store/organizations";
+import { insertWidget } from "../store/widgets";
+import { insertTestDashboard } from "../testing/storeRows";
 import { userClient } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
@@ -233,43 +236,15 @@ describe.each(DATABASES)("queries API on %s", (db) => {
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe("You don't have permission to edit this resource.");
     const dbx = server.ctx.database.db;
-    const ts = new Date().toISOString();
-    const org = await dbx
-      .selectFrom("organizations")
-      .select("id")
-      .where("slug", "=", "default")
-      .executeTakeFirstOrThrow();
-    const dash = await dbx
-      .insertInto("dashboards")
-      .values({
-        version: 1,
-        org_id: org.id,
-        slug: "d",
-        name: "d",
-        user_id: memberId,
-        layout: "[]",
-        dashboard_filters_enabled: false,
-        is_archived: false,
-        is_draft: false,
-        tags: "[]",
-        options: "{}",
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await dbx
-      .insertInto("widgets")
-      .values({
-        dashboard_id: dash.id,
-        visualization_id: q.visualizations[0].id,
-        text: null,
-        width: 1,
-        options: "{}",
-        created_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    const org = (await findOrgBySlug(dbx, "default"))!;
+    const dash = await insertTestDashboard(dbx, org.id, { name: "d", userId: memberId });
+    await insertWidget(dbx, {
+      dashboard_id: dash.id,
+      visualization_id: q.visualizations[0].id,
+      text: null,
+      width: 1,
+      options: {},
+    });
     const alert = await insertAlert(dbx, {
       orgId: org.id,
       userId: memberId,
@@ -278,16 +253,7 @@ describe.each(DATABASES)("queries API on %s", (db) => {
       options: {},
       rearm: null,
     });
-    await dbx
-      .insertInto("alert_subscriptions")
-      .values({
-        user_id: memberId,
-        destination_id: null,
-        alert_id: alert.id,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .execute();
+    await insertSubscription(dbx, { alertId: alert.id, userId: memberId, destinationId: null });
 
     const res = await member.delete(`/api/queries/${q.id}`);
     expect(res.status).toBe(200);

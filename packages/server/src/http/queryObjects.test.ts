@@ -10,23 +10,12 @@ import {
   linkGroup,
   newGroup,
   otherOrgObjects,
+  settledJob,
 } from "../testing/apiServer";
 import { userClient } from "../testing/signedIn";
 import { createDemoDataSource, DEMO_FILE } from "../services/demoDataSource";
 
 const DATABASES = await metadataDatabases();
-
-async function settle(
-  client: TestClient,
-  body: { job?: { id: string; status: number }; query_result?: unknown },
-) {
-  let job = body.job;
-  for (let i = 0; job && job.status < 3 && i < 200; i += 1) {
-    await new Promise((r) => setTimeout(r, 50));
-    job = (await client.get(`/api/jobs/${job.id}`)).body.job;
-  }
-  return job;
-}
 
 describe.each(DATABASES)(
   "query execution, dropdowns, visualizations, snippets and ACL on %s",
@@ -64,7 +53,7 @@ describe.each(DATABASES)(
       });
       const first = await member.post(`/api/queries/${source.id}/results`);
       expect(first.status).toBe(200);
-      const job = await settle(member, first.body);
+      const job = await settledJob(member, first.body);
       if (job) expect(job.status).toBe(3);
       const dropdown = await member.get(`/api/queries/${source.id}/dropdown`);
       expect(dropdown.body).toEqual([
@@ -103,7 +92,7 @@ describe.each(DATABASES)(
         max_age: 0,
       });
       expect(ok.status).toBe(200);
-      await settle(member, ok.body);
+      await settledJob(member, ok.body);
 
       const dd = await member.get(`/api/queries/${withParams.id}/dropdowns/${source.id}`);
       expect(dd.status).toBe(200);
@@ -137,7 +126,7 @@ describe.each(DATABASES)(
         parameters: { n: 1 },
       });
       expect(allowed.status).toBe(200);
-      await settle(viewer, allowed.body);
+      await settledJob(viewer, allowed.body);
       expect((await viewer.get(`/api/queries/${safe.id}`)).body.can_edit).toBe(false);
       expect((await viewer.post(`/api/queries/${safe.id}/refresh?p_n=1`)).status).toBe(403);
 
@@ -183,7 +172,7 @@ describe.each(DATABASES)(
       expect(refreshed.status).toBe(200);
       // A quick run may be answered inline (the fast path) instead of with a job.
       expect(refreshed.body.job ?? refreshed.body.query_result).toBeDefined();
-      await settle(admin, refreshed.body);
+      await settledJob(admin, refreshed.body);
       const noParam = await admin.post(`/api/queries/${safe.id}/refresh`);
       expect(noParam.status).toBe(400);
       expect(noParam.body.job.status).toBe(4);

@@ -3,7 +3,7 @@ import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { ADMIN, TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember } from "../testing/signedIn";
-import { insertDataSourceRow, insertTestQuery } from "../testing/storeRows";
+import { insertDataSourceRow, insertTestDashboard, insertTestQuery } from "../testing/storeRows";
 import { insertAlert } from "../store/alerts";
 import { findOrgBySlug, insertOrg, type Organization } from "../store/organizations";
 import { insertGroup, insertUser, type User } from "../store/users";
@@ -210,25 +210,8 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
         });
         return query.id;
       };
-      const addDashboard = async (orgId: number, archived: boolean) =>
-        db
-          .insertInto("dashboards")
-          .values({
-            version: 1,
-            org_id: orgId,
-            slug: "d",
-            name: "d",
-            user_id: adminUser.id,
-            layout: "[]",
-            dashboard_filters_enabled: false,
-            is_archived: archived,
-            is_draft: false,
-            tags: "[]",
-            options: "{}",
-            created_at: ts,
-            updated_at: ts,
-          })
-          .execute();
+      const addDashboard = (orgId: number, archived: boolean) =>
+        insertTestDashboard(db, orgId, { name: "d", userId: adminUser.id, archived });
       const addAlert = (orgId: number, queryId: number) =>
         insertAlert(db, {
           orgId,

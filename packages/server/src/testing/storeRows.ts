@@ -5,6 +5,7 @@ import { createMailer, type Mailer } from "../mail";
 import { DEFAULT_RESULT_LIMITS } from "../results/limits";
 import { writeResult, type ResultMeta } from "../results/resultStore";
 import type { Cell, ResultColumn } from "../runners/types";
+import { insertDashboard, type Dashboard } from "../store/dashboards";
 import { insertDataSourceInGroups } from "../store/dataSources";
 import { insertQuery, type Query } from "../store/queries";
 import type { DB } from "../store/schema";
@@ -67,6 +68,29 @@ export function insertTestQuery(
     options: {},
     tags: [],
   });
+}
+
+/** A published dashboard of the user's with no widgets (archived when told). */
+export function insertTestDashboard(
+  db: Kysely<DB>,
+  orgId: number,
+  fields: { name: string; userId: number; slug?: string; archived?: boolean },
+): Promise<Dashboard> {
+  return insertDashboard(
+    db,
+    orgId,
+    {
+      name: fields.name,
+      user_id: fields.userId,
+      layout: [],
+      dashboard_filters_enabled: false,
+      is_archived: fields.archived ?? false,
+      is_draft: false,
+      tags: [],
+      options: {},
+    },
+    fields.slug,
+  );
 }
 
 /** Writes the rows as a result of the query's text and makes it the query's latest result. */

@@ -202,6 +202,8 @@ describe("Drill-down from a dashboard", () => {
       const tab = await opened;
       await tab.waitForURL((url) => url.pathname.startsWith(`/dashboards/${target.id}`));
       expect(new URL(tab.url()).searchParams.get("p_country")).toBe("FR");
+      // The new tab has the breadcrumb too (handed over, as it has no history of its own).
+      await poll(() => trail(tab).textContent()).toBe("Sales overview");
       await tab.close();
       expect(new URL(page.url()).pathname).toBe(`/dashboards/${source.id}-${source.slug}`);
       await clickBar(chart(page), "DE", 20);
@@ -257,6 +259,9 @@ describe("Drill-down from a dashboard", () => {
       const tab = await opened;
       await tab.waitForLoadState();
       expect(new URL(tab.url()).pathname + new URL(tab.url()).search).toBe(href);
+      await poll(() => trail(tab).textContent()).toBe("Sales overview");
+      await tab.locator("[data-testid=drill-down-trail] a").click();
+      await tab.waitForURL((url) => url.pathname === `/dashboards/${source.id}-${source.slug}`);
       await tab.close();
       // The first tab stayed, unfiltered: the link's click is not a cross-filter click.
       expect(new URL(page.url()).pathname).toBe(`/dashboards/${source.id}-${source.slug}`);

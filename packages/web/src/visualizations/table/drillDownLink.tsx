@@ -6,6 +6,7 @@ import { useInRouterContext } from "react-router";
 import { drillDownHref, readDrillDownLink, type DrillDownLink } from "@sightline/core";
 import {
   isPlainLeftClick,
+  useHandOffTrail,
   useOpenDrillDownHref,
 } from "../../components/drillDown/useOpenDrillDownHref";
 import { useSignedInLinks } from "../signedInLinks";
@@ -43,7 +44,11 @@ function PlainLink({
   text,
   title,
   onClick,
-}: DrillDownLinkCellProps & { onClick?: (e: MouseEvent<HTMLAnchorElement>) => void }) {
+  onAuxClick,
+}: DrillDownLinkCellProps & {
+  onClick?: (e: MouseEvent<HTMLAnchorElement>) => void;
+  onAuxClick?: (e: MouseEvent<HTMLAnchorElement>) => void;
+}) {
   const href = drillDownHref(link, row);
   return (
     <a
@@ -55,6 +60,7 @@ function PlainLink({
         event.stopPropagation();
         onClick?.(event);
       }}
+      onAuxClick={onAuxClick}
       {...(link.newTab ? { target: "_blank", rel: "noopener noreferrer" } : {})}
     >
       {text || href}
@@ -64,13 +70,19 @@ function PlainLink({
 
 function RouterLink(props: DrillDownLinkCellProps): ReactNode {
   const open = useOpenDrillDownHref();
+  const handOff = useHandOffTrail();
   return (
     <PlainLink
       {...props}
       onClick={(event) => {
-        if (props.link.newTab || !isPlainLeftClick(event)) return;
+        const href = event.currentTarget.getAttribute("href") ?? "";
+        // The browser opens a new tab itself: that tab is handed the breadcrumb trail.
+        if (props.link.newTab || !isPlainLeftClick(event)) return handOff(href);
         event.preventDefault();
-        open(event.currentTarget.getAttribute("href") ?? "", false);
+        open(href, false);
+      }}
+      onAuxClick={(event) => {
+        if (event.button === 1) handOff(event.currentTarget.getAttribute("href") ?? "");
       }}
     />
   );

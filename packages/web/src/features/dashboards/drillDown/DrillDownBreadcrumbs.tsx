@@ -10,6 +10,7 @@ import {
   readDrillDownTrail,
   type DrillDownCrumb,
 } from "@sightline/core";
+import { handedOffTrail, handOffTrail } from "../../../components/drillDown/trailHandoff";
 import { isPlainLeftClick } from "../../../components/drillDown/useOpenDrillDownHref";
 import styles from "./DrillDownBreadcrumbs.module.css";
 
@@ -22,7 +23,10 @@ export function useDrillDownTrail(): DrillDownCrumb[] {
   const location = useLocation();
   const navigate = useNavigate();
   const fromState = readDrillDownTrail(location.state);
-  const [kept, setKept] = useState<DrillDownCrumb[]>(fromState ?? []);
+  // A page opened in a new tab by a drill-down was handed its trail (it has no history state).
+  const [kept, setKept] = useState<DrillDownCrumb[]>(
+    () => fromState ?? handedOffTrail(location.pathname + location.search + location.hash) ?? [],
+  );
   if (fromState !== null && JSON.stringify(fromState) !== JSON.stringify(kept)) setKept(fromState);
   const dropped = fromState === null && kept.length > 0;
   useEffect(() => {
@@ -55,9 +59,12 @@ export function DrillDownBreadcrumbs() {
             <a
               href={crumb.path}
               onClick={(event) => {
-                if (!isPlainLeftClick(event)) return;
+                const back = drillDownBackState(trail, index);
+                // A new tab the browser opens for the crumb is handed the crumbs before it.
+                if (!isPlainLeftClick(event))
+                  return handOffTrail(crumb.path, back[DRILL_DOWN_TRAIL_STATE_KEY]);
                 event.preventDefault();
-                navigate(crumb.path, { state: drillDownBackState(trail, index) });
+                navigate(crumb.path, { state: back });
               }}
             >
               {crumb.title}

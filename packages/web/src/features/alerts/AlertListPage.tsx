@@ -141,9 +141,8 @@ export default function AlertListPage() {
       alerts.data.filter((a) => !needle || a.name.toLowerCase().includes(needle)),
       order,
     );
-    const icon = (
-      <NotificationOutlined style={{ fontSize: 40, color: "var(--ant-color-text-quaternary)" }} />
-    );
+    // ListEmptyState draws it large and faint.
+    const icon = <NotificationOutlined />;
     if (alerts.data.length === 0) {
       content = (
         <ListEmptyState icon={icon} text="Get notified on certain events" action={newAlert} />

@@ -366,6 +366,59 @@ describe("visualizations in the embed page", () => {
     await context.close();
   });
 
+  it(
+    "CHART heatmap, bubbles and error bars: each kind of series is drawn",
+    { timeout: 90_000 },
+    async () => {
+      // Each needs its own part of ECharts (heatmap and visualMap, scatter, custom series).
+      const heat = await embed(STATUS_BY_MONTH, "CHART", "Orders heat", {
+        globalSeriesType: "heatmap",
+        columnMapping: { month: "x", status: "y", orders: "zVal" },
+      });
+      const heatChart = await chartDrawn(heat.page);
+      expect(heatChart.series.map((s) => s.type)).toEqual(["heatmap"]);
+      expect(heatChart.series[0]!.points).toBeGreaterThan(20);
+      const scale = await heat.page.evaluate(() => {
+        const host = (
+          window as unknown as {
+            sightlineECharts: {
+              getInstanceByDom(el: Element): { getOption(): { visualMap?: unknown[] } };
+            };
+          }
+        ).sightlineECharts;
+        const el = document.querySelector("[_echarts_instance_]")!;
+        return host.getInstanceByDom(el).getOption().visualMap?.length ?? 0;
+      });
+      expect(scale).toBe(1);
+      await screenshot(heat.page, "viz-chart-heatmap");
+      expect(heat.errors).toEqual([]);
+      await heat.context.close();
+
+      const sql = `
+        SELECT status, count(*) AS orders, count(*) / 10 AS spread, count(*) / 1000 AS size
+        FROM orders GROUP BY 1 ORDER BY 1`;
+      const bars = await embed(sql, "CHART", "Orders spread", {
+        globalSeriesType: "column",
+        columnMapping: { status: "x", orders: "y", spread: "yError" },
+        series: { stacking: null, error_y: { type: "data", visible: true } },
+      });
+      const barChart = await chartDrawn(bars.page);
+      expect(barChart.series.map((s) => s.type)).toEqual(["bar", "custom"]);
+      await screenshot(bars.page, "viz-chart-error-bars");
+      expect(bars.errors).toEqual([]);
+      await bars.context.close();
+
+      const bubbles = await embed(sql, "CHART", "Orders bubbles", {
+        globalSeriesType: "bubble",
+        columnMapping: { status: "x", orders: "y", size: "size" },
+      });
+      const bubbleChart = await chartDrawn(bubbles.page);
+      expect(bubbleChart.series.map((s) => s.type)).toEqual(["scatter"]);
+      expect(bubbles.errors).toEqual([]);
+      await bubbles.context.close();
+    },
+  );
+
   it("CHART pie: one slice per status with labels", { timeout: 60_000 }, async () => {
     const sql = "SELECT status, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC";
     const { page, context, errors } = await embed(sql, "CHART", "Order status", {

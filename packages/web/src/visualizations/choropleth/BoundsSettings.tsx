@@ -1,7 +1,7 @@
 // The choropleth editor's Bounds tab: the saved view's north-east and south-west corners.
 // Moving the preview map fills them in; an empty field takes the map's own edge.
 import { Alert, Button, InputNumber, Space } from "antd";
-import { getMap } from "echarts";
+import { getMap } from "echarts/core";
 import { useEffect, useMemo, useState } from "react";
 import { Field } from "../components/controls";
 import { useGeoMap } from "../components/useGeoMap";

@@ -1,6 +1,6 @@
 // One ECharts instance bound to a div: created once, updated with each new option, resized with
 // its container, disposed on unmount.
-import * as echarts from "echarts";
+import { echarts } from "./echartsSetup";
 import {
   useEffect,
   useMemo,
@@ -135,7 +135,7 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
     const animate = firstOption.current && animateFirst;
     const next = animate ? option : { ...option, animation: false };
     firstOption.current = false;
-    chart.setOption(next as echarts.EChartsOption, { notMerge, lazyUpdate: true });
+    chart.setOption(next as echarts.EChartsCoreOption, { notMerge, lazyUpdate: true });
     // A value reached from the keyboard stays highlighted through a new option (the dimming an
     // Enter's cross-filter brings, say), once that option is drawn.
     const at = focus.current;

@@ -2,7 +2,7 @@
 // Countries: Natural Earth 1:110m (world-atlas) with ISO codes added; USA: Census states
 // (us-atlas), already in the Albers-USA projection (Alaska and Hawaii moved); Japan: SVG outlines
 // from @svg-maps/japan (see japan.ts).
-import { registerMap } from "echarts";
+import { registerMap } from "echarts/core";
 import type { Feature, FeatureCollection, Geometry } from "geojson";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { loadJapan, type SvgRegions } from "./japan";

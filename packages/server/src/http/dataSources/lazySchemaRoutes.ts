@@ -1,0 +1,91 @@
+// Lazy schema (api-queries.md §12): databases, a database's tables and a table's columns, one
+// level per request, for every type that lists them one by one.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../../context";
+import { requireDataSourceAccess, requireLogin } from "../../policies";
+import { readDataSourceOptions } from "../../services/dataSourceOptions";
+import { adminRunContext, findRunner, withTimeout } from "../../services/dataSourceTypes";
+import { groupLinksOf } from "../../store/dataSources";
+import { badRequest } from "../errors";
+import { schemaFailureJob, schemaFailureMessage, type SchemaFailure } from "../schemaFailures";
+import { docs } from "./docs";
+import { SCHEMA_TIMEOUT_MS, type DataSourceSupport, type Params } from "./support";
+
+export function dataSourceLazySchemaRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  support: DataSourceSupport,
+): void {
+  const { db } = ctx.database;
+  const { load } = support;
+
+  /** The data source of a request, its runner, and a timed run that answers a failure, not throws. */
+  async function lazySource(request: FastifyRequest<{ Params: Params }>) {
+    const { identity, org } = requireLogin(request);
+    const ds = await load(request, org.id);
+    requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "view");
+    const runner = findRunner(ds.type);
+    if (!runner?.listDatabases || !runner.listTables || !runner.listColumns) {
+      throw badRequest("Resource only available for data sources that list databases.");
+    }
+    const run = <T>(
+      failure: SchemaFailure,
+      work: (options: Record<string, unknown>, signal: AbortSignal) => Promise<T>,
+    ) =>
+      withTimeout(SCHEMA_TIMEOUT_MS, schemaFailureMessage(failure), (signal) =>
+        work(readDataSourceOptions(ctx, ds), signal),
+      ).catch((error: unknown) => {
+        request.log.info({ err: error }, "lazy schema failed");
+        return { failed: failure } as const;
+      });
+    return {
+      runner,
+      run,
+      runContext: (signal: AbortSignal) => adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+    };
+  }
+
+  app.get<{ Params: Params }>(
+    "/api/databricks/databases/:id",
+    { schema: docs.databases },
+    async (request) => {
+      const { runner, run, runContext } = await lazySource(request);
+      const result = await run("databases-failed", (options, signal) =>
+        runner.listDatabases!(options, runContext(signal)),
+      );
+      if ("failed" in result) return schemaFailureJob(result.failed);
+      return result;
+    },
+  );
+
+  app.get<{ Params: Params & { database: string } }>(
+    "/api/databricks/databases/:id/:database/tables",
+    { schema: docs.tables },
+    async (request) => {
+      const { runner, run, runContext } = await lazySource(request);
+      const database = request.params.database;
+      const result = await run("tables-failed", (options, signal) =>
+        runner.listTables!(options, database, runContext(signal)),
+      );
+      if ("failed" in result) return schemaFailureJob(result.failed);
+      return {
+        schema: [...result].sort().map((table) => ({ name: `${database}.${table}`, columns: [] })),
+        has_columns: false,
+      };
+    },
+  );
+
+  app.get<{ Params: Params & { database: string; table: string } }>(
+    "/api/databricks/databases/:id/:database/columns/:table",
+    { schema: docs.columns },
+    async (request) => {
+      const { runner, run, runContext } = await lazySource(request);
+      const { database, table } = request.params;
+      const result = await run("columns-failed", (options, signal) =>
+        runner.listColumns!(options, database, table, runContext(signal)),
+      );
+      if ("failed" in result) return schemaFailureJob(result.failed);
+      return result;
+    },
+  );
+}

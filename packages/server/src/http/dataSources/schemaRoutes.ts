@@ -1,0 +1,63 @@
+// A data source's whole schema (tables and their columns): from the cache, or read again.
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import { requireDataSourceAccess, requireLogin } from "../../policies";
+import { SchemaNotSupportedError, type SchemaTable } from "../../runners/types";
+import { readDataSourceOptions } from "../../services/dataSourceOptions";
+import { adminRunContext, findRunner, withTimeout } from "../../services/dataSourceTypes";
+import { groupLinksOf, readCachedSchema, writeCachedSchema } from "../../store/dataSources";
+import { flag } from "../input";
+import { schemaFailureJob } from "../schemaFailures";
+import { docs } from "./docs";
+import { SCHEMA_TIMEOUT_MS, type DataSourceSupport, type Params } from "./support";
+
+export function dataSourceSchemaRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  support: DataSourceSupport,
+): void {
+  const { db } = ctx.database;
+  const { load } = support;
+
+  app.get<{ Params: Params }>(
+    "/api/data_sources/:id/schema",
+    { schema: docs.schema },
+    async (request) => {
+      const { identity, org } = requireLogin(request);
+      const ds = await load(request, org.id);
+      requireDataSourceAccess(identity, await groupLinksOf(db, ds.id), "view");
+      if (!flag(request, "refresh")) {
+        const cached = await readCachedSchema<SchemaTable[]>(db, ds.id);
+        if (cached?.schema) return { schema: cached.schema };
+      }
+      const runner = findRunner(ds.type);
+      if (!runner) return schemaFailureJob("schema-not-supported");
+      try {
+        const tables = await withTimeout(
+          SCHEMA_TIMEOUT_MS,
+          "Timed out while reading the schema.",
+          (signal) =>
+            runner.getSchema(
+              readDataSourceOptions(ctx, ds),
+              adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+            ),
+        );
+        const schema = sortSchema(tables);
+        await writeCachedSchema(db, ds.id, schema);
+        return { schema };
+      } catch (error) {
+        if (error instanceof SchemaNotSupportedError)
+          return schemaFailureJob("schema-not-supported");
+        const details = error instanceof Error ? error.message : String(error);
+        return schemaFailureJob("schema-failed", details);
+      }
+    },
+  );
+}
+
+/** Tables sorted by name, and columns by name, as Redash serves them. */
+function sortSchema(tables: SchemaTable[]): SchemaTable[] {
+  return [...tables]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((t) => ({ ...t, columns: [...t.columns].sort((a, b) => a.name.localeCompare(b.name)) }));
+}

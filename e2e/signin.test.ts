@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findOrgBySlug } from "../packages/server/src/store/organizations";
 import { findUserByEmail, insertUser } from "../packages/server/src/store/users";
 import { defaultGroupId } from "../packages/server/src/services/organizationSetup";
-import { inviteLink, resetLink } from "../packages/server/src/auth/routes";
+import { inviteLink, resetLink } from "../packages/server/src/auth/routes/links";
 import { DESKTOP, PHONE, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
 

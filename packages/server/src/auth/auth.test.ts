@@ -5,7 +5,7 @@ import { ADMIN, TestClient, setUpAndLogin } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { findUserByEmail, insertUser } from "../store/users";
 import { defaultGroupId } from "../services/organizationSetup";
-import { inviteLink, resetLink } from "./routes";
+import { inviteLink, resetLink } from "./routes/links";
 import { makeToken } from "./tokens";
 
 const DATABASES = await metadataDatabases();

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import type { User } from "../store/users";
-import { inviteLink, resetLink, verifyLink } from "./routes";
+import { inviteLink, resetLink, verifyLink } from "./routes/links";
 
 /** The emails of the sign-in flows (subjects as Redash's, with the product name). */
 

@@ -37,7 +37,7 @@ import { listGroups } from "../store/groups";
 import { generateApiKey } from "../auth/secretKey";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { startSession } from "../auth/requestAuth";
-import { resetLink } from "../auth/routes";
+import { resetLink } from "../auth/routes/links";
 import { sendResetEmail, sendVerificationEmail } from "../auth/emails";
 import { defaultGroupId } from "../services/organizationSetup";
 import { BAD_EMAIL, EMAIL_TAKEN, inviteUser, normalizeEmail } from "../services/users";

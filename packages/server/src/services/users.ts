@@ -9,7 +9,7 @@ import {
   type User,
 } from "../store/users";
 import { defaultGroupId } from "./organizationSetup";
-import { inviteLink } from "../auth/routes";
+import { inviteLink } from "../auth/routes/links";
 import { sendInviteEmail } from "../auth/emails";
 
 /** Rules for users created and edited through the API (api-platform.md §7.1). */

@@ -3,8 +3,8 @@
 // selection drawn by dimming the other values (issue 19).
 import type { EChartsClick } from "../components/EChart";
 import type { DatumClick, DatumSelection, Row } from "../types";
-import type { BuiltChart } from "./echartsOption";
-import { LARGE_SERIES } from "./echartsOption";
+import type { BuiltChart } from "./builtChart";
+import { LARGE_SERIES } from "./cartesianSeries";
 import type { ColumnMapping } from "./options";
 import type { ChartPoint, ChartSeries } from "./prepare";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alignZero, buildChartOption, tickLabelWidth } from "./echartsOption";
+import { buildChartOption } from "./echartsOption";
+import { alignZero, tickLabelWidth } from "./valueAxis";
 import { getChartOptions } from "./options";
 import { prepareChart, preparePies, prepareHeatmap } from "./prepare";
 import { clickUrl, pointText } from "./text";

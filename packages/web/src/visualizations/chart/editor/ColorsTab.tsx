@@ -5,7 +5,7 @@ import { ColorField, Field, SelectField } from "../../components/controls";
 import { optionFields } from "../../editorFields";
 import { COLOR_SCHEMES } from "../../palette";
 import type { QueryResultData } from "../../types";
-import { HEATMAP_SCHEMES } from "../echartsOption";
+import { HEATMAP_SCHEMES } from "../heatmapOption";
 import { preparePies } from "../prepare";
 import type { ChartTabProps } from "./tabProps";
 

@@ -35,7 +35,7 @@ import { usersByIds } from "../store/users";
 import { badRequest, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId, requiredName, requiredObject } from "./input";
 import * as S from "./schemas";
-import { recordRequestEvent } from "./users";
+import { recordRequestEvent } from "./requestEvents";
 
 type Params = { Params: { id: string } };
 type SubscriptionParams = { Params: { id: string; subscriptionId: string } };

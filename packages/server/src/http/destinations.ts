@@ -26,7 +26,7 @@ import type { DestinationOptions, DestinationType } from "../destinations/types"
 import { badRequest, notFound } from "./errors";
 import { bodyObject, parseId, typedObjectBody } from "./input";
 import * as S from "./schemas";
-import { recordRequestEvent } from "./users";
+import { recordRequestEvent } from "./requestEvents";
 
 type Params = { Params: { id: string } };
 

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { badRequest, notFound } from "./errors";
 import { bodyId, bodyObject, parseId } from "./input";
 import * as S from "./schemas";
-import { recordRequestEvent } from "./users";
+import { recordRequestEvent } from "./requestEvents";
 import {
   isAdmin,
   requireAdmin,

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { badRequest } from "./errors";
 import { bodyObject } from "./input";
 import * as S from "./schemas";
-import { recordRequestEvent } from "./users";
+import { recordRequestEvent } from "./requestEvents";
 import { requireAdmin, requireLogin } from "../policies";
 import { effectiveSettings, googleAppsDomains, orgSetting } from "../services/orgSettings";
 import {

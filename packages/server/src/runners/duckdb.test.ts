@@ -8,12 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  DUCKDB_READ_ONLY_REFUSED,
-  duckdbRunner,
-  runDuckdbCells,
-  withoutLeadingComments,
-} from "./duckdb";
+import { duckdbRunner, runDuckdbCells } from "./duckdb";
+import { DUCKDB_READ_ONLY_REFUSED, withoutLeadingComments } from "./duckdbReadOnly";
 import { SHARED_FILE_CONFLICT } from "./duckdbConnections";
 import {
   abortAfter,

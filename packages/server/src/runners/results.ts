@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { streamDuckdbResult } from "./duckdb";
+import { streamDuckdbResult } from "./duckdbStreams";
 import { watchQuery } from "./queryWatch";
 import {
   ResultRefusedError,

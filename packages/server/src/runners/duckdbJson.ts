@@ -8,7 +8,7 @@ import {
 import type { JsonText } from "./types";
 
 /**
- * DuckDB writes the result's row objects itself (for big results: runners/duckdb.ts decides).
+ * DuckDB writes the result's row objects itself (for big results: runners/duckdbStreamStarts.ts decides).
  *
  * Reading a big result into JS values costs a native call per string plus a JS value per cell,
  * and encoding them to JSON again costs as much: a million rows took twice the driver's raw read.
@@ -22,7 +22,7 @@ import type { JsonText } from "./types";
  * order), and only those are read; the few rows after the last pack are read on their own.
  * 1M rows: ~0.9 s instead of ~1.8 s for the driver reading the cells.
  *
- * Each column's expression reproduces the runner's cell conversion (runners/duckdb.ts), so the
+ * Each column's expression reproduces the runner's cell conversion (runners/duckdbCells.ts), so the
  * stored values are the same either way: integers beyond ±2^53 as text, NaN and infinities as
  * null, FLOAT as the double JS sees, decimals as numbers up to 15 significant digits, timestamps
  * in Redash's ISO form (TIMESTAMPTZ on a server running in UTC). Types without an exact SQL

@@ -29,6 +29,7 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
   /** In a group without list_alerts, linked to Shop. */
   let reader: TestClient;
   let shopQuery: number;
+  let shopId: number;
   let secretQuery: number;
   let other: Awaited<ReturnType<typeof otherOrgObjects>>;
 
@@ -75,6 +76,7 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
     const readers = await newGroup(server, "readers", ["view_query"]);
     await linkGroup(server, shop, readers.id, true);
     ({ client: reader } = await userClient(server, "reader@example.com", [readers.id]));
+    shopId = shop;
     shopQuery = await newQuery(shop, "SELECT id, name FROM people ORDER BY id");
     secretQuery = await newQuery(secret, "SELECT 42 AS answer");
     other = await otherOrgObjects(server);
@@ -246,6 +248,30 @@ describe.each(DATABASES)("alerts API on %s", (db) => {
       }
       expect((await alertRow(alert.id))?.name).toBe("Renamed");
       expect((await events("edit")).length).toBeGreaterThanOrEqual(2);
+    });
+
+    it("refuses re-pointing an alert at a query the caller cannot see (403), changing nothing", async () => {
+      const alert = await newAlert(owner, { rearm: 30 });
+      const denied = await owner.post(`/api/alerts/${alert.id}`, {
+        name: "Moved",
+        query_id: secretQuery,
+      });
+      refused(denied, 403);
+      expect(JSON.stringify(denied.body)).not.toContain("SELECT 42");
+      expect(await alertRow(alert.id)).toMatchObject({
+        name: "Many people",
+        query_id: shopQuery,
+        rearm: 30,
+      });
+      const got = await owner.get(`/api/alerts/${alert.id}`);
+      expect(got.body.query.id).toBe(shopQuery);
+      // The owner may re-point it at another query they can see, and an admin anywhere.
+      const second = await newQuery(shopId, "SELECT id FROM people");
+      expect((await owner.post(`/api/alerts/${alert.id}`, { query_id: second })).status).toBe(200);
+      expect((await alertRow(alert.id))?.query_id).toBe(second);
+      const byAdmin = await admin.post(`/api/alerts/${alert.id}`, { query_id: secretQuery });
+      expect(byAdmin.status).toBe(200);
+      expect(byAdmin.body.query.id).toBe(secretQuery);
     });
 
     it("mutes and unmutes (owner or admin)", async () => {

@@ -270,7 +270,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post<Params>("/api/alerts/:id", { schema: docs.update }, async (request) => {
-    const { org, alert } = await loadForEdit(request);
+    const { identity, org, alert } = await loadForEdit(request);
     const body = bodyObject(request);
     const changes: AlertChanges = {};
     if (body.name !== undefined) changes.name = requiredName(body.name);
@@ -286,7 +286,10 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
     }
     if (body.rearm !== undefined) changes.rearm = readRearm(body.rearm);
     if (body.query_id !== undefined) {
-      changes.queryId = (await queryOf(org.id, bodyId(body, "query_id"))).id;
+      // Same rule as creating: the alert answers its query's text and sends its rows on.
+      const query = await queryOf(org.id, bodyId(body, "query_id"));
+      if (!(await canView(identity, query))) throw forbidden();
+      changes.queryId = query.id;
     }
     await updateAlert(db, alert.id, changes);
     await recordRequestEvent(ctx, request, "edit", "alert", alert.id);

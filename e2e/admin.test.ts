@@ -556,6 +556,37 @@ describe("administration in the browser", () => {
       ).toBe(true);
     });
 
+    it("draws initials, fetching nothing from Gravatar, until an admin turns Gravatar on", async () => {
+      const { page } = admin;
+      const gravatarRequests: string[] = [];
+      const onRequest = (request: { url(): string }) => {
+        if (new URL(request.url()).hostname.endsWith("gravatar.com"))
+          gravatarRequests.push(request.url());
+      };
+      page.on("request", onRequest);
+      try {
+        await page.goto("/users");
+        await poll(() => page.locator(".ant-avatar").count()).toBeGreaterThan(0);
+        await poll(() => page.locator(".ant-avatar").first().textContent()).toMatch(
+          /^[A-Z?]{1,2}$/,
+        );
+        expect(await page.locator(".ant-avatar img").count()).toBe(0);
+        expect(gravatarRequests).toEqual([]);
+
+        await page.goto("/settings/general");
+        await page.getByText("Show avatars from Gravatar").click();
+        await page.getByRole("button", { name: "Save" }).click();
+        await poll(() => text(page)).toContain("Settings changes saved.");
+        await page.goto("/users");
+        await poll(() => page.locator(".ant-avatar img").first().getAttribute("src")).toMatch(
+          /^https:\/\/www\.gravatar\.com\/avatar\//,
+        );
+      } finally {
+        page.off("request", onRequest);
+        await app.api.post("/api/settings/organization", { feature_gravatar_avatars: false });
+      }
+    });
+
     it("is not offered to a plain user", async () => {
       const plain = await app.openSignedIn(DESKTOP, PLAIN);
       await plain.page.goto("/settings/general");

@@ -303,6 +303,8 @@ export interface ClientConfig {
   nullValue: string;
   /** Default tile server of map visualizations ({z}/{x}/{y} template); "" for none. */
   mapTileUrl?: string;
+  /** Sightline's own: show Gravatar images (off: initials drawn locally, nothing fetched). */
+  gravatarAvatars?: boolean;
 }
 
 export type SessionMessage = "email-not-verified" | "using-deprecated-embed-feature";

@@ -30,6 +30,8 @@ export interface OrganizationSettings {
   send_email_on_failed_scheduled_queries: boolean;
   hide_plotly_mode_bar: boolean;
   disable_public_urls: boolean;
+  /** Sightline's own: avatars from Gravatar (a third party) instead of initials drawn locally. */
+  feature_gravatar_avatars: boolean;
 }
 
 export type OrganizationSettingKey = keyof OrganizationSettings;
@@ -68,6 +70,7 @@ export const DEFAULT_ORGANIZATION_SETTINGS: Readonly<OrganizationSettings> = {
   send_email_on_failed_scheduled_queries: false,
   hide_plotly_mode_bar: false,
   disable_public_urls: false,
+  feature_gravatar_avatars: false,
 };
 
 export const ORGANIZATION_SETTING_KEYS = Object.keys(

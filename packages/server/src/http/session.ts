@@ -36,6 +36,7 @@ export function clientConfig(
     hidePlotlyModeBar: setting("hide_plotly_mode_bar"),
     disablePublicUrls: setting("disable_public_urls"),
     multiByteSearchEnabled: setting("multi_byte_search_enabled"),
+    gravatarAvatars: setting("feature_gravatar_avatars"),
     allowCustomJSVisualizations: ctx.config.allowCustomJsVisualizations,
     // Sightline's own key: the default tile server of map visualizations ("" for none).
     mapTileUrl: ctx.config.mapTileUrl,

@@ -9,7 +9,7 @@ import {
   UserOutlined,
   DashboardOutlined,
 } from "@ant-design/icons";
-import { Avatar, Button, Drawer, Dropdown, Layout, Menu, type MenuProps } from "antd";
+import { Button, Drawer, Dropdown, Layout, Menu, type MenuProps } from "antd";
 import { useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { SightlineMark } from "../components/SightlineMark";
@@ -18,6 +18,7 @@ import { hasCreateMenu, navigationFor, type Navigation } from "./navigation";
 import { useSession } from "./session";
 import type { ShellActions } from "./shellActions";
 import styles from "./layout.module.css";
+import { UserAvatar } from "../components/UserAvatar";
 
 type TopBarActions = ShellActions;
 
@@ -125,7 +126,7 @@ export function DesktopTopBar({ actions }: { actions: TopBarActions }) {
         )}
         <Dropdown menu={{ items: userItems(nav) }} trigger={["click"]} placement="bottomRight">
           <Button type="text" className={styles.userButton} data-testid="user-menu">
-            <Avatar size={24} src={user.profile_image_url} icon={<UserOutlined />} />
+            <UserAvatar size={24} name={user.name} imageUrl={user.profile_image_url} />
             <span className={styles.userName}>{user.name}</span>
             <DownOutlined />
           </Button>
@@ -195,7 +196,7 @@ export function MobileTopBar({ actions }: { actions: TopBarActions }) {
         size={280}
         title={
           <span className={styles.userButton}>
-            <Avatar size={24} src={user.profile_image_url} icon={<UserOutlined />} />
+            <UserAvatar size={24} name={user.name} imageUrl={user.profile_image_url} />
             <span className={styles.userName}>{user.name}</span>
           </span>
         }

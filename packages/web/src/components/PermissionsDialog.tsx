@@ -1,7 +1,7 @@
 // Manage Permissions (spec 2 §3, spec 3 §2): the users granted edit rights on a query or a
 // dashboard, shown when the permissions control is enabled.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Avatar, Button, List, Select } from "antd";
+import { Alert, Button, List, Select } from "antd";
 import { useState } from "react";
 import { getAcl, grantEditAccess, revokeEditAccess, type AclObjectType } from "../api/acl";
 import { searchUsers } from "../api/users";
@@ -9,6 +9,7 @@ import { notify } from "../app/notifications";
 import { CloseOnlyDialog } from "./CloseOnlyDialog";
 import { SEARCH_DEBOUNCE_MS } from "./listPage/useListAddress";
 import { useDebounced } from "./useDebounced";
+import { UserAvatar } from "./UserAvatar";
 
 const NOUN: Record<AclObjectType, string> = { queries: "query", dashboards: "dashboard" };
 
@@ -81,7 +82,7 @@ export function PermissionsDialog({
             ]}
           >
             <List.Item.Meta
-              avatar={<Avatar src={user.profile_image_url}>{user.name[0]}</Avatar>}
+              avatar={<UserAvatar name={user.name} imageUrl={user.profile_image_url} />}
               title={user.name}
               description={user.email}
             />

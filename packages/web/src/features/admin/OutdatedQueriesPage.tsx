@@ -1,6 +1,6 @@
 import { formatRuntime, schedulePhrase } from "@sightline/core";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Avatar, Card, Empty, Space, Switch, Tag, Typography } from "antd";
+import { Alert, Card, Empty, Space, Switch, Tag, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { getOutdatedQueries, type OutdatedQuery } from "../../api/admin";
@@ -9,6 +9,7 @@ import { AdminTable } from "./AdminTable";
 import { STATUS_POLL_MS } from "./SystemStatusPage";
 import { TimeAgo } from "./TimeAgo";
 import styles from "./admin.module.css";
+import { UserAvatar } from "../../components/UserAvatar";
 
 export const NO_OUTDATED = "There are no outdated queries.";
 
@@ -36,7 +37,7 @@ const columns = [
     render: (_: unknown, q: OutdatedQuery) =>
       q.user ? (
         <Space>
-          <Avatar src={q.user.profile_image_url} size={24} />
+          <UserAvatar name={q.user.name} imageUrl={q.user.profile_image_url} size={24} />
           {q.user.name}
         </Space>
       ) : (

@@ -9,7 +9,7 @@ import {
   ShareAltOutlined,
   TagsOutlined,
 } from "@ant-design/icons";
-import { Avatar, Button, Dropdown, Modal, Select, Space, Tag, Typography } from "antd";
+import { Button, Dropdown, Modal, Select, Space, Tag, Typography } from "antd";
 import type { MenuProps } from "antd";
 import { useState } from "react";
 import { refreshIntervalLabel } from "@sightline/core";
@@ -21,6 +21,7 @@ import { refreshChoices } from "./refreshInterval";
 import { ShareDashboardDialog, shareButtonShown } from "./ShareDashboardDialog";
 import type { SaveStatus } from "./useLayoutSaver";
 import styles from "./DashboardPage.module.css";
+import { UserAvatar } from "../../components/UserAvatar";
 
 const SAVE_STATUS_TEXT: Record<SaveStatus, string> = {
   saved: "Saved",
@@ -112,9 +113,11 @@ export function DashboardHeader(props: DashboardHeaderProps) {
         )}
         {title}
         <span className={styles.owner}>
-          <Avatar size="small" src={dashboard.user?.profile_image_url} alt="">
-            {dashboard.user?.name?.[0]}
-          </Avatar>
+          <UserAvatar
+            size="small"
+            name={dashboard.user?.name}
+            imageUrl={dashboard.user?.profile_image_url}
+          />
           {dashboard.user?.name}
         </span>
         {dashboard.is_draft && !dashboard.is_archived && <Tag>Unpublished</Tag>}

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Avatar, Button, Card, Empty, Table } from "antd";
+import { Alert, Button, Card, Empty, Table } from "antd";
 import { useCallback, useState } from "react";
 import { Link, useParams } from "react-router";
 import type { User } from "@sightline/core";
@@ -12,6 +12,7 @@ import { AdminTable } from "../admin/AdminTable";
 import { AddItemsDialog, type PickItem } from "./AddItemsDialog";
 import { GroupFrame } from "./GroupFrame";
 import styles from "./groups.module.css";
+import { UserAvatar } from "../../components/UserAvatar";
 
 /** /groups/{id}: the group's members (spec 2 §2 Groups). */
 export default function GroupMembersPage() {
@@ -35,7 +36,7 @@ export default function GroupMembersPage() {
         disabled: memberIds.has(u.id),
         label: (
           <span className={styles.row}>
-            <Avatar src={u.profile_image_url} size={24} />
+            <UserAvatar name={u.name} imageUrl={u.profile_image_url} size={24} />
             <span>
               {u.name}
               <span className={styles.secondary}>{u.email}</span>
@@ -74,7 +75,7 @@ export default function GroupMembersPage() {
             title: "Name",
             render: (_: unknown, u: User) => (
               <span className={styles.row}>
-                <Avatar src={u.profile_image_url} size={32} />
+                <UserAvatar name={u.name} imageUrl={u.profile_image_url} size={32} />
                 <span>
                   <Link to={`/users/${u.id}`}>{u.name}</Link>
                   <span className={styles.secondary}>{u.email}</span>

@@ -124,6 +124,12 @@ function SettingsForm({ initial }: { initial: OrganizationSettingsValues }) {
           </Checkbox>
         </Form.Item>
         <br />
+        <Form.Item name="feature_gravatar_avatars" valuePropName="checked" noStyle>
+          <Checkbox>
+            Show avatars from Gravatar (sends a hash of each e-mail address to gravatar.com)
+          </Checkbox>
+        </Form.Item>
+        <br />
         <Form.Item name="beacon_consent" valuePropName="checked" noStyle>
           <Checkbox>Help Sightline improve by automatically sending anonymous usage data</Checkbox>
         </Form.Item>

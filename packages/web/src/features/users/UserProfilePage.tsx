@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   Alert,
-  Avatar,
   Button,
   Card,
   Descriptions,
@@ -36,6 +35,7 @@ import { EmailNotSent } from "./EmailNotSent";
 import { disable, enable, remove } from "./userActions";
 import { UserNameEmailFields } from "./UserNameEmailFields";
 import styles from "./users.module.css";
+import { UserAvatar } from "../../components/UserAvatar";
 
 const ChangePasswordDialog = lazy(() => import("./ChangePasswordDialog"));
 
@@ -164,7 +164,7 @@ function Profile({ user, groupNames, groupOptions, self, admin, mailMissing }: P
       <PageHeader title={user.name} />
       <Card className={styles.profile} data-testid="user-profile">
         <div className={styles.profileHead}>
-          <Avatar src={user.profile_image_url} size={64} />
+          <UserAvatar name={user.name} imageUrl={user.profile_image_url} size={64} />
           <div>
             <Typography.Title level={4} style={{ margin: 0 }}>
               {user.name}

@@ -1,6 +1,6 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Avatar, Button, Card, Empty, Input, Menu, Popconfirm, Space, Tag } from "antd";
+import { Alert, Button, Card, Empty, Input, Menu, Popconfirm, Space, Tag } from "antd";
 import type { SorterResult } from "antd/es/table/interface";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
@@ -13,6 +13,7 @@ import { SettingsFrame } from "../settings/SettingsFrame";
 import { disable, enable, remove } from "./userActions";
 import { SidebarLayout, sidebarMenuClass } from "../../components/SidebarLayout";
 import styles from "./users.module.css";
+import { UserAvatar } from "../../components/UserAvatar";
 
 const CreateUserDialog = lazy(() => import("./CreateUserDialog"));
 
@@ -113,7 +114,7 @@ export default function UsersListPage() {
       sorter: true,
       render: (_: unknown, u: ListedUser) => (
         <div className={styles.userCell}>
-          <Avatar src={u.profile_image_url} size={32} />
+          <UserAvatar name={u.name} imageUrl={u.profile_image_url} size={32} />
           <div>
             <Link to={`/users/${u.id}`}>{u.name}</Link>
             <span className={styles.email}>{u.email}</span>

@@ -9,7 +9,7 @@ describe("runner registry", () => {
       ["mysql", "MySQL"],
       ["pg", "PostgreSQL"],
       ["results", "Query Results"],
-      ["sqlite", "Sqlite"],
+      ["sqlite", "SQLite"],
     ]);
     expect(getRunner("nope")).toBeUndefined();
   });

@@ -164,7 +164,7 @@ function openOptions(options: DataSourceOptions, ctx: RunContext) {
 
 export const sqliteRunner: Runner = {
   type: "sqlite",
-  name: "Sqlite",
+  name: "SQLite",
   syntax: "sql",
   supportsAutoLimit: true,
   configurationSchema: {

@@ -4,6 +4,10 @@ import { dashboardIdFromPath, dashboardPath, slugify } from "./dashboards";
 describe("dashboard addresses", () => {
   it("uses the server's slug, else one made from the name", () => {
     expect(dashboardPath({ id: 4, name: "Sales", slug: "sales-2" })).toBe("/dashboards/4-sales-2");
+    expect(dashboardPath({ id: 6, name: "Orders (EU)", slug: "orders-eu-" })).toBe(
+      "/dashboards/6-orders-eu",
+    );
+    expect(dashboardPath({ id: 7, name: "!!!", slug: "-" })).toBe("/dashboards/7");
     expect(dashboardPath({ id: 5, name: "  Café Sales: Q1! " })).toBe(
       "/dashboards/5-cafe-sales-q1",
     );

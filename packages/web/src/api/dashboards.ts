@@ -140,7 +140,9 @@ export function slugify(name: string): string {
 
 /** The dashboard's address: dashboards/{id}-{slug}. */
 export function dashboardPath(dashboard: Pick<DashboardSummary, "id" | "name" | "slug">): string {
-  const slug = dashboard.slug || slugify(dashboard.name);
+  // The server's slug keeps Redash's form ("orders-(eu)" → "orders-eu-"); the address drops
+  // hyphens at its ends, which the id lookup ignores anyway.
+  const slug = (dashboard.slug || slugify(dashboard.name)).replace(/^-+|-+$/g, "");
   return slug ? `/dashboards/${dashboard.id}-${slug}` : `/dashboards/${dashboard.id}`;
 }
 

@@ -64,6 +64,13 @@ describe("fieldsFromSchema", () => {
     ]);
     // A secret text field is masked too.
     expect(byName.api_token!.kind).toBe("password");
+    // ...but a secret address is a plain field, so a pasted webhook URL can be read.
+    const webhook = fieldsFromSchema({
+      type: "object",
+      properties: { url: { type: "string" }, password: { type: "string" } },
+      secret: ["url", "password"],
+    });
+    expect(webhook.map((f) => f.kind)).toEqual(["text", "password"]);
     expect(byName.dbname!.title).toBe("Database Name");
     expect(byName.api_token!.title).toBe("Api token");
     expect(byName.dbname!.required).toBe(true);

@@ -49,6 +49,11 @@ function kindOf(name: string, prop: SchemaProperty): FieldKind {
   return "text";
 }
 
+/** A property that holds an address: `url`, `webhook_url`, `metadata_url`. */
+function isAddress(name: string): boolean {
+  return /(^|_)url$/i.test(name);
+}
+
 function optionsOf(prop: SchemaProperty): FieldSpec["options"] {
   if (prop.extendedEnum) {
     return prop.extendedEnum.map((o) => ({ value: o.value as string, label: o.name }));
@@ -81,8 +86,10 @@ export function fieldsFromSchema(
   return orderedKeys(schema).map((name) => {
     const prop = schema.properties[name] as SchemaProperty;
     let kind = kindOf(name, prop);
-    // Secrets are never shown in clear (the server sends them masked).
-    if (secret.has(name) && kind === "text") kind = "password";
+    // Secrets are never shown in clear (the server sends them masked). A secret address (a
+    // webhook's URL) stays a plain field: it is pasted and checked by eye, and a stored one
+    // arrives masked anyway.
+    if (secret.has(name) && kind === "text" && !isAddress(name)) kind = "password";
     const existing = current?.[name];
     const hadInitialValue = !isEmpty(existing);
     const initialValue = current ? existing : prop.default;

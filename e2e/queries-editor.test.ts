@@ -207,6 +207,13 @@ describe("query editor in the browser", () => {
     expect((await options()).some((o) => o.startsWith("status"))).toBe(false);
     await page.keyboard.press("Escape");
 
+    // A table's alias completes its columns: typed at speed, "o." offers orders' columns.
+    await pasteOver(page, "");
+    await page.keyboard.type("select * from orders o where o.", { delay: 0 });
+    await poll(options).toEqual(expect.arrayContaining([expect.stringMatching(/^status/)]));
+    expect((await options()).some((o) => o.startsWith("category"))).toBe(false);
+    await page.keyboard.press("Escape");
+
     // Alt+F gives the editor and results the whole window, and gives it back.
     await page.keyboard.press("Alt+f");
     await page.getByTestId("query-fullscreen").waitFor();

@@ -23,6 +23,7 @@ import {
 import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
 import type { SchemaTable } from "../../api/dataSources";
 import type { QuerySnippet } from "../../api/querySnippets";
+import { tableAliases } from "./sqlAliases";
 
 /**
  * What the page may ask the editor. Every action (run, save, format, add parameter, the leave-page
@@ -148,7 +149,10 @@ function schemaSource(schema: SchemaTable[]): CompletionSource {
     const before = context.state.sliceDoc(Math.max(0, word.from - 200), word.from);
     const dotted = TABLE_DOT.exec(before);
     if (dotted) {
-      const table = tableByName(schema, dotted[1]);
+      const alias = tableAliases(context.state.doc.toString()).get(dotted[1].toLowerCase());
+      const table =
+        tableByName(schema, dotted[1]) ??
+        (alias === undefined ? undefined : tableByName(schema, alias));
       if (!table) return null;
       return { from: word.from, options: columnCompletions([table]), validFor: /^[\w$]*$/ };
     }

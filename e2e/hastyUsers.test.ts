@@ -359,6 +359,29 @@ describe("hasty users", () => {
       expect(await page.getByTestId("execution-error").count()).toBe(0);
     });
 
+    it("a failed run marks the result still shown as the previous run's", async () => {
+      const { page } = await signedIn();
+      await page.goto("/queries/new");
+      await editor(page).click();
+      await page.keyboard.type("select 'earlier rows' as kept");
+      await page.keyboard.press("Control+Enter");
+      await poll(() => rows(page)).toContain("earlier rows");
+      expect(await page.getByTestId("previous-run-result").count()).toBe(0);
+      await page.keyboard.type(" from no_such_table_here");
+      await page.keyboard.press("Control+Enter");
+      await poll(() => page.getByTestId("execution-error").count()).toBe(1);
+      await poll(() => page.getByTestId("previous-run-result").textContent()).toContain(
+        "The run failed: this is the result of the previous run",
+      );
+      await screenshot(page, "hasty-query-failed-run-previous-result");
+      // The next good run's result is its own again.
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type("select 'fresh rows' as kept");
+      await page.keyboard.press("Control+Enter");
+      await poll(() => rows(page)).toContain("fresh rows");
+      expect(await page.getByTestId("previous-run-result").count()).toBe(0);
+    });
+
     it("a rename, then leaving at once, keeps the new name", async () => {
       const { query, page } = await openSelectOne("Left fast");
       await rename(page, "Renamed and left");

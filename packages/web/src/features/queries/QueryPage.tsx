@@ -156,6 +156,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
             : undefined
         }
         retrievedAt={execution.result ? new Date(execution.result.retrieved_at) : undefined}
+        fromPreviousRun={execution.state?.status === "failed"}
       />
     </>
   );

@@ -1,6 +1,7 @@
 // The result area: one tab per visualization (Table first), runtime, rows and downloads.
 import { DownloadOutlined, EditOutlined, PlusOutlined, SyncOutlined } from "@ant-design/icons";
 import { Alert, Button, Dropdown, Tabs, Typography } from "antd";
+import dayjs from "dayjs";
 import { formatRuntime, relativeTime, type QueryResult, type Visualization } from "@sightline/core";
 import { resultDownloadUrl, type DownloadFormat } from "../../api/queries";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
@@ -28,6 +29,8 @@ interface ResultsPanelProps {
   retrievedAt?: Date;
   /** The read-only view offers downloads in its header instead. */
   showDownload?: boolean;
+  /** The latest run failed: the result shown is the previous run's, and says so. */
+  fromPreviousRun?: boolean;
 }
 
 export function DownloadMenu({
@@ -98,7 +101,22 @@ export function ResultsPanel(props: ResultsPanelProps) {
   const selected = tabs.some((t) => t.key === props.selectedTab) ? props.selectedTab : tabs[0].key;
   const selectedVisualization = tabs.find((t) => t.key === selected)?.visualization;
   return (
-    <div className={styles.results} data-testid="results">
+    <div
+      className={`${styles.results} ${props.fromPreviousRun ? panelStyles.previousRun : ""}`}
+      data-testid="results"
+    >
+      {props.fromPreviousRun && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="previous-run-result"
+          title={`The run failed: this is the result of the previous run${
+            props.retrievedAt
+              ? `, from ${dayjs(props.retrievedAt).format(formats.dateTimeFormat)}`
+              : ""
+          }.`}
+        />
+      )}
       {truncation && (
         <Alert type="warning" showIcon title={truncation} data-testid="result-truncated" />
       )}

@@ -63,6 +63,35 @@ describe("data source refusals in the browser", () => {
     });
   });
 
+  it("keeps what was typed in a refused new data source and marks the field named", async () => {
+    const { page } = admin;
+    // An empty file is a valid SQLite database: only the name is refused.
+    fs.writeFileSync(path.join(app.server.config.fileDataDir!, "team", "shop.db"), "");
+    await page.goto("/data_sources/new");
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Search types").fill("sqli");
+    await dialog.getByTestId("type-sqlite").click();
+    // A name already taken, typed at speed and sent at once.
+    await dialog.getByLabel("Name").fill("Everything");
+    await dialog.getByLabel("Database Path").fill("team/shop.db");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    const nameItem = dialog.locator(".ant-form-item", { has: page.getByLabel("Name") });
+    await poll(() => nameItem.locator(".ant-form-item-explain-error").textContent()).toContain(
+      "with the name Everything already exists.",
+    );
+    expect(await dialog.getByLabel("Name").inputValue()).toBe("Everything");
+    expect(await dialog.getByLabel("Database Path").inputValue()).toBe("team/shop.db");
+    await screenshot(page, "data-source-new-refused-keeps-input");
+    // Mending the one field saves the rest as typed.
+    await dialog.getByLabel("Name").fill("Team shop");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await poll(() => page.locator(".ant-notification").textContent()).toContain("Saved.");
+    const created = (await app.api.get("/api/data_sources")).body.find(
+      (s: { name: string }) => s.name === "Team shop",
+    );
+    expect(created).toBeDefined();
+  });
+
   it("says that read-only PostgreSQL needs an account that is not a superuser", async () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const { page, context } = viewport === DESKTOP ? admin : await app.openSignedIn(PHONE);

@@ -155,8 +155,9 @@ export function CreateFromTypeDialog<T>(props: CreateFromTypeDialogProps<T>) {
           </div>
         </>
       )}
-      {step === STEP.configuration && selected && (
-        <>
+      {/* The form stays mounted while saving, so a refusal returns to what was typed. */}
+      {(step === STEP.configuration || step === STEP.done) && selected && (
+        <div hidden={step === STEP.done}>
           <TypeHeading
             logo={<span className={styles.typeLogo}>{props.logo(selected.type)}</span>}
             helpLink={props.helpLink?.(selected.type)}
@@ -171,7 +172,7 @@ export function CreateFromTypeDialog<T>(props: CreateFromTypeDialogProps<T>) {
             error={error}
             hideSubmit
           />
-        </>
+        </div>
       )}
       {step === STEP.done && (
         <Result icon={<Spin size="large" />} title="Saving..." className={styles.saving} />

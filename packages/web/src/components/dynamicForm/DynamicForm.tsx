@@ -1,8 +1,14 @@
 import { Alert, Button, Checkbox, Collapse, Form, Input, InputNumber, Select } from "antd";
 import type { Rule } from "antd/es/form";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { FileField } from "./FileField";
-import { optionsFromValues, REQUIRED_MESSAGE, validateField, type FieldSpec } from "./schemaFields";
+import {
+  fieldNamedIn,
+  optionsFromValues,
+  REQUIRED_MESSAGE,
+  validateField,
+  type FieldSpec,
+} from "./schemaFields";
 
 export interface DynamicFormValues {
   name: string;
@@ -80,6 +86,13 @@ export function DynamicForm(props: DynamicFormProps) {
   const extra = props.fields.filter((f) => f.extra);
   const initialValues: Record<string, unknown> = { name: props.initialName ?? "" };
   for (const field of props.fields) initialValues[field.name] = field.initialValue;
+
+  // A refusal that names a field marks it too, beside the message above the buttons.
+  const { error, fields } = props;
+  useEffect(() => {
+    const named = error ? fieldNamedIn(error, fields) : null;
+    if (error && named) form.setFields([{ name: named, errors: [error] }]);
+  }, [error, fields, form]);
 
   return (
     <Form

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigurationSchema } from "@sightline/core";
 import {
+  fieldNamedIn,
   fieldsFromSchema,
   humanize,
   INVALID_EMAIL_MESSAGE,
@@ -144,5 +145,28 @@ describe("validateField", () => {
 describe("humanize", () => {
   it("turns a key into a label", () => {
     expect(humanize("ssl_mode")).toBe("Ssl mode");
+  });
+});
+
+describe("the field a refusal names", () => {
+  const fields = fieldsFromSchema({
+    type: "object",
+    properties: {
+      host: { type: "string" },
+      dbname: { type: "string", title: "Database Name" },
+      port: { type: "number" },
+    },
+  });
+
+  it("finds it by title or key, longest title first", () => {
+    expect(fieldNamedIn("Database Name must be a string.", fields)).toBe("dbname");
+    expect(fieldNamedIn("dbname is required.", fields)).toBe("dbname");
+    expect(fieldNamedIn("Port must be a number.", fields)).toBe("port");
+    expect(fieldNamedIn("Data source with the name Shop already exists.", fields)).toBe("name");
+  });
+
+  it("names none when the message names no field", () => {
+    expect(fieldNamedIn("Connection refused.", fields)).toBeNull();
+    expect(fieldNamedIn("The hostname is odd", fields)).toBeNull();
   });
 });

@@ -146,3 +146,24 @@ export function validateField(field: FieldSpec, value: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * The field a server's refusal names ("Database Name must be a string.", "dbname is required.",
+ * "Data source with the name X already exists."), so the form can mark it; null when it names
+ * none. Longer titles are tried first, so "Database Name" wins over "Name".
+ */
+export function fieldNamedIn(message: string, fields: readonly FieldSpec[]): string | null {
+  const candidates = [
+    ...fields.flatMap((f) => [
+      { field: f.name, words: f.title },
+      { field: f.name, words: f.name },
+    ]),
+    { field: "name", words: "Name" },
+  ].sort((a, b) => b.words.length - a.words.length);
+  const text = message.toLowerCase();
+  for (const { field, words } of candidates) {
+    const escaped = words.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (new RegExp(`(^|[^\\w])${escaped}([^\\w]|$)`).test(text)) return field;
+  }
+  return null;
+}

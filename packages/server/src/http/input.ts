@@ -1,12 +1,17 @@
 import type { FastifyRequest } from "fastify";
+import { isStoredId } from "../store/values";
 import { badRequest, notFound } from "./errors";
 
 /** Reading request input at the edge: ids, bodies and typed fields, with 404/400 for bad values. */
 
-/** A path id: anything but a positive whole number is an unknown id (404). */
+/**
+ * A path id: anything but a whole number a row could have (1 to 2^31 - 1, the stores' integer
+ * range) is an unknown id (404), on both metadata stores alike.
+ */
 export function parseId(raw: unknown): number {
-  if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw)) throw notFound();
-  return Number(raw);
+  const id = typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!isStoredId(id)) throw notFound();
+  return id;
 }
 
 /** The JSON body as an object; `{}` when empty; 400 when it is some other JSON value. */

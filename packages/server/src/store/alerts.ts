@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { AlertOptions, AlertState } from "@sightline/core";
 import type { AlertsTable, AlertSubscriptionsTable, DB } from "./schema";
-import { now, parseJson, toJson } from "./values";
+import { isStoredId, now, parseJson, toJson } from "./values";
 import { findInOrg } from "./orgRows";
 
 /** Alerts and their subscriptions (api-platform.md §6.7, §6.8, §11). */
@@ -212,7 +212,7 @@ export async function findSubscription(
   orgId: number,
   id: number,
 ): Promise<Subscription | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  if (!isStoredId(id)) return null;
   const row = await db
     .selectFrom("alert_subscriptions")
     .innerJoin("alerts", "alerts.id", "alert_subscriptions.alert_id")

@@ -1,13 +1,14 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB } from "./schema";
+import { isStoredId } from "./values";
 
 /** Tables of objects that belong to one organisation and are reached by id. */
 type OrgObjectTable =
   "alerts" | "dashboards" | "data_sources" | "groups" | "notification_destinations" | "queries";
 
 /**
- * The stored row with this id in this organisation, or null. An id that is not a safe integer
- * finds nothing (no row has one; PostgreSQL would refuse it as a parameter).
+ * The stored row with this id in this organisation, or null. An id outside the stored range finds
+ * nothing (no row has one; PostgreSQL would refuse it as a parameter).
  */
 export async function findInOrg<T extends OrgObjectTable>(
   db: Kysely<DB>,
@@ -15,7 +16,7 @@ export async function findInOrg<T extends OrgObjectTable>(
   orgId: number,
   id: number,
 ): Promise<Selectable<DB[T]> | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  if (!isStoredId(id)) return null;
   const row = await db
     .selectFrom(table as OrgObjectTable)
     .selectAll()

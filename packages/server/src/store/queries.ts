@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { ParameterDefinition } from "@sightline/core";
 import type { DB, QueriesTable } from "./schema";
-import { bool, now, parseJson, toJson } from "./values";
+import { bool, isStoredId, now, parseJson, toJson } from "./values";
 import { saveVersioned } from "./versions";
 import { generateApiKey } from "../auth/secretKey";
 import { findInOrg } from "./orgRows";
@@ -45,7 +45,7 @@ export async function findQueriesByIds(
   orgId: number,
   ids: number[],
 ): Promise<Query[]> {
-  const valid = [...new Set(ids.filter((id) => Number.isSafeInteger(id)))];
+  const valid = [...new Set(ids.filter(isStoredId))];
   if (valid.length === 0) return [];
   const rows = await db
     .selectFrom("queries")

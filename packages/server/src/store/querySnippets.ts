@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, QuerySnippetsTable } from "./schema";
-import { now } from "./values";
+import { isStoredId, now } from "./values";
 
 export type QuerySnippet = Selectable<QuerySnippetsTable>;
 
@@ -18,7 +18,7 @@ export async function findSnippet(
   orgId: number,
   id: number,
 ): Promise<QuerySnippet | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  if (!isStoredId(id)) return null;
   const row = await db
     .selectFrom("query_snippets")
     .selectAll()

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { DB, GroupsTable, UsersTable } from "./schema";
-import { bool, now, parseJson } from "./values";
+import { bool, isStoredId, now, parseJson } from "./values";
 import { generateApiKey } from "../auth/secretKey";
 
 /** A stored user (the columns of UsersTable), its flags read, with the ids of their groups. */
@@ -82,7 +82,7 @@ export async function findUserById(
   orgId: number,
   id: number,
 ): Promise<User | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  if (!isStoredId(id)) return null;
   const row = await db
     .selectFrom("users")
     .selectAll()

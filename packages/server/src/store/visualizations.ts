@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, VisualizationsTable } from "./schema";
-import { now, parseJson, toJson } from "./values";
+import { isStoredId, now, parseJson, toJson } from "./values";
 
 export interface Visualization {
   id: number;
@@ -23,7 +23,7 @@ export async function findVisualization(
   orgId: number,
   id: number,
 ): Promise<Visualization | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  if (!isStoredId(id)) return null;
   const row = await db
     .selectFrom("visualizations")
     .innerJoin("queries", "queries.id", "visualizations.query_id")

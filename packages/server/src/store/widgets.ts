@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, WidgetsTable } from "./schema";
-import { now, parseJson, toJson } from "./values";
+import { isStoredId, now, parseJson, toJson } from "./values";
 
 export interface Widget {
   id: number;
@@ -45,7 +45,7 @@ export async function findWidget(
   orgId: number,
   id: number,
 ): Promise<Widget | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  if (!isStoredId(id)) return null;
   const row = await db
     .selectFrom("widgets")
     .innerJoin("dashboards", "dashboards.id", "widgets.dashboard_id")

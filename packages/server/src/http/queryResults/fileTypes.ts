@@ -1,5 +1,6 @@
 // The download formats of a result, read from a path's extension.
 import { badRequest, notFound } from "../errors";
+import { parseId } from "../input";
 
 export const FILE_TYPES = ["json", "csv", "tsv", "xlsx"] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -10,7 +11,7 @@ export function idWithType(raw: unknown, requireType: boolean): [number, FileTyp
   if (!match) throw notFound();
   const type = match[2]?.toLowerCase() ?? null;
   if (requireType && type === null) throw notFound();
-  return [Number(match[1]), fileType(type)];
+  return [parseId(match[1]), fileType(type)];
 }
 
 export function fileType(raw: string | null): FileType | null {

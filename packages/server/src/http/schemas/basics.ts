@@ -1,6 +1,8 @@
 // The building blocks of the API's shapes: JSON types, objects, arrays, path parameters and
 // the paginated lists, which every area's shapes are made of.
 
+import { MAX_STORED_ID } from "../../store/values";
+
 export type Schema = object;
 
 export const str = { type: "string" } as const;
@@ -42,8 +44,11 @@ export const complete = <P extends Record<string, Schema>>(properties: P, descri
 /** Path parameters: every one is required. */
 export const params = <P extends Record<string, Schema>>(properties: P) => complete(properties);
 
-/** `{id}` path parameter of most routes (anything but a whole number is a 404). */
-export const idParams = params({ id: int });
+/** An object's id: the stores' integer range; any other path id is a 404, as an unknown one. */
+export const storedId = { type: "integer", minimum: 1, maximum: MAX_STORED_ID } as const;
+
+/** `{id}` path parameter of most routes. */
+export const idParams = params({ id: storedId });
 
 /** `{count, page, page_size, results}` (api-queries.md §1.5). */
 export const paginated = <S extends Schema>(item: S, description: string) =>

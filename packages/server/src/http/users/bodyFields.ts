@@ -1,6 +1,7 @@
 // The fields of the user create and update bodies: a wrong type or value is a 400 naming it.
 import { badRequest } from "../errors";
 import { optionalString } from "../input";
+import { isStoredId } from "../../store/values";
 
 /** A string field, absent when missing or null; 400 for another type. */
 export function stringField(body: Record<string, unknown>, key: string): string | undefined {
@@ -15,7 +16,7 @@ export function validName(name: string): string {
 }
 
 export function groupIdList(value: unknown): number[] {
-  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v))) {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "number" && isStoredId(v))) {
     throw badRequest("'group_ids' must be a list of group ids.");
   }
   return value as number[];

@@ -23,6 +23,9 @@ describe("sign-in flows in the browser", () => {
     await page.click("button[type=submit]");
     await expect.poll(() => page.textContent("body")).toContain("Invalid email address.");
     expect(await page.inputValue("#name")).toBe("Grace Admin");
+    // A short password is kept too, to be lengthened rather than typed again.
+    expect(await page.textContent("body")).toContain("Field must be at least 6 characters long.");
+    expect(await page.inputValue("#password")).toBe("123");
     await page.fill("#email", "grace@example.com");
     await page.fill("#password", "grace-password");
     await page.click("button[type=submit]");

@@ -12,6 +12,9 @@ import { csrfField, EMAIL_PATTERN, formOf, html, MIN_PASSWORD_LENGTH, type Form 
 export function setupRoutes(app: FastifyInstance, ctx: AppContext): void {
   const db = ctx.database.db;
 
+  // A refused form comes back with everything typed, the password too (a short one can then be
+  // lengthened): the page goes only to the person who sent it, never cached (html() says
+  // no-store), and first-run setup has no other user yet.
   function setupPage(request: FastifyRequest, values: Form = {}, errors: Form = {}) {
     return page(
       "Setup",
@@ -20,7 +23,7 @@ export function setupRoutes(app: FastifyInstance, ctx: AppContext): void {
 <form method="post" action="/setup" novalidate>${csrfField(ctx, request)}
 ${field("Name", "name", "text", values.name, errors.name, 'autocomplete="name"')}
 ${field("Email Address", "email", "email", values.email, errors.email, 'autocomplete="email"')}
-${field("Password", "password", "password", "", errors.password, 'autocomplete="new-password"')}
+${field("Password", "password", "password", values.password, errors.password, 'autocomplete="new-password"')}
 ${field("Organization Name", "org_name", "text", values.org_name, errors.org_name)}
 <button type="submit">Setup</button></form>`,
     );

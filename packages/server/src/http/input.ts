@@ -112,14 +112,26 @@ export function flag(request: FastifyRequest, name: string): boolean {
   return Object.prototype.hasOwnProperty.call(queryArgs(request), name);
 }
 
-/** A body's `tags`: a list of strings (null or absent = none; empty entries are dropped). */
+/** Most tags a query or dashboard holds, and the longest tag (Redash sets no limit). */
+export const MAX_TAGS = 50;
+export const MAX_TAG_LENGTH = 100;
+
+/**
+ * A body's `tags` (queries and dashboards): a list of at most MAX_TAGS strings of at most
+ * MAX_TAG_LENGTH characters (null or absent = none; empty entries are dropped).
+ */
 export function readTags(value: unknown): string[] {
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) throw badRequest("tags must be a list of strings.");
-  return value
+  const tags = value
     .filter((t) => t !== null && t !== "" && t !== undefined)
     .map((t) => {
       if (typeof t !== "string") throw badRequest("tags must be a list of strings.");
+      if (t.length > MAX_TAG_LENGTH) {
+        throw badRequest(`A tag must be at most ${MAX_TAG_LENGTH} characters.`);
+      }
       return t;
     });
+  if (tags.length > MAX_TAGS) throw badRequest(`tags must be at most ${MAX_TAGS} tags.`);
+  return tags;
 }

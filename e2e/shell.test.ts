@@ -80,7 +80,7 @@ describe("the app shell", () => {
   it("shows a plain user what the default group allows", async () => {
     const { page, context } = await signedIn(PAULA);
     // Setup's Demo data source completes the data source step; its Demo queries and dashboard
-    // are not the user's first ones, so those steps are still open, as links.
+    // are offered first, and the user's own are still to make, as links.
     await homeLoaded(page, "Favorite Dashboards");
     const onboarding = page.getByTestId("onboarding");
     await expect.poll(() => onboarding.count()).toBe(1);
@@ -88,10 +88,15 @@ describe("the app shell", () => {
       "Ask an account admin to connect a data source",
     );
     expect(await onboarding.getByTestId("onboarding-data_source").locator("a").count()).toBe(0);
-    expect(await onboarding.getByRole("link", { name: "Create your first Query" }).count()).toBe(1);
-    expect(
-      await onboarding.getByRole("link", { name: "Create your first Dashboard" }).count(),
-    ).toBe(1);
+    const demoStep = onboarding.getByRole("link", {
+      name: "Explore the Demo dashboard and queries",
+    });
+    expect(await demoStep.getAttribute("href")).toBe("/dashboards?tags=demo");
+    expect(await onboarding.getByRole("link", { name: "Create your own Query" }).count()).toBe(1);
+    expect(await onboarding.getByRole("link", { name: "Create your own Dashboard" }).count()).toBe(
+      1,
+    );
+    expect(await onboarding.getByText(/Create your first/).count()).toBe(0);
     expect(await page.getByTestId("settings-link").getAttribute("href")).toBe("/users");
     await page.getByTestId("user-menu").click();
     await expect.poll(() => page.getByText("Profile").count()).toBeGreaterThan(0);
@@ -114,7 +119,7 @@ describe("the app shell", () => {
   it("offers no query to create when every data source is view-only", async () => {
     const { page, context } = await signedIn(RITA);
     const home = await homeLoaded(page, "Favorite Queries");
-    expect(await home.getByText("Create your first Query").count()).toBe(0);
+    expect(await home.getByText(/Create your (first|own) Query/).count()).toBe(0);
     expect(await home.locator("a[href='/queries/new']").count()).toBe(0);
     await screenshot(page, "home-view-only-desktop");
 

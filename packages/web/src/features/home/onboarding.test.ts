@@ -23,17 +23,22 @@ describe("onboarding steps", () => {
     const user = { permissions: ["create_query", "create_dashboard", "view_query"] };
     const withDemo = { ...counters, data_sources: 1, queries: 4, dashboards: 1 };
     const demo = { queries: 4, dashboards: 1 };
-    expect(onboardingSteps(user, withDemo, true, demo).map((s) => s.done)).toEqual([
-      true,
-      false,
-      false,
+    const steps = onboardingSteps(user, withDemo, true, demo);
+    expect(steps.map((s) => [s.key, s.done])).toEqual([
+      ["demo", false],
+      ["data_source", true],
+      ["query", false],
+      ["dashboard", false],
     ]);
+    // The Demo is offered first, and the later steps ask for the user's own, not a "first".
+    expect(steps[0]).toMatchObject({
+      title: "Explore the Demo dashboard and queries",
+      href: "/dashboards?tags=demo",
+    });
+    expect(steps.map((s) => s.title)).toContain("Create your own Query");
+    expect(steps.map((s) => s.title)).toContain("Create your own Dashboard");
     const ownToo = { ...withDemo, queries: 5, dashboards: 2 };
-    expect(onboardingSteps(user, ownToo, true, demo).map((s) => s.done)).toEqual([
-      true,
-      true,
-      true,
-    ]);
+    expect(onboardingSteps(user, ownToo, true, demo).every((s) => s.done)).toBe(true);
   });
 
   it("hides the welcome block once everything is done", () => {

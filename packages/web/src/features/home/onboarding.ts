@@ -4,7 +4,7 @@ import { hasPermission, isAdmin } from "../../app/permissions";
 export const ASK_ADMIN_TEXT = "Ask an account admin to connect a data source";
 
 export interface OnboardingStep {
-  key: "data_source" | "query" | "dashboard" | "users";
+  key: "demo" | "data_source" | "query" | "dashboard" | "users";
   title: string;
   /** Where the step's link goes; absent when the user cannot take the step themselves. */
   href?: string;
@@ -26,7 +26,20 @@ export function onboardingSteps(
   const admin = isAdmin(user);
   const count = (key: keyof ObjectCounters) => counters?.[key] ?? 0;
   const own = (key: keyof DemoCounters) => count(key) - (demo?.[key] ?? 0);
-  const steps: OnboardingStep[] = [
+  // With setup's Demo there, the first step shows it and the later ones ask for the user's own.
+  const hasDemo = (demo?.dashboards ?? 0) + (demo?.queries ?? 0) > 0;
+  const first = hasDemo ? "your own" : "your first";
+  const steps: OnboardingStep[] = [];
+  if (hasDemo) {
+    steps.push({
+      key: "demo",
+      title: "Explore the Demo dashboard and queries",
+      href: (demo?.dashboards ?? 0) > 0 ? "/dashboards?tags=demo" : "/queries?tags=demo",
+      // Done once the user has made something of their own: the Demo has served.
+      done: own("queries") > 0 || own("dashboards") > 0,
+    });
+  }
+  steps.push(
     admin
       ? {
           key: "data_source",
@@ -35,11 +48,11 @@ export function onboardingSteps(
           done: count("data_sources") > 0,
         }
       : { key: "data_source", title: ASK_ADMIN_TEXT, done: count("data_sources") > 0 },
-  ];
+  );
   if (canCreateQuery) {
     steps.push({
       key: "query",
-      title: "Create your first Query",
+      title: `Create ${first} Query`,
       href: "/queries/new",
       done: own("queries") > 0,
     });
@@ -47,7 +60,7 @@ export function onboardingSteps(
   if (hasPermission(user, "create_dashboard")) {
     steps.push({
       key: "dashboard",
-      title: "Create your first Dashboard",
+      title: `Create ${first} Dashboard`,
       href: "/dashboards",
       done: own("dashboards") > 0,
     });

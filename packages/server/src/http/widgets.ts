@@ -19,6 +19,7 @@ import { readWidgetSources } from "../services/widgetSources";
 import { badRequest, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId } from "./input";
 import * as S from "./schemas";
+import { checkPosition } from "./widgetPosition";
 
 type Params = { id: string };
 
@@ -33,7 +34,8 @@ const tags = ["widgets"];
 
 const options = {
   ...S.anyObject,
-  description: "Stored as given: `position`, `parameterMappings`, `isHidden`, …",
+  description:
+    "Stored as given (`position`, `parameterMappings`, `isHidden`, …), once `position` is a place on the grid: `col` 0–5, `row` 0–1000000, `sizeX` 1–6, `sizeY` -1–1000 (whole numbers)",
 };
 const text = { ...S.orNull({ ...S.str, maxLength: MAX_TEXT_LENGTH }), description: "Markdown" };
 
@@ -86,6 +88,7 @@ function readOptions(value: unknown): Record<string, unknown> {
     throw badRequest("options must be an object.");
   }
   if (JSON.stringify(value).length > MAX_OPTIONS_LENGTH) throw badRequest("options is too large.");
+  checkPosition((value as Record<string, unknown>).position);
   return value as Record<string, unknown>;
 }
 

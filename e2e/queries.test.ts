@@ -132,7 +132,19 @@ describe("query workspace in the browser", () => {
       const phone = await signedIn(PHONE);
       await phone.page.goto("/queries");
       await poll(() => phone.page.textContent("body")).toContain("Orders by month");
+      // The list starts on the first screen: the lists and tags sit in one compact row.
+      const table = phone.page.locator("[data-testid=queries-table]");
+      expect((await table.boundingBox())!.y).toBeLessThan(PHONE.height / 2);
+      expect(await phone.page.locator("[data-testid=tags-filter]").count()).toBe(0);
       await screenshot(phone.page, "queries-list-phone");
+      await phone.page.getByTestId("tags-toggle").click();
+      await phone.page.click("[data-testid=tags-filter] >> text=sales");
+      await poll(() => phone.page.url()).toContain("tags=sales");
+      await poll(() => phone.page.getByTestId("tags-toggle").textContent()).toBe("Tags (1)");
+      await phone.page.getByLabel("List").click();
+      await phone.page.locator(".ant-select-item-option", { hasText: "Favorites" }).click();
+      await poll(() => new URL(phone.page.url()).pathname).toBe("/queries/favorites");
+      await poll(() => phone.page.textContent("body")).toContain("Orders by month");
       await phone.context.close();
     },
   );

@@ -1,8 +1,11 @@
 // The list pages' frame (UI.md, List pages): a sidebar with search, list links and tag filter,
-// and the list in a card on the right; on phones the sidebar stacks above.
-import { Input, Menu, Tag, Typography } from "antd";
-import type { ReactNode } from "react";
-import { Link, useLocation } from "react-router";
+// and the list in a card on the right. On phones the sidebar is one compact row above the list
+// (search, a list picker, a Tags button that opens the tags), so the list starts on the first
+// screen.
+import { TagsOutlined } from "@ant-design/icons";
+import { Button, Grid, Input, Menu, Select, Tag, Typography } from "antd";
+import { useState, type ReactNode } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import type { TagCount } from "../../api/lists";
 import type { ListAddress } from "./useListAddress";
 import styles from "./ListPage.module.css";
@@ -30,6 +33,10 @@ interface ListPageLayoutProps {
 export function ListPageLayout(props: ListPageLayoutProps) {
   const { address, tags } = props;
   const { q, update } = address;
+  const phone = Grid.useBreakpoint().md === false;
+  const navigate = useNavigate();
+  const [tagsOpen, setTagsOpen] = useState(false);
+  const listSearch = q ? `?q=${encodeURIComponent(q)}` : "";
   return (
     <div className={styles.layout}>
       <aside className={styles.sidebar}>
@@ -41,20 +48,38 @@ export function ListPageLayout(props: ListPageLayoutProps) {
           onChange={(e) => address.setSearch(e.target.value)}
           onSearch={(value) => address.submitSearch(value)}
         />
-        <Menu
-          mode="vertical"
-          selectedKeys={[props.currentPath]}
-          style={{ borderInlineEnd: "none", borderRadius: 8 }}
-          items={props.links.map((l) => ({
-            key: l.path,
-            label: (
-              <Link to={{ pathname: l.path, search: q ? `?q=${encodeURIComponent(q)}` : "" }}>
-                {l.label}
-              </Link>
-            ),
-          }))}
-        />
-        {tags.length > 0 && (
+        {phone ? (
+          <div className={styles.phoneBar}>
+            <Select
+              aria-label="List"
+              className={styles.listPicker}
+              value={props.currentPath}
+              options={props.links.map((l) => ({ value: l.path, label: l.label }))}
+              onChange={(path: string) => void navigate({ pathname: path, search: listSearch })}
+            />
+            {tags.length > 0 && (
+              <Button
+                icon={<TagsOutlined />}
+                aria-expanded={tagsOpen}
+                onClick={() => setTagsOpen((open) => !open)}
+                data-testid="tags-toggle"
+              >
+                {address.tags.length > 0 ? `Tags (${address.tags.length})` : "Tags"}
+              </Button>
+            )}
+          </div>
+        ) : (
+          <Menu
+            mode="vertical"
+            selectedKeys={[props.currentPath]}
+            style={{ borderInlineEnd: "none", borderRadius: 8 }}
+            items={props.links.map((l) => ({
+              key: l.path,
+              label: <Link to={{ pathname: l.path, search: listSearch }}>{l.label}</Link>,
+            }))}
+          />
+        )}
+        {tags.length > 0 && (!phone || tagsOpen) && (
           <div className={styles.tags} data-testid="tags-filter">
             <Typography.Text type="secondary">Tags</Typography.Text>
             <div>

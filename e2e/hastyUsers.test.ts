@@ -3,7 +3,7 @@
 // flow also fails on an uncaught page error or a console error.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { animationsSettled, screenshot } from "./browser";
+import { PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
 import { useWatchedSessions } from "./fixtures/watchedSessions";
 import { demoDataSourceId } from "./fixtures/demo";
@@ -357,6 +357,50 @@ describe("hasty users", () => {
       await page.keyboard.press("Control+Enter");
       await poll(() => rows(page)).toContain("offline_check");
       expect(await page.getByTestId("execution-error").count()).toBe(0);
+    });
+
+    it("on a phone, the date-range calendar fits the screen and reaches the next month", async () => {
+      const query = await createQuery(app.api, {
+        name: "Phone range",
+        sql: "select '{{ period.start }}' as starts, '{{ period.end }}' as ends",
+        dataSourceId: demoId,
+        options: {
+          parameters: [
+            {
+              name: "period",
+              title: "period",
+              type: "date-range",
+              value: { start: "2026-01-10", end: "2026-01-20" },
+            },
+          ],
+        },
+      });
+      const { page } = await signedIn([], PHONE);
+      await page.goto(`/queries/${query.id}`);
+      await page.getByTestId("parameter-period").locator("input").first().click();
+      const calendar = page.locator(".ant-picker-dropdown:visible");
+      await calendar.waitFor();
+      await animationsSettled(page);
+      const box = (await calendar.locator(".ant-picker-range-wrapper").boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      await screenshot(page, "hasty-phone-date-range");
+      // A start in January, then the next month by its arrow, and an end in February.
+      await calendar.locator(".ant-picker-cell-in-view", { hasText: /^12$/ }).first().click();
+      await calendar.locator(".ant-picker-header-next-btn:visible").first().click();
+      await poll(() =>
+        calendar.locator(".ant-picker-header-view:visible").first().textContent(),
+      ).toContain("Feb");
+      await calendar.locator(".ant-picker-cell-in-view", { hasText: /^3$/ }).first().click();
+      await poll(async () =>
+        page
+          .getByTestId("parameter-period")
+          .locator("input")
+          .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
+      ).toEqual(["2026-01-12", "2026-02-03"]);
     });
 
     it("a failed run marks the result still shown as the previous run's", async () => {

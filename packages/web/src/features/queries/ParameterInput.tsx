@@ -1,7 +1,7 @@
 // The input widget of one parameter, for each of the ten types.
 import { ThunderboltOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Button, DatePicker, Dropdown, Input, Select, Space, Tag } from "antd";
+import { Button, DatePicker, Dropdown, Grid, Input, Select, Space, Tag } from "antd";
 import {
   DATE_FORMATS,
   dynamicDateName,
@@ -20,6 +20,7 @@ import {
 } from "@sightline/core";
 import { getDropdownOptions } from "../../api/queries";
 import { numberInputText } from "./parameterValues";
+import styles from "./ParameterInput.module.css";
 
 interface ParameterInputProps {
   def: ParameterDefinition;
@@ -161,6 +162,9 @@ function DateRangeInput({ def, value, onChange }: Omit<ParameterInputProps, "par
     isPlainObject(value) && !dynamicName
       ? [parseDateValue(value.start), parseDateValue(value.end)]
       : null;
+  // Two months side by side are wider than a phone: there the calendar shows one month, with
+  // its own arrows to the next.
+  const phone = Grid.useBreakpoint().md === false;
   return (
     <Space.Compact data-testid={`parameter-${def.name}`}>
       {dynamicName ? (
@@ -169,6 +173,8 @@ function DateRangeInput({ def, value, onChange }: Omit<ParameterInputProps, "par
         </Tag>
       ) : (
         <DatePicker.RangePicker
+          aria-label={def.title || def.name}
+          classNames={phone ? { popup: { root: styles.oneMonth } } : undefined}
           value={range && range[0] && range[1] ? [range[0], range[1]] : null}
           format={format}
           showTime={timeFormat(type) ? { format: timeFormat(type) } : false}

@@ -406,6 +406,33 @@ describe("dashboards in the browser", () => {
       await context.close();
     },
   );
+  it("finds an archived dashboard in the Archived list and restores it", async () => {
+    const { id } = await createDashboard(app.api, "Old quarterly board");
+    expect((await app.api.delete(`/api/dashboards/${id}`)).status).toBe(200);
+    const { page, context } = await signedIn();
+    await page.goto("/dashboards");
+    await page.getByRole("link", { name: "Archived" }).click();
+    await poll(() => page.getByTestId("dashboards-table").textContent()).toContain(
+      "Old quarterly board",
+    );
+    await screenshot(page, "dashboards-archived-desktop");
+    const row = page.locator("[data-testid=dashboards-table] tr", {
+      hasText: "Old quarterly board",
+    });
+    await row.getByRole("button", { name: "Unarchive" }).dblclick();
+    await poll(() => page.locator(".ant-notification").textContent()).toContain(
+      "Dashboard restored.",
+    );
+    await poll(() => page.getByTestId("empty-state").textContent()).toContain(
+      "Archived dashboards will be listed here.",
+    );
+    await page.getByRole("link", { name: "All Dashboards" }).click();
+    await poll(() => page.getByTestId("dashboards-table").textContent()).toContain(
+      "Old quarterly board",
+    );
+    await context.close();
+  });
+
   it("filters every widget from the dashboard's filter bar", { timeout: 90_000 }, async () => {
     const { id } = await createDashboard(app.api, "Regions");
     const rows = [

@@ -185,6 +185,8 @@ export interface DashboardListFilter {
   groupIds: number[];
   /** `my`: only the caller's own. */
   ownOnly?: boolean;
+  /** The archived dashboards instead of the live ones (the Archived list). */
+  archived?: boolean;
   /** `favorites`: only the caller's favorites, with `starred_at`. */
   favoritesOnly?: boolean;
   /** `recent`: only those with these ids. */
@@ -205,7 +207,7 @@ export async function listVisibleDashboards(
     .selectFrom("dashboards")
     .selectAll("dashboards")
     .where("dashboards.org_id", "=", f.orgId)
-    .where("dashboards.is_archived", "=", false);
+    .where("dashboards.is_archived", "=", f.archived === true);
   if (f.ownOnly) {
     q = q.where("dashboards.user_id", "=", f.userId);
   } else {

@@ -4,7 +4,7 @@ import { http } from "./http";
 import { getListPage, getListTags, type ListParams, type TagCount } from "./lists";
 import type { DashboardSummary } from "./types";
 
-export type DashboardListKind = "all" | "my" | "favorites";
+export type DashboardListKind = "all" | "my" | "favorites" | "archive";
 
 /** A row of the dashboard lists: the dashboard without its widgets. */
 export type DashboardListItem = Omit<Dashboard, "widgets"> & { widgets: null };
@@ -13,6 +13,7 @@ const LIST_PATHS: Record<DashboardListKind, string> = {
   all: "api/dashboards",
   my: "api/dashboards/my",
   favorites: "api/dashboards/favorites",
+  archive: "api/dashboards/archive",
 };
 
 export function listDashboards(
@@ -84,6 +85,7 @@ export interface DashboardSaveBody {
   name?: string;
   tags?: string[];
   is_draft?: boolean;
+  is_archived?: boolean;
   dashboard_filters_enabled?: boolean;
   options?: Record<string, unknown>;
   version?: number;

@@ -25,6 +25,11 @@ const sessionRoutes: RouteObject[] = [
     lazy: () => import("../features/dashboards/DashboardListPage").then(asComponent),
   },
   {
+    id: "Dashboards.Archive",
+    path: "dashboards/archive",
+    lazy: () => import("../features/dashboards/DashboardListPage").then(asComponent),
+  },
+  {
     id: "Dashboards.ViewOrEdit",
     path: "dashboards/:dashboardId",
     lazy: () => import("../features/dashboards/DashboardPage").then(asComponent),

@@ -45,6 +45,7 @@ export const docs = {
   list: listSchema("List the dashboards the caller may see"),
   my: listSchema("List the caller's dashboards (drafts included)"),
   favorites: listSchema("List the caller's favorite dashboards"),
+  archivedList: listSchema("List the archived dashboards the caller may see"),
   recent: {
     tags,
     summary: "The dashboards the caller viewed most recently (at most 20)",

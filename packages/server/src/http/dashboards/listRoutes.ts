@@ -1,4 +1,4 @@
-// The dashboard lists (all, mine, favorites, recent) and the tag counts.
+// The dashboard lists (all, mine, favorites, archived, recent) and the tag counts.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { hasPermission, requireUser } from "../../policies";
@@ -25,7 +25,7 @@ export function dashboardListRoutes(
 
   async function listPage(
     request: FastifyRequest,
-    which: { ownOnly?: boolean; favoritesOnly?: boolean },
+    which: { ownOnly?: boolean; favoritesOnly?: boolean; archived?: boolean },
   ) {
     const { identity, org } = requireUser(request);
     const args = readListArgs(queryArgs(request));
@@ -93,6 +93,13 @@ export function dashboardListRoutes(
   app.get("/api/dashboards/my", { schema: docs.my }, async (request) => {
     requireLister(request);
     return listPage(request, { ownOnly: true });
+  });
+
+  // Sightline's own, as /api/queries/archive: the archived dashboards the caller could see were
+  // they live, so they can be found and restored (POST /api/dashboards/{id} is_archived false).
+  app.get("/api/dashboards/archive", { schema: docs.archivedList }, async (request) => {
+    requireLister(request);
+    return listPage(request, { archived: true });
   });
 
   app.get("/api/dashboards/favorites", { schema: docs.favorites }, async (request) =>

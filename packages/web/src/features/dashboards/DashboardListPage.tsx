@@ -1,4 +1,5 @@
-// /dashboards, /dashboards/my, /dashboards/favorites (spec 3 §2 Dashboard list).
+// /dashboards, /dashboards/my, /dashboards/favorites (spec 3 §2 Dashboard list), and
+// /dashboards/archive, where archived dashboards are found and restored.
 import { AppstoreOutlined, PlusOutlined } from "@ant-design/icons";
 import { Button } from "antd";
 import type { TableProps } from "antd";
@@ -7,11 +8,13 @@ import {
   dashboardPath,
   getDashboardTags,
   listDashboards,
+  saveDashboard,
   setDashboardFavorite,
   type DashboardListItem,
   type DashboardListKind,
 } from "../../api/dashboards";
-import { hasPermission } from "../../app/permissions";
+import { hasPermission, isAdmin } from "../../app/permissions";
+import { notify } from "../../app/notifications";
 import { useSession } from "../../app/session";
 import { PageHeader } from "../../components/PageHeader";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
@@ -30,6 +33,7 @@ const LISTS: AreaList<DashboardListKind>[] = [
     label: "Favorites",
     title: "Favorite Dashboards",
   },
+  { kind: "archive", path: "/dashboards/archive", label: "Archived", title: "Archived Dashboards" },
 ];
 
 /** Sortable columns and the server's order keys. */
@@ -84,6 +88,16 @@ export default function DashboardListPage() {
       render: (_, row) => formatDateTime(row.created_at, config),
     },
   ];
+  if (list.kind === "archive") {
+    columns.push({
+      key: "unarchive",
+      width: 120,
+      render: (_, row) =>
+        (isAdmin(session.user) || row.user?.id === session.user.id) && (
+          <UnarchiveButton id={row.id} onDone={() => void dashboards.rows.refetch()} />
+        ),
+    });
+  }
 
   const openNew = () => setCreating(true);
   return (
@@ -125,6 +139,8 @@ function emptyState(
     return <ListEmptyState icon={icon} text="No dashboards found tagged with the selected tags." />;
   if (kind === "favorites")
     return <ListEmptyState icon={icon} text="Mark dashboards as Favorite to list them here." />;
+  if (kind === "archive")
+    return <ListEmptyState icon={icon} text="Archived dashboards will be listed here." />;
   const text = kind === "my" ? "You have no dashboards yet." : "There are no dashboards yet.";
   return (
     <ListEmptyState
@@ -138,5 +154,33 @@ function emptyState(
         )
       }
     />
+  );
+}
+
+/** Restores an archived dashboard: it returns to the lists as it was. */
+function UnarchiveButton({ id, onDone }: { id: number; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      size="small"
+      loading={busy}
+      onClick={() => {
+        setBusy(true);
+        saveDashboard(id, { is_archived: false })
+          .then(() => {
+            notify.success("Dashboard restored.");
+            onDone();
+          })
+          .catch((e: unknown) =>
+            notify.error(
+              "The dashboard could not be restored.",
+              e instanceof Error ? e.message : "",
+            ),
+          )
+          .finally(() => setBusy(false));
+      }}
+    >
+      Unarchive
+    </Button>
   );
 }

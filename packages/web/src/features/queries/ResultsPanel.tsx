@@ -112,7 +112,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
           data-testid="previous-run-result"
           title={`The run failed: this is the result of the previous run${
             props.retrievedAt
-              ? `, from ${dayjs(props.retrievedAt).format(formats.dateTimeFormat)}`
+              ? `, from ${dayjs(props.retrievedAt).format(formats?.dateTimeFormat)}`
               : ""
           }.`}
         />

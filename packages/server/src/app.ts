@@ -13,13 +13,13 @@ import compress from "@fastify/compress";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { AppContext } from "./context";
-import { isShareKey } from "./auth/shareKeyRoutes";
 import { publicRateLimit } from "./http/publicRateLimit";
 import { requestAuth } from "./auth/requestAuth";
 import { authRoutes } from "./auth/routes";
 import { trackRouteMethods } from "./http/allowedMethods";
 import { registerBodyParsers } from "./http/bodyParsing";
 import { registerInputChecks } from "./http/inputChecks";
+import { registerSecurityHeaders } from "./http/securityHeaders";
 import { GENERIC_MESSAGES, HttpError, LOGIN_REQUIRED_MESSAGE } from "./http/errors";
 import * as S from "./http/schemas";
 import { sessionRoutes } from "./http/session";
@@ -31,15 +31,6 @@ const DEFAULT_WEB_DIST = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../web/dist",
 );
-
-const DEFAULT_CSP =
-  "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-eval'; font-src 'self' data:; " +
-  "img-src 'self' http: https: data: blob:; object-src 'none'; frame-src 'self'; worker-src 'self' blob:;";
-
-/** Pages that may be framed by other sites (embeds and public dashboards). */
-function isEmbeddable(url: string): boolean {
-  return /^\/(embed\/query\/|public\/dashboards\/|api\/dashboards\/public\/|dashboard\/)/.test(url);
-}
 
 function isApiRequest(request: FastifyRequest): boolean {
   return (
@@ -124,31 +115,7 @@ export async function buildApp(
       .send({ message: "An internal error occurred. It was logged for the administrator." });
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    // The calls a public dashboard makes with its share key go with the framable page.
-    const shareKey = request.auth ? isShareKey(request.auth.identity) : false;
-    if (isEmbeddable(request.url) || shareKey) {
-      reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors *;`);
-    } else if (request.url.startsWith("/sandbox/")) {
-      // Custom JavaScript charts run here, framed with sandbox="allow-scripts": their code may
-      // run inline but may not reach the network.
-      reply.header(
-        "Content-Security-Policy",
-        "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; frame-ancestors 'self';",
-      );
-      reply.header("X-Frame-Options", "sameorigin");
-    } else if (request.url.startsWith("/docs/")) {
-      // The help pages open inside the app's help drawer.
-      reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors 'self';`);
-      reply.header("X-Frame-Options", "sameorigin");
-    } else {
-      reply.header("Content-Security-Policy", `${DEFAULT_CSP} frame-ancestors 'none';`);
-      reply.header("X-Frame-Options", "deny");
-    }
-    reply.header("Referrer-Policy", "strict-origin-when-cross-origin");
-    reply.header("X-Content-Type-Options", "nosniff");
-    return payload;
-  });
+  registerSecurityHeaders(app, ctx.config);
 
   await app.register(requestAuth, ctx);
   await app.register(publicRateLimit, ctx);

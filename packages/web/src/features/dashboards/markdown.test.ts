@@ -48,20 +48,24 @@ describe("text box markdown", () => {
     );
     const sources = [...page.querySelectorAll("img")].map((img) => img.getAttribute("src"));
     expect(sources).toEqual([
-      null,
-      null,
       "/static/logo.png",
       "images/chart.png",
       "data:image/png;base64,iVBORw0KGgo=",
       "/ok.png",
     ]);
+    expect(page.textContent).toContain("remote");
+    expect(page.textContent).toContain("protocol-relative");
     expect(page.querySelector("[srcset]")).toBeNull();
     expect(page.querySelector("video")?.getAttribute("src")).toBeNull();
     expect(page.querySelector("video")?.getAttribute("poster")).toBeNull();
     expect(page.querySelector("image")?.getAttribute("href")).toBeNull();
     const styles = [...page.querySelectorAll("p[style]")].map((p) => p.textContent);
     expect(styles).toEqual(["red"]);
-    expect(markdownHtml("![x](https://tracker.example/a.png)")).not.toContain("tracker");
+    // A remote image shows its alt text instead.
+    expect(markdownHtml("![Sales chart](https://tracker.example/a.png)")).toBe(
+      "<p>Sales chart</p>\n",
+    );
+    expect(markdownHtml('<img src="https://tracker.example/a.png">')).not.toContain("img");
   });
 
   it("keeps links to other sites, opening in a new tab safely", () => {

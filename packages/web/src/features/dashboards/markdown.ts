@@ -2,7 +2,8 @@
 // the dashboard, its public page and reports alike. Beyond the sanitiser's defaults, a text box
 // holds no form or form field (a password prompt inside a trusted page is phishing), no style
 // sheet (it would restyle the whole page), and loads nothing from another site: images and media
-// show only from the app's own origin or data: URIs, and inline styles may not fetch anything.
+// show only from the app's own origin or data: URIs (a remote image shows its alt text), and inline
+// styles may not fetch anything.
 import type { DOMPurify as Sanitizer } from "dompurify";
 import { marked } from "marked";
 import { newSanitizer } from "../../visualizations/lib/sanitize";
@@ -62,5 +63,17 @@ function textBoxSanitizer(): Sanitizer {
 
 export function markdownHtml(text: string): string {
   const html = marked.parse(text ?? "", { async: false, gfm: true, breaks: false });
-  return textBoxSanitizer().sanitize(html, { ADD_ATTR: ["target"], FORBID_TAGS, FORBID_ATTR });
+  const content = textBoxSanitizer().sanitize(html, {
+    ADD_ATTR: ["target"],
+    FORBID_TAGS,
+    FORBID_ATTR,
+    RETURN_DOM_FRAGMENT: true,
+  });
+  // An image left without an address (a remote one) shows its alt text, not a broken image.
+  for (const image of content.querySelectorAll("img:not([src])")) {
+    image.replaceWith(image.getAttribute("alt") ?? "");
+  }
+  const holder = document.createElement("div");
+  holder.append(content);
+  return holder.innerHTML;
 }

@@ -2,7 +2,7 @@
 import { lazy, type ComponentType } from "react";
 import { BoxplotEditor } from "./boxplot/Editor";
 import { ChartEditor } from "./chart/Editor";
-import { chartDefaults, getChartOptions } from "./chart/options";
+import { getChartOptions, newChartOptions } from "./chart/options";
 import { choroplethDefaults, getChoroplethOptions } from "./choropleth/choropleth";
 import { CohortEditor } from "./cohort/Editor";
 import { CohortRenderer } from "./cohort/Renderer";
@@ -77,7 +77,7 @@ export const DEFINITIONS: VisualizationDefinition[] = [
     type: "CHART",
     name: "Chart",
     defaultName: "Chart",
-    defaultOptions: () => chartDefaults(),
+    defaultOptions: () => newChartOptions(),
     getOptions: (stored, _data, formats) => getChartOptions(stored, formats),
     Renderer: ChartRenderer,
     Editor: ChartEditor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartDefaults, getChartOptions } from "./chart/options";
+import { getChartOptions, newChartOptions } from "./chart/options";
 import { choroplethDefaults, getChoroplethOptions } from "./choropleth/choropleth";
 import { cohortDefaults, getCohortOptions } from "./cohort/cohort";
 import { counterDefaults, getCounterOptions } from "./counter/counter";
@@ -19,7 +19,7 @@ const DEFINITIONS: { type: string; defaultOptions(): Options; getOptions(o: Opti
   [
     {
       type: "CHART",
-      defaultOptions: () => chartDefaults(),
+      defaultOptions: () => newChartOptions(),
       getOptions: (o) => getChartOptions(o, f),
     },
     {

@@ -6,7 +6,10 @@ export function legendOption(options: ChartOptions, ctx: BuildContext, names: st
   const below = options.legend?.placement === "below" || ctx.width <= 600;
   const data = options.legend?.traceorder === "reversed" ? [...names].reverse() : names;
   return {
-    show: options.legend?.enabled !== false && names.length > 0,
+    // A chart made here draws no legend for a single entry: the axis and title already name it.
+    show:
+      options.legend?.enabled !== false &&
+      names.length > (options.legend?.hideWhenOneSeries === true ? 1 : 0),
     type: "scroll",
     data,
     ...(below

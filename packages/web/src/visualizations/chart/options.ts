@@ -38,7 +38,16 @@ export interface SeriesOption {
 export interface ChartOptions extends Options {
   globalSeriesType: GlobalSeriesType;
   sortX: boolean;
-  legend: { enabled: boolean; placement: "auto" | "below"; traceorder: "normal" | "reversed" };
+  legend: {
+    enabled: boolean;
+    placement: "auto" | "below";
+    traceorder: "normal" | "reversed";
+    /**
+     * Sightline's: no legend while the chart draws one series (new charts store true; Redash's
+     * charts lack it and keep their legend). Choosing a placement in the editor clears it.
+     */
+    hideWhenOneSeries?: boolean;
+  };
   xAxis: AxisOptions;
   yAxis: AxisOptions[];
   alignYAxesAtZero: boolean;
@@ -111,6 +120,19 @@ export function chartDefaults(
     linkOpenNewTab: true,
     linkFormat: "",
   };
+}
+
+/**
+ * What a chart made here starts with, stored with it: Redash's defaults, except that categories
+ * keep the result's order (a query's ORDER BY) until the user turns Sort Values on, and a chart of
+ * one series draws no legend. Stored charts lacking these keys keep Redash's meaning (sorted, with
+ * a legend), as getChartOptions fills them in.
+ */
+export function newChartOptions(
+  formats?: Pick<VisualizationFormats, "dateTimeFormat">,
+): ChartOptions {
+  const defaults = chartDefaults(formats);
+  return { ...defaults, sortX: false, legend: { ...defaults.legend, hideWhenOneSeries: true } };
 }
 
 /** Defaults filled in, legacy keys rewritten. Unknown keys are kept. */

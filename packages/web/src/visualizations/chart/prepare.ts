@@ -193,7 +193,6 @@ export function prepareChart(data: QueryResultData, options: ChartOptions): Prep
     const own = options.seriesOptions?.[key] ?? {};
     let points = groups.get(key) ?? [];
     if (SUMMED.has(type)) points = sumByX(points);
-    if (options.sortX !== false) points = [...points].sort((a, b) => compareX(a.x, b.x));
     if (asZero && type !== "bubble")
       points = points.map((p) => (p.y === null ? { ...p, y: 0 } : p));
     const onRight = own.yAxis === 1 && (!stacked || type === "line") && !swapped;
@@ -209,13 +208,21 @@ export function prepareChart(data: QueryResultData, options: ChartOptions): Prep
 
   const allX = series.flatMap((s) => s.points.map((p) => p.x));
   const xKind = detectXKind(options, allX);
+  // Categories keep the result's order (its ORDER BY) unless sortX; on a time or number axis the
+  // order changes no position, only the path of a line, which is drawn in x order either way.
+  const sorted = options.sortX !== false || xKind !== "category";
+  if (sorted)
+    series = series.map((s) => ({
+      ...s,
+      points: [...s.points].sort((a, b) => compareX(a.x, b.x)),
+    }));
 
   // Stacked series must share their x values: ECharts stacks by position in the data, so a
   // series missing a month would shift its later values onto the wrong bars.
   const unify =
     (options.sortX !== false && xKind === "category" && series.every((s) => s.type !== "box")) ||
     (stacked && series.some((s) => SUMMED.has(s.type)));
-  if (unify && series.length > 0) series = unifyX(series, options.sortX !== false, asZero);
+  if (unify && series.length > 0) series = unifyX(series, sorted, asZero);
 
   if (options.series?.percentValues) series = toPercentages(series);
   if (data.rows.length > 0 && series.length === 0)

@@ -114,6 +114,9 @@ export function GeneralTab({ options, set, columns, formats, onMappingChange }: 
           {f.select("Legend Items Order", "legend.traceorder", LEGEND_ORDERS, {
             disabled: !options.legend.enabled,
           })}
+          {f.switch("Hide Legend of a Single Series", "legend.hideWhenOneSeries", {
+            disabled: !options.legend.enabled,
+          })}
         </>
       ) : null}
       {type === "box" ? f.switch("Show All Points", "showpoints") : null}

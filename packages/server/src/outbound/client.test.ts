@@ -32,6 +32,11 @@ beforeAll(async () => {
       res.setHeader("content-type", "text/plain");
       return res.end("x".repeat(5000));
     }
+    if (req.url === "/stalled-body") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("half of it");
+      return;
+    }
     if (req.url === "/slow") {
       setTimeout(() => res.end("late"), 3000);
       return;
@@ -179,6 +184,24 @@ describe("outbound client", () => {
       "timed out after 0.3 s",
     );
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("times out while the body is still arriving", async () => {
+    await expect(
+      loopbackAllowed.request(`${base}/stalled-body`, { timeoutMs: 300 }),
+    ).rejects.toThrow("timed out after 0.3 s");
+  });
+
+  it("ends when the caller's signal aborts, and the time-out then stays quiet", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(
+      loopbackAllowed.request(`${base}/slow`, { signal: controller.signal, timeoutMs: 5000 }),
+    ).rejects.toThrow("was cancelled");
+    const aborted = AbortSignal.abort();
+    await expect(loopbackAllowed.request(`${base}/data`, { signal: aborted })).rejects.toThrow(
+      "was cancelled",
+    );
   });
 
   it("rejects an invalid allowed range", () => {

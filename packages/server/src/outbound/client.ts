@@ -63,41 +63,80 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   return {
     async request(url, init = {}) {
       const timeoutMs = init.timeoutMs ?? defaults.timeoutMs;
-      const signals = [AbortSignal.timeout(timeoutMs)];
-      if (init.signal) signals.push(init.signal);
-      const signal = AbortSignal.any(signals);
-      let method = (init.method ?? "GET").toUpperCase();
-      let body = init.body;
-      let headers: Record<string, string> = {
-        "user-agent": defaults.userAgent,
-        ...lower(init.headers),
-      };
-      let current = parseTarget(url);
-
-      for (let redirects = 0; ; redirects += 1) {
-        const response = await send(current, method, headers, body, signal, allowed, {
-          timeoutMs,
-          maxResponseBytes: init.maxResponseBytes ?? defaults.maxResponseBytes,
-        });
-        const location = response.headers.location;
-        if (!REDIRECT_STATUSES.has(response.status) || typeof location !== "string") {
-          return response;
-        }
-        if (redirects >= defaults.maxRedirects) {
-          throw new OutboundError(`Too many redirects (more than ${defaults.maxRedirects}).`);
-        }
-        const next = parseTarget(new URL(location, current).toString());
-        if (
-          response.status === 303 ||
-          (method === "POST" && response.status !== 307 && response.status !== 308)
-        ) {
-          method = "GET";
-          body = undefined;
-          headers = withoutKeys(headers, ["content-type", "content-length"]);
-        }
-        if (next.origin !== current.origin) headers = withoutKeys(headers, CREDENTIAL_HEADERS);
-        current = next;
+      const limit = deadline(timeoutMs, init.signal);
+      try {
+        return await follow(url, init, limit.signal, timeoutMs);
+      } finally {
+        limit.done();
       }
+    },
+  };
+
+  /** Sends the request and follows its redirects, all under one signal. */
+  async function follow(
+    url: string,
+    init: OutboundRequest,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<OutboundResponse> {
+    let method = (init.method ?? "GET").toUpperCase();
+    let body = init.body;
+    let headers: Record<string, string> = {
+      "user-agent": defaults.userAgent,
+      ...lower(init.headers),
+    };
+    let current = parseTarget(url);
+
+    for (let redirects = 0; ; redirects += 1) {
+      const response = await send(current, method, headers, body, signal, allowed, {
+        timeoutMs,
+        maxResponseBytes: init.maxResponseBytes ?? defaults.maxResponseBytes,
+      });
+      const location = response.headers.location;
+      if (!REDIRECT_STATUSES.has(response.status) || typeof location !== "string") {
+        return response;
+      }
+      if (redirects >= defaults.maxRedirects) {
+        throw new OutboundError(`Too many redirects (more than ${defaults.maxRedirects}).`);
+      }
+      const next = parseTarget(new URL(location, current).toString());
+      if (
+        response.status === 303 ||
+        (method === "POST" && response.status !== 307 && response.status !== 308)
+      ) {
+        method = "GET";
+        body = undefined;
+        headers = withoutKeys(headers, ["content-type", "content-length"]);
+      }
+      if (next.origin !== current.origin) headers = withoutKeys(headers, CREDENTIAL_HEADERS);
+      current = next;
+    }
+  }
+}
+
+/**
+ * A signal that aborts after `timeoutMs` or with `outer`. A plain timer holds the controller
+ * strongly until `done()`: on Node 20, `AbortSignal.any([AbortSignal.timeout(ms)])` holds the
+ * timeout signal only weakly, so a garbage collection during the wait can lose the time-out and
+ * leave the request hanging for ever.
+ */
+export function deadline(
+  timeoutMs: number,
+  outer?: AbortSignal,
+): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("The request timed out.", "TimeoutError")),
+    timeoutMs,
+  );
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener("abort", onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
     },
   };
 }
@@ -187,24 +226,29 @@ function send(
         lookup: guardedLookup(allowed) as unknown as typeof dnsLookup,
         signal,
       },
-      (response) => collect(response, target, limits.maxResponseBytes).then(resolve, reject),
+      (response) =>
+        collect(response, target, limits.maxResponseBytes).then(resolve, (error: Error) =>
+          reject(abortError(signal, target, limits.timeoutMs) ?? error),
+        ),
     );
     request.on("error", (error: Error) => {
       if (error instanceof OutboundError) return reject(error);
-      if (signal.aborted) {
-        const reason = signal.reason as Error | undefined;
-        return reject(
-          reason?.name === "TimeoutError"
-            ? new OutboundError(
-                `Request to ${target.host} timed out after ${limits.timeoutMs / 1000} s.`,
-              )
-            : new OutboundError(`Request to ${target.host} was cancelled.`),
-        );
-      }
-      reject(new OutboundError(`Request to ${target.host} failed: ${error.message}`));
+      reject(
+        abortError(signal, target, limits.timeoutMs) ??
+          new OutboundError(`Request to ${target.host} failed: ${error.message}`),
+      );
     });
     request.end(body);
   });
+}
+
+/** Why an aborted request ended: its time-out or the caller's cancelling; null if not aborted. */
+function abortError(signal: AbortSignal, target: URL, timeoutMs: number): OutboundError | null {
+  if (!signal.aborted) return null;
+  const reason = signal.reason as Error | undefined;
+  return reason?.name === "TimeoutError"
+    ? new OutboundError(`Request to ${target.host} timed out after ${timeoutMs / 1000} s.`)
+    : new OutboundError(`Request to ${target.host} was cancelled.`);
 }
 
 function collect(
@@ -238,6 +282,12 @@ function collect(
         new OutboundError(`Reading the response from ${target.host} failed: ${error.message}`),
       ),
     );
+    // A connection cut mid-body (or the request aborted) must end the wait too.
+    response.on("close", () => {
+      if (!response.complete) {
+        reject(new OutboundError(`The response from ${target.host} was cut off.`));
+      }
+    });
     response.on("end", () => {
       const body = Buffer.concat(chunks);
       resolve({

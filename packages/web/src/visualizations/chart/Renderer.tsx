@@ -29,6 +29,10 @@ export function ChartRenderer({
     }),
     [formats],
   );
+  const numberFormats = useMemo(
+    () => ({ integerFormat: formats.integerFormat, floatFormat: formats.floatFormat }),
+    [formats],
+  );
   const isCustom = options.globalSeriesType === "custom" && formats.allowCustomJSVisualizations;
   const built = useMemo(() => {
     if (isCustom || width === 0) return null;
@@ -37,8 +41,19 @@ export function ChartRenderer({
       height,
       seps,
       hideToolbox: hideToolbox || formats.hidePlotlyModeBar,
+      numberFormats,
     });
-  }, [isCustom, data, options, width, height, seps, hideToolbox, formats.hidePlotlyModeBar]);
+  }, [
+    isCustom,
+    data,
+    options,
+    width,
+    height,
+    seps,
+    numberFormats,
+    hideToolbox,
+    formats.hidePlotlyModeBar,
+  ]);
   const mapping = useMemo(() => readMapping(options), [options]);
   // The widget's own cross-filter selection: other values dimmed.
   const drawn = useMemo(

@@ -1,6 +1,7 @@
 // What building a chart's ECharts option takes (the space to draw in) and gives back.
 import type { Separators } from "../lib/numberFormat";
 import type { ChartPoint, ChartSeries } from "./prepare";
+import type { NumberFormats } from "./valueFormat";
 
 /** An ECharts option, or a part of one. */
 export type Obj = Record<string, unknown>;
@@ -20,4 +21,6 @@ export interface BuildContext {
   height: number;
   seps: Separators;
   hideToolbox?: boolean;
+  /** The organisation's integer and float formats, for charts keeping the default format. */
+  numberFormats?: NumberFormats;
 }

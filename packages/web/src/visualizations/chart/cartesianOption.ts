@@ -21,7 +21,7 @@ export function buildCartesian(
   options: ChartOptions,
   ctx: BuildContext,
 ): BuiltChart {
-  const { series, xKind, notices } = prepareChart(data, options);
+  const { series, xKind, notices } = prepareChart(data, options, ctx.numberFormats);
   const swapped = !!options.swappedAxes;
   const stacked = options.series?.stacking === "stack";
   const isTime = xKind === "time";

@@ -79,7 +79,7 @@ export function buildHeatmap(
   ctx: BuildContext,
 ): BuiltChart {
   const notices: string[] = [];
-  const heat = prepareHeatmap(data, options);
+  const heat = prepareHeatmap(data, options, ctx.numberFormats);
   let colors = HEAT_SCALES[options.colorScheme ?? ""] ?? HEAT_SCALES.default;
   if (options.colorScheme === "Custom...")
     colors = [options.heatMinColor || "#ffffff", options.heatMaxColor || "#002FB4"];
@@ -120,7 +120,7 @@ export function buildHeatmap(
       trigger: "item",
       confine: true,
       formatter: (p: { value: [number, number, number] }) =>
-        `${escapeHtml(heat.xs[p.value[0]])}, ${escapeHtml(heat.ys[p.value[1]])}: <b>${escapeHtml(formatNumber(p.value[2], options.numberFormat, ctx.seps))}</b>`,
+        `${escapeHtml(heat.xs[p.value[0]])}, ${escapeHtml(heat.ys[p.value[1]])}: <b>${escapeHtml(formatNumber(p.value[2], heat.numberFormat, ctx.seps))}</b>`,
     },
     grid,
     xAxis: {
@@ -156,7 +156,7 @@ export function buildHeatmap(
         label: {
           show: !!options.showDataLabels,
           formatter: (p: { value: [number, number, number] }) =>
-            formatNumber(p.value[2], options.numberFormat, ctx.seps),
+            formatNumber(p.value[2], heat.numberFormat, ctx.seps),
         },
         emphasis: { itemStyle: { borderColor: "#333", borderWidth: 1 } },
         progressive: 2000,

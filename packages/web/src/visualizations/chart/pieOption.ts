@@ -13,7 +13,7 @@ export function buildPie(
   options: ChartOptions,
   ctx: BuildContext,
 ): BuiltChart {
-  const { pies, notices } = preparePies(data, options);
+  const { pies, notices } = preparePies(data, options, ctx.numberFormats);
   const n = pies.length;
   const rows = n <= 1 ? 1 : n <= 3 && ctx.width >= ctx.height ? 1 : 2;
   const cols = Math.max(1, Math.ceil(n / rows));
@@ -76,8 +76,13 @@ export function buildPie(
           row: slice.row,
         };
         const text = options.textFormat
-          ? pointText({ name: pie.name, type: "pie" }, point, options, ctx.seps)
-          : `${formatNumber(slice.percent, options.percentFormat, ctx.seps)} (${formatNumber(slice.value, options.numberFormat, ctx.seps)})`;
+          ? pointText(
+              { name: pie.name, type: "pie", numberFormat: pie.numberFormat },
+              point,
+              options,
+              ctx.seps,
+            )
+          : `${formatNumber(slice.percent, options.percentFormat, ctx.seps)} (${formatNumber(slice.value, pie.numberFormat, ctx.seps)})`;
         const usesX = /@@x/.test(options.textFormat || "");
         return `${p.marker}${usesX ? "" : `${escapeHtml(slice.label)}: `}<b>${escapeHtml(text)}</b>`;
       },

@@ -5,6 +5,7 @@ import { toNumber } from "../lib/numberFormat";
 import { schemeColor } from "../palette";
 import type { QueryResultData, Row } from "../types";
 import { readMapping, type ChartOptions } from "./options";
+import { percentValueFormat, valueFormat, type NumberFormats } from "./valueFormat";
 
 export type SeriesKind =
   "line" | "column" | "area" | "scatter" | "bubble" | "box" | "pie" | "heatmap" | "custom";
@@ -27,6 +28,8 @@ export interface ChartSeries {
   yAxis: 0 | 1;
   color: string;
   points: ChartPoint[];
+  /** The numeral format of its y values (and their errors) in labels and tooltips. */
+  numberFormat?: string;
 }
 
 export interface PreparedChart {
@@ -175,9 +178,21 @@ function sumByX(points: ChartPoint[]): ChartPoint[] {
   return [...byX.values()];
 }
 
-export function prepareChart(data: QueryResultData, options: ChartOptions): PreparedChart {
+/** The column a series' y values are of: its own, or the last y column when rows are grouped. */
+function yColumnOf(data: QueryResultData, options: ChartOptions, key: string) {
+  const mapping = readMapping(options);
+  const name = mapping.series ? mapping.y[mapping.y.length - 1] : key;
+  return data.columns.find((c) => c.name === name);
+}
+
+export function prepareChart(
+  data: QueryResultData,
+  options: ChartOptions,
+  numberFormats?: NumberFormats,
+): PreparedChart {
   const notices: string[] = [];
   const groups = groupRows(data, options, notices);
+  const percent = !!options.series?.percentValues;
   const stacked = options.series?.stacking === "stack";
   const swapped = !!options.swappedAxes;
   const asZero = options.missingValuesAsZero !== false;
@@ -203,6 +218,10 @@ export function prepareChart(data: QueryResultData, options: ChartOptions): Prep
       yAxis: onRight ? 1 : 0,
       color: own.color || schemeColor(options.color_scheme, index, keys.length),
       points,
+      numberFormat:
+        percent && SUMMED.has(type)
+          ? percentValueFormat(options, numberFormats)
+          : valueFormat(options, yColumnOf(data, options, key), numberFormats),
     };
   });
 
@@ -224,7 +243,7 @@ export function prepareChart(data: QueryResultData, options: ChartOptions): Prep
     (stacked && series.some((s) => SUMMED.has(s.type)));
   if (unify && series.length > 0) series = unifyX(series, sorted, asZero);
 
-  if (options.series?.percentValues) series = toPercentages(series);
+  if (percent) series = toPercentages(series);
   if (data.rows.length > 0 && series.length === 0)
     notices.push("Choose the X and Y columns in the editor to draw this chart.");
   return { series, xKind, notices };
@@ -285,11 +304,14 @@ export interface PreparedPie {
   name: string;
   key: string;
   slices: PieSlice[];
+  /** The numeral format of its values. */
+  numberFormat: string;
 }
 
 export function preparePies(
   data: QueryResultData,
   options: ChartOptions,
+  numberFormats?: NumberFormats,
 ): { pies: PreparedPie[]; notices: string[] } {
   const notices: string[] = [];
   const groups = groupRows(data, { ...options, sortX: false }, notices);
@@ -326,7 +348,12 @@ export function preparePies(
       s.color = colorOf.get(s.label) as string;
     }
     if (options.piesort !== false) slices = slices.sort((a, b) => b.value - a.value);
-    return { key, name: options.seriesOptions?.[key]?.name || key, slices };
+    return {
+      key,
+      name: options.seriesOptions?.[key]?.name || key,
+      slices,
+      numberFormat: valueFormat(options, yColumnOf(data, options, key), numberFormats),
+    };
   });
   return { pies, notices };
 }
@@ -334,6 +361,8 @@ export function preparePies(
 // --- heatmap -----------------------------------------------------------------------------
 
 export interface PreparedHeatmap {
+  /** The numeral format of the colour column's values. */
+  numberFormat: string;
   xs: string[];
   ys: string[];
   /** [xIndex, yIndex, z] */
@@ -353,7 +382,11 @@ function orderCategories(
   return out;
 }
 
-export function prepareHeatmap(data: QueryResultData, options: ChartOptions): PreparedHeatmap {
+export function prepareHeatmap(
+  data: QueryResultData,
+  options: ChartOptions,
+  numberFormats?: NumberFormats,
+): PreparedHeatmap {
   const m = readMapping(options);
   const yCol = m.y[m.y.length - 1];
   const xsSeen: string[] = [];
@@ -380,6 +413,11 @@ export function prepareHeatmap(data: QueryResultData, options: ChartOptions): Pr
     }),
   );
   return {
+    numberFormat: valueFormat(
+      options,
+      data.columns.find((c) => c.name === m.zVal),
+      numberFormats,
+    ),
     xs,
     ys,
     cells,

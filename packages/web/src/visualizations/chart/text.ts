@@ -13,12 +13,12 @@ export function formatX(x: unknown, options: ChartOptions): string {
 }
 
 export function pointVariables(
-  series: Pick<ChartSeries, "name" | "type">,
+  series: Pick<ChartSeries, "name" | "type" | "numberFormat">,
   point: ChartPoint,
   options: ChartOptions,
   seps: Separators,
 ): Record<string, string> {
-  const num = (v: unknown) => formatNumber(v, options.numberFormat, seps);
+  const num = (v: unknown) => formatNumber(v, series.numberFormat ?? options.numberFormat, seps);
   const raw = series.type === "scatter" || series.type === "bubble";
   const vars: Record<string, string> = {
     "@@name": series.name,
@@ -50,7 +50,7 @@ export function automaticTemplate(
 }
 
 export function pointText(
-  series: Pick<ChartSeries, "name" | "type">,
+  series: Pick<ChartSeries, "name" | "type" | "numberFormat">,
   point: ChartPoint,
   options: ChartOptions,
   seps: Separators,

@@ -96,17 +96,20 @@ describe("api client", () => {
       json(200, [2]),
     ]);
     let waits = 0;
+    // Resolves when both calls wait for login: the state itself, not a number of turns.
+    let bothWaiting = () => {};
+    const waiting = new Promise<void>((resolve) => (bothWaiting = resolve));
     const client = createApiClient({
       fetch: server.fetch,
       readCookie: () => undefined,
       waitForLogin: () => {
-        waits++;
+        if (++waits === 2) bothWaiting();
         return waiter.wait();
       },
     });
     const first = client.get("api/dashboards");
     const second = client.get("api/queries");
-    await waitUntil(() => waits === 2);
+    await waiting;
     expect(waiter.isExpired()).toBe(true);
     // Nothing is sent again until the user has logged in.
     expect(server.calls).toHaveLength(2);
@@ -182,8 +185,3 @@ describe("buildUrl", () => {
     expect(buildUrl("/ping")).toBe("/ping");
   });
 });
-
-async function waitUntil(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!condition()) throw new Error("condition not met");
-}

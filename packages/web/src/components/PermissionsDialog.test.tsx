@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { stubLayout } from "../testing/layout";
 import { renderWithQueries } from "../testing/render";
 import { json } from "../testing/responses";
+import { SEARCH_DEBOUNCE_MS } from "./listPage/useListAddress";
 import { PermissionsDialog } from "./PermissionsDialog";
 
 const OWNER = { id: 1, name: "Olive Owner", email: "olive@example.com" };
@@ -19,6 +20,8 @@ let sent: Sent[];
 let acl: Record<string, unknown[]>;
 
 beforeEach(() => {
+  // The search debounce runs on fake timers, so a busy machine cannot make the test miss it.
+  vi.useFakeTimers();
   sent = [];
   acl = { modify: [GRANTEE] };
   // The server is not part of this test: a fake fetch plays the ACL and user search.
@@ -39,8 +42,14 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
+
+/** Lets `ms` pass on the fake clock. */
+const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+/** Runs every timer due, however late, so the fake answers and the renders they cause are done. */
+const settle = () => act(() => vi.runAllTimersAsync());
 
 function renderDialog() {
   renderWithQueries(
@@ -53,31 +62,36 @@ const userSearches = () => sent.filter((s) => s.url.includes("/api/users"));
 describe("Manage Permissions", () => {
   it("searches once per pause, offers neither the owner nor existing grantees, and grants edit access", async () => {
     renderDialog();
-    expect(await screen.findByText("Gary Grantee")).toBeTruthy();
+    await settle();
+    expect(screen.getByText("Gary Grantee")).toBeTruthy();
     const search = screen.getByRole("combobox");
-    for (const text of ["g", "gi", "gin"]) fireEvent.change(search, { target: { value: text } });
-    await screen.findByText("Gina Other <gina@example.com>");
+    for (const text of ["g", "gi", "gin"]) {
+      fireEvent.change(search, { target: { value: text } });
+      await pass(SEARCH_DEBOUNCE_MS - 1);
+    }
+    expect(userSearches()).toHaveLength(0);
+    await pass(1);
+    await settle();
+    expect(screen.getByText("Gina Other <gina@example.com>")).toBeTruthy();
     expect(userSearches()).toHaveLength(1);
     expect(userSearches()[0].url).toContain("q=gin");
     expect(screen.queryByText("Olive Owner <olive@example.com>")).toBeNull();
     expect(screen.queryByText("Gary Grantee <gary@example.com>")).toBeNull();
 
     fireEvent.click(screen.getByText("Gina Other <gina@example.com>"));
-    await waitFor(() =>
-      expect(sent).toContainEqual({
-        method: "POST",
-        url: "/api/dashboards/7/acl",
-        body: { access_type: "modify", user_id: 3 },
-      }),
-    );
-    expect(await screen.findByText("Gina Other")).toBeTruthy();
+    await settle();
+    expect(sent).toContainEqual({
+      method: "POST",
+      url: "/api/dashboards/7/acl",
+      body: { access_type: "modify", user_id: 3 },
+    });
+    expect(screen.getByText("Gina Other")).toBeTruthy();
   });
 
   it("says so when nobody has been granted access yet", async () => {
     acl = {};
     renderDialog();
-    expect(
-      await screen.findByText("No users have edit access to this dashboard yet."),
-    ).toBeTruthy();
+    await settle();
+    expect(screen.getByText("No users have edit access to this dashboard yet.")).toBeTruthy();
   });
 });

@@ -20,6 +20,8 @@ const configAnswer = (disablePublicUrls: boolean) => () =>
   Promise.resolve(json({ org_slug: "default", client_config: { disablePublicUrls } }));
 
 beforeEach(() => {
+  // Fake timers: the fake answers settle on the fake clock, whatever the machine's load.
+  vi.useFakeTimers();
   sent = [];
   config = configAnswer(false);
   // The server is not part of this test: a fake fetch plays api/config and the public dashboard.
@@ -35,6 +37,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   http.setApiKey(null);
 });
@@ -45,8 +48,8 @@ async function renderPage() {
     { initialEntries: ["/public/dashboards/secret"] },
   );
   const view = renderWithQueries(<RouterProvider router={router} />);
-  // Lets the fake answers arrive.
-  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  // Lets the fake answers arrive and the page render them.
+  await act(() => vi.advanceTimersByTimeAsync(1000));
   return view;
 }
 
@@ -68,7 +71,7 @@ describe("Public dashboard page", () => {
   it("shows the not-found card for a wrong or withdrawn token", async () => {
     board = () => json({ message: "Please login" }, 404);
     await renderPage();
-    expect((await screen.findByTestId("public-dashboard-not-found")).textContent).toContain(
+    expect(screen.getByTestId("public-dashboard-not-found").textContent).toContain(
       PUBLIC_NOT_FOUND,
     );
   });
@@ -82,7 +85,7 @@ describe("Public dashboard page", () => {
         widgets: [{ id: 1, width: 1, text: "Hello **there**", options: {} }],
       });
     await renderPage();
-    expect((await screen.findByTestId("dashboard-title")).textContent).toBe("Shop");
+    expect(screen.getByTestId("dashboard-title").textContent).toBe("Shop");
     expect(screen.getByTestId("public-dashboard-footer").textContent).toContain("Powered by");
     expect(sent.find((s) => s.path === "/api/dashboards/public/secret")?.authorization).toBe(
       "Key secret",

@@ -141,8 +141,8 @@ describe("dashboard layout in the browser", () => {
       const { page, context } = await signedIn(viewport);
       await page.goto(`/dashboards/${demo.id}`);
       const widgets = page.locator("[data-widget-type=visualization]");
-      await poll(() => widgets.count()).toBeGreaterThanOrEqual(4);
-      await poll(() => widgets.locator("canvas").count()).toBe(3);
+      await poll(() => widgets.count()).toBeGreaterThanOrEqual(6);
+      await poll(() => widgets.locator("canvas").count()).toBe(4);
       await poll(() => page.getByTestId("counter-value").count()).toBe(1);
       // Every card's parts fit inside its cell (the text box included).
       const cut = await page.locator("[data-widget-id]").evaluateAll((cells) =>

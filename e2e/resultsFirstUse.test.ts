@@ -74,9 +74,10 @@ describe("results and visualizations on first use", () => {
     await poll(() => page.getByTestId("home-page").textContent()).toContain(DEMO_DASHBOARD);
     await page.getByText(DEMO_DASHBOARD).click();
     await page.waitForURL((url) => url.pathname.startsWith("/dashboards/"));
-    // The three charts and the counter from the results stored at setup, under the text box.
+    // The four charts, the table and the counter from the results stored at setup, under the
+    // text box.
     await poll(() => page.locator("[data-widget-type=visualization] canvas").count(), 60_000).toBe(
-      3,
+      4,
     );
     await poll(() => page.getByTestId("counter-value").textContent()).toMatch(/50,?000/);
     expect(await page.locator("[data-widget-type=textbox] h2").textContent()).toBe(
@@ -93,7 +94,7 @@ describe("results and visualizations on first use", () => {
     await poll(
       () => phone.page.locator("[data-widget-type=visualization] canvas").count(),
       60_000,
-    ).toBe(3);
+    ).toBe(4);
     await animationsSettled(phone.page);
     await screenshot(phone.page, "first-use-demo-dashboard-phone");
     await phone.context.close();

@@ -27,8 +27,8 @@ describe.each(DATABASES)("setup's Demo objects in /api/organization/status on %s
 
   it("counts the demo queries and dashboard apart, until the user makes them their own", async () => {
     const first = await status();
-    expect(first.demo_counters).toEqual({ queries: 4, dashboards: 1 });
-    expect(first.object_counters).toMatchObject({ queries: 4, dashboards: 1 });
+    expect(first.demo_counters).toEqual({ queries: 7, dashboards: 1 });
+    expect(first.object_counters).toMatchObject({ queries: 7, dashboards: 1 });
 
     // The user's own query and dashboard count; the demo ones still do not.
     const sources = (await admin.get<{ id: number; name: string }[]>("/api/data_sources")).body;
@@ -36,14 +36,14 @@ describe.each(DATABASES)("setup's Demo objects in /api/organization/status on %s
     await admin.post("/api/queries", { name: "Mine", query: "SELECT 1", data_source_id: demo.id });
     await admin.post("/api/dashboards", { name: "Demo: Online shop" });
     const second = await status();
-    expect(second.object_counters).toMatchObject({ queries: 5, dashboards: 2 });
-    expect(second.demo_counters).toEqual({ queries: 4, dashboards: 1 });
+    expect(second.object_counters).toMatchObject({ queries: 8, dashboards: 2 });
+    expect(second.demo_counters).toEqual({ queries: 7, dashboards: 1 });
 
     // A renamed demo query is the user's work.
     const queries = (await admin.get<{ results: { id: number; name: string }[] }>("/api/queries"))
       .body.results;
     const demoQuery = queries.find((q) => q.name === "Demo: Customers")!;
     await admin.post(`/api/queries/${demoQuery.id}`, { name: "Customers" });
-    expect((await status()).demo_counters).toEqual({ queries: 3, dashboards: 1 });
+    expect((await status()).demo_counters).toEqual({ queries: 6, dashboards: 1 });
   });
 });

@@ -1,5 +1,35 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 
+/** The shop's places (country, city): its customers live in these 26 cities. */
+export const DEMO_PLACES: readonly (readonly [country: string, city: string])[] = [
+  ["United States of America", "New York"],
+  ["United States of America", "Chicago"],
+  ["United States of America", "Austin"],
+  ["United States of America", "Seattle"],
+  ["Canada", "Toronto"],
+  ["Canada", "Vancouver"],
+  ["United Kingdom", "London"],
+  ["United Kingdom", "Manchester"],
+  ["Germany", "Berlin"],
+  ["Germany", "Munich"],
+  ["France", "Paris"],
+  ["France", "Lyon"],
+  ["Spain", "Madrid"],
+  ["Spain", "Barcelona"],
+  ["Italy", "Milan"],
+  ["Italy", "Rome"],
+  ["Netherlands", "Amsterdam"],
+  ["Sweden", "Stockholm"],
+  ["Poland", "Warsaw"],
+  ["Brazil", "São Paulo"],
+  ["Mexico", "Mexico City"],
+  ["Japan", "Tokyo"],
+  ["Japan", "Osaka"],
+  ["India", "Bangalore"],
+  ["Australia", "Sydney"],
+  ["Australia", "Melbourne"],
+];
+
 /**
  * The demo online shop, generated in DuckDB SQL. Values come from hash() of row numbers, so the
  * data is the same on every machine (dates are relative to the day it is created).
@@ -12,15 +42,7 @@ CREATE MACRO pick(list, i, salt) AS list[1 + (hash(i, salt) % len(list))::INTEGE
 -- Countries carry the choropleth countries map's short names (Natural Earth's NAME), so a
 -- choropleth keyed on them with Target Field "Short name" colours every one.
 CREATE TABLE places AS SELECT * FROM (VALUES
-  ('United States of America', 'New York'), ('United States of America', 'Chicago'),
-  ('United States of America', 'Austin'), ('United States of America', 'Seattle'),
-  ('Canada', 'Toronto'), ('Canada', 'Vancouver'),
-  ('United Kingdom', 'London'), ('United Kingdom', 'Manchester'), ('Germany', 'Berlin'),
-  ('Germany', 'Munich'), ('France', 'Paris'), ('France', 'Lyon'), ('Spain', 'Madrid'),
-  ('Spain', 'Barcelona'), ('Italy', 'Milan'), ('Italy', 'Rome'), ('Netherlands', 'Amsterdam'),
-  ('Sweden', 'Stockholm'), ('Poland', 'Warsaw'), ('Brazil', 'São Paulo'), ('Mexico', 'Mexico City'),
-  ('Japan', 'Tokyo'), ('Japan', 'Osaka'), ('India', 'Bangalore'), ('Australia', 'Sydney'),
-  ('Australia', 'Melbourne')
+  ${DEMO_PLACES.map(([country, city]) => `('${country}', '${city}')`).join(", ")}
 ) AS t(country, city);
 
 CREATE TABLE customers AS
@@ -33,7 +55,7 @@ SELECT
   pick(['Smith', 'Garcia', 'Müller', 'Rossi', 'Dubois', 'Kowalski', 'Tanaka', 'Patel', 'Silva',
         'Johansson', 'Brown', 'Martin', 'Lopez', 'Novak', 'Jensen', 'Kim', 'Nguyen', 'Costa',
         'Schmidt', 'Wilson'], id, 'last') AS last_name,
-  (hash(id, 'place') % 26)::INTEGER AS place_index,
+  (hash(id, 'place') % ${DEMO_PLACES.length})::INTEGER AS place_index,
   current_date - INTERVAL 730 DAY + to_days((rnd(id, 'signup') ^ 0.8 * 729)::INTEGER) AS signup_ts
 FROM base;
 

@@ -70,6 +70,10 @@ describe.each(DATABASES)("the Demo dashboard after setup on %s", (db) => {
     const widgets = await widgetsOf((await demoDashboard())!.id);
     const text = widgets.find((w) => !w.visualization)!;
     expect(text.text).toContain("online shop");
+    // It says that charts can be clicked, what a click does and where the filters show.
+    expect(text.text).toContain("Charts and tables can be clicked.");
+    expect(text.text).toMatch(/each widget says which filters it follows/);
+    expect(text.text).toContain("a city opens that city's orders");
     expect(text.options.position).toMatchObject({ col: 0, row: 0, sizeX: 6 });
 
     const placed = widgets
@@ -82,12 +86,15 @@ describe.each(DATABASES)("the Demo dashboard after setup on %s", (db) => {
     expect(placed).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "Demo: Customers", type: "COUNTER", sizeX: 2 }),
-        expect.objectContaining({ name: "Demo: Orders per day", type: "CHART", sizeX: 4 }),
-        expect.objectContaining({ name: "Demo: Orders by country", type: "CHART", sizeX: 3 }),
+        expect.objectContaining({ name: "Demo: Orders per day", type: "CHART", sizeX: 3 }),
+        expect.objectContaining({ name: "Demo: Orders by country", type: "CHART", row: 6 }),
+        expect.objectContaining({ name: "Demo: Orders by status", type: "CHART", row: 6 }),
+        expect.objectContaining({ name: "Demo: Latest orders", type: "TABLE", sizeX: 4 }),
         expect.objectContaining({ name: "Demo: Orders per month", type: "CHART", sizeX: 3 }),
       ]),
     );
-    expect(placed).toHaveLength(4);
+    // The drill-down's target is a query of its own, not a widget.
+    expect(placed).toHaveLength(6);
     // Nothing overlaps and nothing leaves the grid.
     const cells = new Set<string>();
     for (const w of widgets) {

@@ -5,7 +5,9 @@ import { parameterSchema, type Query } from "../store/queries";
 import { insertWidget } from "../store/widgets";
 import {
   CUSTOMERS,
+  LATEST_ORDERS,
   ORDERS_BY_COUNTRY,
+  ORDERS_BY_STATUS,
   ORDERS_PER_DAY,
   ORDERS_PER_MONTH,
   type CreatedDemoQuery,
@@ -17,7 +19,9 @@ export const DEMO_DASHBOARD_NAME = "Demo: Online shop";
 export const DEMO_DASHBOARD_TEXT = `## Welcome to the Demo dashboard
 The **Demo** data source is an online shop: \`customers\`, \`products\`, \`orders\` and \`order_items\`.
 
-Try another **Period** above to see the daily orders follow it. Each widget's title names the query behind it: with an account, open it from **Queries**, or write your own.`;
+**Charts and tables can be clicked.** Click a country's bar or a status slice: the widgets with that column show only its rows, and each widget says which filters it follows. Remove a filter with its × in the bar above (or Escape). In **Latest orders**, a city opens that city's orders.
+
+Try another **Period** to see the daily orders follow it. Each widget's title opens the query behind it.`;
 
 /** A widget's place on the 6-column grid (rows are 50 px high). */
 interface Position {
@@ -27,15 +31,22 @@ interface Position {
   sizeY: number;
 }
 
-/** Where each demo query's chart goes: the counter and the daily chart, then the two others. */
+/**
+ * Where each demo query's widget goes: first the country bars and the status pie, whose clicks
+ * cross-filter, beside each other; then the latest orders they filter (a city drills down) with
+ * the counter; then the daily and monthly charts. "Orders from a city" is the drill-down's
+ * target, not a widget.
+ */
 const CHART_POSITIONS: Readonly<Record<string, Position>> = {
-  [CUSTOMERS]: { col: 0, row: 4, sizeX: 2, sizeY: 8 },
-  [ORDERS_PER_DAY]: { col: 2, row: 4, sizeX: 4, sizeY: 8 },
-  [ORDERS_BY_COUNTRY]: { col: 0, row: 12, sizeX: 3, sizeY: 8 },
-  [ORDERS_PER_MONTH]: { col: 3, row: 12, sizeX: 3, sizeY: 8 },
+  [ORDERS_BY_COUNTRY]: { col: 0, row: 6, sizeX: 3, sizeY: 8 },
+  [ORDERS_BY_STATUS]: { col: 3, row: 6, sizeX: 3, sizeY: 8 },
+  [LATEST_ORDERS]: { col: 0, row: 14, sizeX: 4, sizeY: 9 },
+  [CUSTOMERS]: { col: 4, row: 14, sizeX: 2, sizeY: 9 },
+  [ORDERS_PER_DAY]: { col: 0, row: 23, sizeX: 3, sizeY: 8 },
+  [ORDERS_PER_MONTH]: { col: 3, row: 23, sizeX: 3, sizeY: 8 },
 };
 
-const TEXT_POSITION: Position = { col: 0, row: 0, sizeX: 6, sizeY: 4 };
+const TEXT_POSITION: Position = { col: 0, row: 0, sizeX: 6, sizeY: 6 };
 
 /** Redash's full position: the place plus the default size limits and no auto height. */
 function fullPosition(place: Position) {
@@ -56,8 +67,9 @@ function dashboardLevelMappings(query: Query) {
 
 /**
  * The Demo dashboard of a new organisation: published, tagged "demo" and a favorite of its first
- * admin (so it is on their home page), with a text box about the Demo data over the demo
- * queries' charts and counter, and the daily chart's period as a dashboard parameter.
+ * admin (so it is on their home page), with a text box about the Demo data and what a click does
+ * over the demo queries' charts, counter and table, and the daily chart's period as a dashboard
+ * parameter. Cross-filtering is on (the default for every dashboard).
  */
 export async function createDemoDashboard(
   ctx: AppContext,

@@ -36,7 +36,10 @@ describe.each(DATABASES)("demo queries after setup on %s", (db) => {
     const queries = await demoQueries();
     expect(queries.map((q) => q.name).sort()).toEqual([
       "Demo: Customers",
+      "Demo: Latest orders",
       "Demo: Orders by country",
+      "Demo: Orders by status",
+      "Demo: Orders from a city",
       "Demo: Orders per day",
       "Demo: Orders per month",
     ]);
@@ -56,8 +59,40 @@ describe.each(DATABASES)("demo queries after setup on %s", (db) => {
       ["CHART", "TABLE"],
       ["CHART", "TABLE"],
       ["CHART", "TABLE"],
+      ["CHART", "TABLE"],
       ["COUNTER", "TABLE"],
+      ["TABLE"],
+      ["TABLE"],
     ]);
+  });
+
+  it("links the latest orders' cities to the orders of the city clicked (a drill-down)", async () => {
+    const queries = await demoQueries();
+    const target = queries.find((q) => q.name === "Demo: Orders from a city")!;
+    const latest = queries.find((q) => q.name === "Demo: Latest orders")!;
+    const full = await admin.get<{
+      visualizations: { type: string; options: { columns?: Record<string, unknown>[] } }[];
+    }>(`/api/queries/${latest.id}`);
+    expect(full.body.visualizations[0]!.options.columns).toEqual([
+      {
+        name: "city",
+        displayAs: "link",
+        linkTextTemplate: "{{ @ }}",
+        drillDown: {
+          target: { type: "query", id: target.id, name: "Demo: Orders from a city" },
+          parameters: { city: { column: "city", type: "enum" } },
+          newTab: false,
+        },
+      },
+    ]);
+    const city = await admin.get<{
+      options: { parameters: { name: string; enumOptions: string; value: string }[] };
+    }>(`/api/queries/${target.id}`);
+    const [parameter] = city.body.options.parameters;
+    expect(parameter).toMatchObject({ name: "city", value: "Paris" });
+    expect(parameter!.enumOptions.split("\n")).toEqual(
+      expect.arrayContaining(["Paris", "Rome", "São Paulo", "Tokyo"]),
+    );
   });
 
   it("runs them once the Demo data is ready, so they open with a result", async () => {
@@ -72,6 +107,25 @@ describe.each(DATABASES)("demo queries after setup on %s", (db) => {
       `/api/query_results/${customers.latest_query_data_id}`,
     );
     expect(result.body.query_result.data.rows).toEqual([{ customers: 50_000 }]);
+
+    // The tables the Demo dashboard cross-filters carry the country (and the status).
+    const columnsOf = async (name: string) => {
+      const query = (await demoQueries()).find((q) => q.name === name)!;
+      const res = await admin.get<{
+        query_result: { data: { columns: { name: string }[]; rows: unknown[] } };
+      }>(`/api/query_results/${query.latest_query_data_id}`);
+      return {
+        columns: res.body.query_result.data.columns.map((c) => c.name),
+        rows: res.body.query_result.data.rows.length,
+      };
+    };
+    expect(await columnsOf("Demo: Orders by status")).toMatchObject({
+      columns: ["country", "status", "orders"],
+    });
+    const latest = await columnsOf("Demo: Latest orders");
+    expect(latest.columns).toEqual(["ordered_at", "customer", "country", "city", "status"]);
+    expect(latest.rows).toBe(200);
+    expect((await columnsOf("Demo: Orders from a city")).rows).toBeGreaterThan(0);
     // Generating the data may take a while on a loaded machine.
   }, 120_000);
 });

@@ -5,9 +5,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema";
 import { DEMO_DASHBOARD_NAME } from "./demoDashboard";
-import { CUSTOMERS, ORDERS_BY_COUNTRY, ORDERS_PER_DAY, ORDERS_PER_MONTH } from "./demoQueries";
-
-const DEMO_QUERY_NAMES = [ORDERS_BY_COUNTRY, ORDERS_PER_MONTH, CUSTOMERS, ORDERS_PER_DAY];
+import { DEMO_QUERY_NAMES } from "./demoQueries";
 /** Tags are stored as JSON text: the demo tag as it appears there. */
 const DEMO_TAG_PATTERN = '%"demo"%';
 

@@ -26,6 +26,7 @@ import { sessionRoutes } from "./http/session";
 import { apiRoutes } from "./http/routes";
 import { registerWebAppFiles } from "./http/webAppFiles";
 import { responseCompression } from "./http/compression";
+import { MetadataUnavailableError } from "./store/outage";
 
 const DEFAULT_WEB_DIST = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -94,6 +95,11 @@ export async function buildApp(
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
+    }
+    if (error instanceof MetadataUnavailableError) {
+      // An outage, not a fault of this request: the pool reconnects once the database is back.
+      request.log.warn({ err: String(error.cause) }, "metadata database unavailable");
+      return reply.code(503).header("Retry-After", "5").send({ message: error.message });
     }
     const status = (error as FastifyError).statusCode ?? 500;
     if ((error as FastifyError).validation) {

@@ -5,7 +5,7 @@ import { buildApp } from "./app";
 import { demoAfterSetup } from "./services/demoDataSource";
 import { deriveKeys, loadOrCreateSecretKey } from "./auth/secretKey";
 import { createMailer } from "./mail";
-import { openDatabase, type OpenOptions } from "./store/database";
+import { metadataConnectionLog, openDatabase, type OpenOptions } from "./store/database";
 import { migrate } from "./store/migrate";
 import { startExecution } from "./execution/runtime";
 import { flushEvents } from "./services/events";
@@ -37,7 +37,10 @@ export async function createServer(
       "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS is on: admins can read every user's API key and act as them. Turn it off once the migration is done.",
     );
   }
-  const database = await openDatabase(config.databaseUrl, options.dbOptions);
+  const database = await openDatabase(config.databaseUrl, {
+    onConnectionError: metadataConnectionLog(logger),
+    ...options.dbOptions,
+  });
   await migrate(database);
   const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
   const resultLimits = config.resultLimits;

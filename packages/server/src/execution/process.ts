@@ -1,7 +1,7 @@
 import { deriveKeys, loadOrCreateSecretKey } from "../auth/secretKey";
 import type { Config } from "../config";
 import { createLogger } from "../logging";
-import { openDatabase } from "../store/database";
+import { metadataConnectionLog, openDatabase } from "../store/database";
 import { migrate } from "../store/migrate";
 import { startExecution } from "./runtime";
 
@@ -16,7 +16,9 @@ export async function runBackground(config: Config, role: "worker" | "scheduler"
     );
   }
   const log = createLogger(config.logLevel);
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl, {
+    onConnectionError: metadataConnectionLog(log),
+  });
   await migrate(database);
   const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
   const execution = await startExecution(

@@ -2,7 +2,7 @@ import SQLite from "better-sqlite3";
 import path from "node:path";
 import pg from "pg";
 import { Kysely, SqliteDialect, sql, type LogEvent } from "kysely";
-import { SchemaScopedPostgresDialect } from "./schemaIntrospector";
+import { MetadataPostgresDialect } from "./outage";
 import type { DB } from "./schema";
 import { checkpointInBackground } from "./walCheckpoints";
 import { ensurePrivateFile, ensurePrivateFolder } from "../dataFolder";
@@ -72,6 +72,11 @@ export interface OpenOptions {
   pgSchema?: string;
   /** Called with every statement's SQL (tests count the statements a request needs). */
   onQuery?: (sql: string) => void;
+  /**
+   * PostgreSQL only: a pooled connection failed outside any statement (the server restarted, a
+   * proxy closed it). The pool drops it and opens a new one when next needed; this only reports.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Kysely's `log` option for `onQuery`, or nothing. */
@@ -82,6 +87,27 @@ function queryLog(options: OpenOptions) {
     log: (event: LogEvent) => {
       if (event.level === "query") onQuery(event.query.sql);
     },
+  };
+}
+
+/**
+ * Reports lost metadata connections: the message and code only (never the connection string),
+ * and each distinct message at most once a minute, as all of a pool's connections fail together.
+ */
+export function metadataConnectionLog(log: {
+  warn: (details: object, message: string) => void;
+}): (error: Error) => void {
+  const lastReported = new Map<string, number>();
+  return (error) => {
+    const at = lastReported.get(error.message) ?? 0;
+    if (Date.now() - at < 60_000) return;
+    if (lastReported.size > 100) lastReported.clear();
+    lastReported.set(error.message, Date.now());
+    const code = (error as { code?: unknown }).code;
+    log.warn(
+      { err: error.message, ...(typeof code === "string" ? { code } : {}) },
+      "metadata database connection lost; reconnecting when next needed",
+    );
   };
 }
 
@@ -101,13 +127,23 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
+      // A request waits at most this long for a connection while the server cannot be reached.
+      connectionTimeoutMillis: 10_000,
+      // Connections a firewall or a failover dropped silently are noticed.
+      keepAlive: true,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // Without these listeners a connection lost between statements is an "Unhandled 'error'
+    // event" that ends the process. Idle connections report through the pool, connections in
+    // use through themselves (their running statement fails on its own too).
+    const report = options.onConnectionError ?? (() => undefined);
+    pool.on("error", (error) => report(error));
+    pool.on("connect", (client) => client.on("error", (error) => report(error)));
     // Fail fast with a clear error when the server is unreachable.
     const client = await pool.connect();
     client.release();
     const db = new Kysely<DB>({
-      dialect: new SchemaScopedPostgresDialect({ pool }, schema),
+      dialect: new MetadataPostgresDialect({ pool }, schema),
       ...queryLog(options),
     });
     return { db, dialect: "postgres", schema, close: () => db.destroy() };

@@ -12,6 +12,7 @@ import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOpt
 import { isPostgresUrl } from "../store/database";
 import type { DB } from "../store/schema";
 import { annotationComment, withoutAnnotation } from "./annotation";
+import { recordFinishedJob, sweepFinishedJobs } from "./finishedJobs";
 import { resolvePrincipal } from "./principal";
 import { principalResults } from "./readableResults";
 import { CANCELLED_MESSAGE, TIMEOUT_MESSAGE, type JobData, type JobProcessor } from "./types";
@@ -112,8 +113,10 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
         beforeCommit: async (tx, stored) => {
           if (signal.aborted) throw new QueryCancelledError();
           await linkLatestResult(tx, stored, data.queryId);
+          await recordFinishedJob(tx, jobId, data, stored.id);
         },
       });
+      void sweepFinishedJobs(deps.db).catch(() => undefined);
       await deps.onResult?.(result, data, jobId).catch(() => undefined);
       return result.id;
     } catch (error) {

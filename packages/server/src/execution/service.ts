@@ -7,8 +7,11 @@ import { queryHash } from "./hash";
 import { JobRefusalError } from "./pipeline";
 import { resolvePrincipal } from "./principal";
 import { principalResults } from "./readableResults";
+import { finishedJob } from "./finishedJobs";
 import {
+  QueueUnavailableError,
   jobJson,
+  type JobState,
   type ExecuteOutcome,
   type ExecuteRequest,
   type ExecutionService,
@@ -79,8 +82,19 @@ export function createExecutionService(options: ExecutionServiceOptions): Execut
     },
 
     async getJob(jobId: string): Promise<JobDetails | null> {
-      const state = await backend.get(jobId);
-      if (!state) return null;
+      let state: JobState | null;
+      try {
+        state = await backend.get(jobId);
+      } catch (error) {
+        // A finished job still answers while the queue is out of reach.
+        if (error instanceof QueueUnavailableError) {
+          const finished = await finishedJob(db, jobId);
+          if (finished) return finished;
+        }
+        throw error;
+      }
+      // The queue lost it (Redis restarted or was flushed): its stored outcome answers.
+      if (!state) return finishedJob(db, jobId);
       return {
         ...jobJson(state),
         orgId: state.data.orgId,

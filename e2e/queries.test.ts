@@ -674,7 +674,7 @@ describe("query workspace in the browser", () => {
         await context.close();
       } finally {
         await app.api.post("/api/settings/organization", {
-          date_format: "DD/MM/YY",
+          date_format: "YYYY-MM-DD",
           time_format: "HH:mm",
         });
       }

@@ -790,7 +790,9 @@ describe("visualizations in the embed page", () => {
   });
 
   it("PIVOT: dates sort by date, not by their DD/MM/YY text; whole sums show no decimals", async () => {
-    // As text "03/02/24" < "10/03/24" < "15/01/24"; by date January comes first.
+    // As text "03/02/24" < "10/03/24" < "15/01/24"; by date January comes first. An organisation
+    // may choose DD/MM/YY (the default, YYYY-MM-DD, sorts the same as text and as dates).
+    await app.api.post("/api/settings/organization", { date_format: "DD/MM/YY" });
     const sql = `SELECT DATE '2024-03-10' AS day, 2 AS n
       UNION ALL SELECT DATE '2024-01-15', 5
       UNION ALL SELECT DATE '2024-02-03', 7
@@ -810,6 +812,7 @@ describe("visualizations in the embed page", () => {
     expect(sums.slice(0, 3)).toEqual(["6", "7", "2"]);
     expect(sums.join(" ")).not.toContain(".00");
     await screenshot(page, "viz-pivot-dates");
+    await app.api.post("/api/settings/organization", { date_format: "YYYY-MM-DD" });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -11,7 +11,8 @@ import {
 
 describe("organisation settings (api-platform §8)", () => {
   it("has the documented defaults", () => {
-    expect(DEFAULT_ORGANIZATION_SETTINGS.date_format).toBe("DD/MM/YY");
+    // The specification's default, four-digit years (Redash's is DD/MM/YY).
+    expect(DEFAULT_ORGANIZATION_SETTINGS.date_format).toBe("YYYY-MM-DD");
     expect(DEFAULT_ORGANIZATION_SETTINGS.time_format).toBe("HH:mm");
     expect(DEFAULT_ORGANIZATION_SETTINGS.thousands_separator).toBe(",");
     expect(DEFAULT_ORGANIZATION_SETTINGS.decimal_separator).toBe(".");
@@ -43,7 +44,7 @@ describe("client_config defaults (api-platform §4.1)", () => {
     expect(dateFormatList()).toEqual(["DD/MM/YY", "MM/DD/YY", "YYYY-MM-DD"]);
     expect(dateFormatList("DD.MM.YYYY")).toHaveLength(4);
     expect(timeFormatList("HH:mm")).toEqual(["HH:mm", "HH:mm:ss", "HH:mm:ss.SSS"]);
-    expect(dateTimeFormat(DEFAULT_ORGANIZATION_SETTINGS)).toBe("DD/MM/YY HH:mm");
+    expect(dateTimeFormat(DEFAULT_ORGANIZATION_SETTINGS)).toBe("YYYY-MM-DD HH:mm");
   });
 
   it("offers refresh intervals up to 30 days", () => {

@@ -36,7 +36,9 @@ export interface OrganizationSettings {
 
 export type OrganizationSettingKey = keyof OrganizationSettings;
 
-export const DEFAULT_DATE_FORMAT = "DD/MM/YY";
+// The specification's default (spec 3, constants); Redash's is DD/MM/YY. An organisation that stored
+// a format keeps it.
+export const DEFAULT_DATE_FORMAT = "YYYY-MM-DD";
 export const DEFAULT_TIME_FORMAT = "HH:mm";
 
 /** Server defaults; `auth_saml_enabled` is true only when SAML is configured (decided by the server). */

@@ -38,8 +38,12 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
         thousands_separator: ",",
         decimal_separator: ".",
         auth_password_login_enabled: true,
-        date_format: "DD/MM/YY",
+        date_format: "YYYY-MM-DD",
         auth_google_apps_domains: [],
+      });
+      expect((await member.get("/api/session")).body.client_config).toMatchObject({
+        dateFormat: "YYYY-MM-DD",
+        dateTimeFormat: "YYYY-MM-DD HH:mm",
       });
       // Unset null values are left out.
       expect("beacon_consent" in res.body.settings).toBe(false);
@@ -75,6 +79,12 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
         thousands_separator: ",",
         decimal_separator: ".",
       });
+      // An organisation that chose another date format keeps it.
+      await admin.post("/api/settings/organization", { date_format: "DD/MM/YY" });
+      expect((await member.get("/api/session")).body.client_config.dateFormat).toBe("DD/MM/YY");
+      expect((await admin.get("/api/settings/organization")).body.settings.date_format).toBe(
+        "DD/MM/YY",
+      );
     });
 
     it("stores the Google Apps domains beside the settings", async () => {

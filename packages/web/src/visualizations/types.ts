@@ -46,8 +46,8 @@ export interface VisualizationFormats {
 }
 
 export const DEFAULT_FORMATS: Readonly<VisualizationFormats> = {
-  dateFormat: "DD/MM/YYYY",
-  dateTimeFormat: "DD/MM/YYYY HH:mm",
+  dateFormat: "YYYY-MM-DD",
+  dateTimeFormat: "YYYY-MM-DD HH:mm",
   integerFormat: "0,0",
   floatFormat: "0,0.00",
   thousandsSeparator: ",",

@@ -19,7 +19,7 @@ export function localTimeOf(utcTime: string): string {
 export function formatDateTime(value: string | null | undefined, config: ClientConfig): string {
   if (!value) return "";
   const d = dayjs(value);
-  return d.isValid() ? d.format(config.dateTimeFormat || "DD/MM/YY HH:mm") : "";
+  return d.isValid() ? d.format(config.dateTimeFormat || "YYYY-MM-DD HH:mm") : "";
 }
 
 export function scheduleText(schedule: Schedule | null | undefined): string {

@@ -1,6 +1,6 @@
 // CHART stored options: defaults and the getOptions fill-in (catalogue 2.1, 1.2).
 import { asObject, mergeOptions } from "../lib/merge";
-import type { Options, VisualizationFormats } from "../types";
+import { DEFAULT_FORMATS, type Options, type VisualizationFormats } from "../types";
 
 export type GlobalSeriesType =
   "line" | "column" | "area" | "pie" | "scatter" | "bubble" | "heatmap" | "box" | "custom";
@@ -112,7 +112,7 @@ export function chartDefaults(
     showDataLabels: false,
     numberFormat: "0,0[.]00000",
     percentFormat: "0[.]00%",
-    dateTimeFormat: formats?.dateTimeFormat ?? "DD/MM/YYYY HH:mm",
+    dateTimeFormat: formats?.dateTimeFormat ?? DEFAULT_FORMATS.dateTimeFormat,
     textFormat: "",
     missingValuesAsZero: true,
     lineShape: "linear",

@@ -32,7 +32,7 @@ describe("table columns", () => {
       order: 100000,
     });
     expect(country).toMatchObject({ displayAs: "string", alignContent: "left", title: "country" });
-    expect(at).toMatchObject({ displayAs: "datetime", dateTimeFormat: "DD/MM/YYYY HH:mm" });
+    expect(at).toMatchObject({ displayAs: "datetime", dateTimeFormat: "YYYY-MM-DD HH:mm" });
     expect(ok.displayAs).toBe("boolean");
     expect(columnTitle("::x")).toBe("x");
   });
@@ -59,7 +59,7 @@ describe("table cells", () => {
   it("formats numbers, dates, booleans and nulls", () => {
     expect(cellText(1234, id, ctx)).toBe("1,234");
     expect(cellText(null, id, ctx)).toBe("null");
-    expect(cellText(new Date(Date.UTC(2024, 0, 2, 3, 4)), at, ctx)).toBe("02/01/2024 03:04");
+    expect(cellText(new Date(Date.UTC(2024, 0, 2, 3, 4)), at, ctx)).toBe("2024-01-02 03:04");
     expect(cellText("garbage", at, ctx)).toBe("garbage");
     expect(cellText(true, ok, ctx)).toBe("true");
     expect(cellText(false, { ...ok, booleanValues: ["Yes"] }, ctx)).toBe("");

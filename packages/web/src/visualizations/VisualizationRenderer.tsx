@@ -1,6 +1,7 @@
 import { Alert, Spin } from "antd";
 import { memo, Suspense, useEffect, useMemo, useState } from "react";
 import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
+import { clickHint, useDatumClicks } from "./components/useDatumClicks";
 import { RenderContextValue } from "./components/renderContextValue";
 import { findDefinition } from "./definitions";
 import { asObject } from "./lib/merge";
@@ -9,6 +10,7 @@ import { ResultFilters } from "./ResultFilters";
 import { buildFilters, filterData, type ResultFilter } from "./resultFilters";
 import {
   resolveFormats,
+  type DatumAction,
   type DatumClick,
   type DatumSelection,
   type Options,
@@ -32,6 +34,11 @@ export interface VisualizationRendererProps {
   onFiltersChange?: (filters: ResultFilter[]) => void;
   /** Clicks on values (bars, slices, points, regions, cells); see RendererProps. */
   onDatumClick?: (click: DatumClick) => void;
+  /**
+   * What a click on a value does, said in the tooltip; with several, a click offers them in a
+   * menu. Takes the place of onDatumClick. Keep the array the same between renders.
+   */
+  datumActions?: readonly DatumAction[];
   /** Values the visualization highlights; see RendererProps. */
   selection?: DatumSelection;
 }
@@ -57,6 +64,15 @@ export const VisualizationRenderer = memo(function VisualizationRenderer(
   const filtered = useMemo(() => filterData(data, filters), [data, filters]);
   const definition = findDefinition(visualization?.type);
   const options = useMemo(() => asObject(visualization?.options), [visualization?.options]);
+  const { onDatumClick, datumActions } = props;
+  const actions = useMemo(
+    () =>
+      datumActions ??
+      (onDatumClick ? [{ key: "click", label: () => "", hint: "", run: onDatumClick }] : undefined),
+    [datumActions, onDatumClick],
+  );
+  const clicks = useDatumClicks(actions);
+  const hint = useMemo(() => clickHint(actions), [actions]);
   // A new visualization or new rows give a broken renderer another chance.
   const resetKey = useMemo(() => ({}), [visualization, filtered]);
 
@@ -80,7 +96,7 @@ export const VisualizationRenderer = memo(function VisualizationRenderer(
       {props.hideFilters ? null : (
         <ResultFilters filters={filters} onChange={setFilters} formats={formats} />
       )}
-      <div style={{ flex: 1, minHeight: 0 }}>
+      <div {...clicks.wrapperProps} style={{ flex: 1, minHeight: 0, position: "relative" }}>
         <VisualizationErrorBoundary resetKey={resetKey}>
           {/* Chart types load their drawing code on first use (definitions.ts). */}
           <Suspense fallback={<Spin />}>
@@ -93,12 +109,14 @@ export const VisualizationRenderer = memo(function VisualizationRenderer(
                 context={context}
                 onOptionsChange={onOptionsChange}
                 hideToolbox={hideToolbox}
-                onDatumClick={props.onDatumClick}
+                onDatumClick={clicks.onDatumClick}
+                clickHint={hint}
                 selection={props.selection}
               />
             </RenderContextValue.Provider>
           </Suspense>
         </VisualizationErrorBoundary>
+        {clicks.menu}
       </div>
     </div>
   );

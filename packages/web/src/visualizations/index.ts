@@ -8,6 +8,7 @@ export type {
   VisualizationSpec,
   VisualizationFormats,
   RenderContext,
+  DatumAction,
   DatumClick,
   DatumSelection,
 } from "./types";

@@ -91,6 +91,21 @@ export interface DatumClick {
 }
 
 /**
+ * One thing a click on a value can do, as the host offers it (open a drill-down target,
+ * cross-filter the dashboard). With one action a click does it; with several a click offers them
+ * in a small menu.
+ */
+export interface DatumAction {
+  /** Stable and unique among the actions offered together. */
+  key: string;
+  /** The menu item, e.g. "Open Country detail", "Filter by country: Italy". */
+  label: (click: DatumClick) => string;
+  /** What a click does, after "Click to" in the tooltip: "open Country detail". */
+  hint: string;
+  run: (click: DatumClick) => void;
+}
+
+/**
  * The values a visualization highlights (its own cross-filter selection): elements of a listed
  * column whose value is not selected are dimmed; elements of other columns are drawn as usual.
  */
@@ -115,6 +130,8 @@ export interface RendererProps {
    * no click handling.
    */
   onDatumClick?: (click: DatumClick) => void;
+  /** What a click does, for the tooltip ("Click to open Country detail"); only with onDatumClick. */
+  clickHint?: string;
   /** Values to highlight; undefined or no columns: nothing is highlighted or dimmed. */
   selection?: DatumSelection;
 }

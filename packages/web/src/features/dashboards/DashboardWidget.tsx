@@ -30,6 +30,7 @@ import {
 } from "./crossFilter/useWidgetCrossFilter";
 import type { DashboardCrossFilter } from "./crossFilter/widgetCrossFilter";
 import { useWidgetDrillDown } from "./drillDown/useWidgetDrillDown";
+import { useWidgetClickActions } from "../../components/drillDown/widgetClickActions";
 import { markdownHtml } from "./markdown";
 import { useWidgetResult } from "./useWidgetResult";
 import { usePaintTurn } from "./paintTurns";
@@ -156,13 +157,14 @@ function VisualizationWidget(props: WidgetProps) {
   const values = useCrossFilterParameterValues(widget, props.values, props.crossFilter);
   const { state, result, refresh, running } = useWidgetResult(query, values, props.refreshToken);
   const cross = useWidgetCrossFilter(widget, result?.data, props.crossFilter, props.onDatumClick);
-  // A widget with a drill-down link opens it on click instead of cross-filtering.
   const drill = useWidgetDrillDown(widget, {
     editing,
     readOnly: props.readOnly,
     columns: result?.data.columns,
     onSaved: props.onOptionsSaved,
   });
+  // A click opens the drill-down link or cross-filters; with both, a menu offers either.
+  const clickActions = useWidgetClickActions(drill.link, drill.onDatumClick, cross.onDatumClick);
   const formats = useVisualizationFormats();
   const { onRunningChange } = props;
   useEffect(() => {
@@ -222,7 +224,7 @@ function VisualizationWidget(props: WidgetProps) {
       hideToolbox
       filters={controlled}
       hideFilters={controlled !== undefined}
-      onDatumClick={drill.onDatumClick ?? cross.onDatumClick}
+      datumActions={clickActions}
       selection={cross.selection}
     />
   ) : (

@@ -6,6 +6,7 @@ import { useElementSize } from "../components/useElementSize";
 import type { RendererProps } from "../types";
 import { CustomChart } from "./CustomChart";
 import { buildChartOption } from "./echartsOption";
+import { clickableOption } from "./clickable";
 import { chartDatumClick, dimUnselected } from "./datumClick";
 import { getChartOptions, readMapping } from "./options";
 import { prepareChart } from "./prepare";
@@ -17,6 +18,7 @@ export function ChartRenderer({
   formats,
   hideToolbox,
   onDatumClick,
+  clickHint,
   selection,
 }: RendererProps) {
   const options = useMemo(() => getChartOptions(stored, formats), [stored, formats]);
@@ -56,10 +58,15 @@ export function ChartRenderer({
   ]);
   const mapping = useMemo(() => readMapping(options), [options]);
   // The widget's own cross-filter selection: other values dimmed.
-  const drawn = useMemo(
-    () => built && dimUnselected(built.option, built, selection, mapping.x),
-    [built, selection, mapping.x],
-  );
+  // A chart with a click link opens it instead (Redash's enableLink).
+  const linked = options.enableLink && !!options.linkFormat;
+  const clickable = !!onDatumClick && !!mapping.x && !linked;
+  const drawn = useMemo(() => {
+    if (!built) return null;
+    const dimmed = dimUnselected(built.option, built, selection, mapping.x);
+    if (!clickable) return dimmed;
+    return clickableOption(dimmed, clickHint, { categoryClicks: !!built.categoryPoint });
+  }, [built, selection, mapping.x, clickable, clickHint]);
   const customSeries = useMemo(
     () => (isCustom ? prepareChart(data, options).series : []),
     [isCustom, data, options],
@@ -67,7 +74,7 @@ export function ChartRenderer({
 
   const onClick = (p: EChartsClick) => {
     if (!built) return;
-    if (!options.enableLink || !options.linkFormat) {
+    if (!linked) {
       const click = onDatumClick && chartDatumClick(built, p, mapping);
       if (click) onDatumClick?.(click);
       return;

@@ -14,6 +14,8 @@ export interface BuiltChart {
     seriesIndex: number,
     dataIndex: number,
   ): { series: ChartSeries; point: ChartPoint } | null;
+  /** A category axis' value by its label's category: the first point drawn there. */
+  categoryPoint?(category: string): ChartPoint | null;
 }
 
 export interface BuildContext {

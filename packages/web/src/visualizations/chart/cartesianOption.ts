@@ -137,6 +137,12 @@ export function buildCartesian(
       const point = r?.points[di];
       return r && point ? { series: r.series, point } : null;
     },
+    categoryPoint: (category) => {
+      if (!categories) return null;
+      for (const s of series)
+        for (const p of s.points) if (String(p.x ?? "null") === category) return p;
+      return null;
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FORMATS, type DatumSelection, type QueryResultData } from "../types";
+import { clickableOption } from "./clickable";
 import { chartDatumClick, dimUnselected, DIMMED_OPACITY } from "./datumClick";
 import { buildChartOption } from "./echartsOption";
 import { getChartOptions } from "./options";
@@ -120,5 +121,43 @@ describe("the chart's own selection", () => {
     expect(dimUnselected(built.option, built, undefined, "country")).toBe(built.option);
     const onChannel: DatumSelection = { columns: ["channel"], has: () => true };
     expect(dimUnselected(built.option, built, onChannel, "country")).toBe(built.option);
+  });
+});
+
+describe("chart category labels as values", () => {
+  it("a click on a category's label is a click on that category, over every series", () => {
+    const built = build("column", { country: "x", sales: "y", channel: "series" });
+    const click = chartDatumClick(
+      built,
+      { componentType: "xAxis", value: "DE", event: { event: { ctrlKey: true } } },
+      { x: "country", series: "channel" },
+    );
+    expect(click).toEqual({
+      column: "country",
+      value: "DE",
+      row: { country: "DE" },
+      additive: true,
+    });
+    expect(
+      chartDatumClick(
+        built,
+        { componentType: "xAxis", value: "ES" },
+        { x: "country", series: null },
+      ),
+    ).toBeNull();
+  });
+
+  it("a clickable chart's category labels report clicks and its tooltip says what a click does", () => {
+    const built = build("column", { country: "x", sales: "y" });
+    const option = clickableOption(built.option, "Click to open Country detail", {
+      categoryClicks: !!built.categoryPoint,
+    });
+    expect((option.xAxis as Record<string, unknown>).triggerEvent).toBe(true);
+    const formatter = (option.tooltip as { formatter: (p: unknown) => string }).formatter;
+    const html = formatter([{ seriesIndex: 0, dataIndex: 0, marker: "" }]);
+    expect(html).toContain("sales: <b>15</b>");
+    expect(html).toMatch(/Click to open Country detail<\/div>$/);
+    // Unchanged for a chart without clicks.
+    expect((built.option.xAxis as Record<string, unknown>).triggerEvent).toBeUndefined();
   });
 });

@@ -43,6 +43,15 @@ export function chartDatumClick(
 ): DatumClick | null {
   const x = mapping.x;
   if (!x) return null;
+  const native = params.event?.event;
+  const additive = !!(native?.ctrlKey || native?.metaKey);
+  if (params.componentType === "xAxis" || params.componentType === "yAxis") {
+    // A category's label stands for the category, as its bars do, over every series.
+    const point = built.categoryPoint?.(String(params.value));
+    if (!point) return null;
+    const value = xValue(point, x);
+    return { column: x, value, row: { [x]: value }, additive };
+  }
   const hit = built.pointAt(params.seriesIndex ?? -1, params.dataIndex ?? -1);
   if (!hit) return null;
   const value = xValue(hit.point, x);
@@ -55,8 +64,7 @@ export function chartDatumClick(
     const y = yColumnOf(hit.series, hit.point, mapping);
     if (y && y !== x && y !== mapping.series) row[y] = hit.point.y;
   }
-  const native = params.event?.event;
-  return { column: x, value, row, additive: !!(native?.ctrlKey || native?.metaKey) };
+  return { column: x, value, row, additive };
 }
 
 /**

@@ -5,6 +5,7 @@ import { MAP_CONTROLS_BOTTOM, MapControls, useMapFrame } from "../components/Map
 import { Notices } from "../components/Notice";
 import { useCanvasSize } from "../components/useElementSize";
 import { useGeoMap } from "../components/useGeoMap";
+import { hintLine } from "../components/tooltipHint";
 import { identityProjection, MAPS } from "../lib/geo";
 import { formatNumber } from "../lib/numberFormat";
 import { sanitizeHtml } from "../lib/sanitize";
@@ -31,6 +32,7 @@ export function ChoroplethRenderer({
   formats,
   onOptionsChange,
   onDatumClick,
+  clickHint,
   selection,
 }: RendererProps) {
   const o = useMemo(
@@ -47,6 +49,7 @@ export function ChoroplethRenderer({
     const box = geographic ? parseBounds(o.bounds) : null;
     return box && size.width > 0 && size.height > 0 ? boundsLayout(box, size) : {};
   }, [geographic, o.bounds, size]);
+  const hint = onDatumClick ? clickHint : undefined;
   const built = useMemo(() => {
     if (!geo) return null;
     const notices: string[] = [];
@@ -86,7 +89,12 @@ export function ChoroplethRenderer({
       tooltip: {
         show: o.tooltip.enabled,
         trigger: "item",
-        formatter: (p: { dataIndex: number }) => fill(o.tooltip.template, regions[p.dataIndex]),
+        formatter: (p: { dataIndex: number }) => {
+          const region = regions[p.dataIndex];
+          const text = fill(o.tooltip.template, region);
+          // A region with a row takes clicks: say what one does.
+          return hint && region?.row && o.keyColumn ? `${text}${hintLine(hint)}` : text;
+        },
       },
       series: [
         {
@@ -157,7 +165,7 @@ export function ChoroplethRenderer({
           : [],
     };
     return { option, notices, attribution: def?.attribution, regions };
-  }, [geo, o, data, formats, layout, selection]);
+  }, [geo, o, data, formats, layout, selection, hint]);
 
   // A region with a row is a click on its key column's value.
   const onClick = (p: EChartsClick) => {

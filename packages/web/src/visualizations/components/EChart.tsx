@@ -21,10 +21,14 @@ if (typeof window !== "undefined") {
 }
 
 export type EChartsClick = {
+  /** "series" for a value; "xAxis" or "yAxis" for an axis label (with the axis' triggerEvent). */
+  componentType?: string;
   seriesIndex?: number;
   dataIndex?: number;
   name?: string;
   data?: unknown;
+  /** An axis label's value: the category it labels. */
+  value?: unknown;
   /** ZRender's event; `event` is the browser's (modifier keys). */
   event?: { event?: { ctrlKey?: boolean; metaKey?: boolean } };
 };

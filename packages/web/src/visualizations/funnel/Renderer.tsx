@@ -9,6 +9,7 @@ export function FunnelRenderer({
   data,
   formats,
   onDatumClick,
+  clickHint,
   selection,
 }: RendererProps) {
   const o = useMemo(() => getFunnelOptions(stored, data), [stored, data]);
@@ -57,6 +58,7 @@ export function FunnelRenderer({
                     })
                 : undefined
             }
+            title={onDatumClick && stepColumn ? clickHint : undefined}
             style={{
               cursor: onDatumClick ? "pointer" : undefined,
               opacity: dimmed(s.stepValue) ? 0.35 : undefined,

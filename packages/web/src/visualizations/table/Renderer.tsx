@@ -24,6 +24,7 @@ export function TableRenderer({
   formats,
   context,
   onDatumClick,
+  clickHint,
   selection,
 }: RendererProps) {
   const options = useMemo(
@@ -223,6 +224,7 @@ export function TableRenderer({
                         key={c.name}
                         role="cell"
                         aria-selected={selection ? selected : undefined}
+                        title={onDatumClick ? clickHint : undefined}
                         onClick={
                           onDatumClick
                             ? (e) => {

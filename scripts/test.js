@@ -3,6 +3,7 @@
 // "N passed, N failed" that CI reads.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { testOnNode } from "./otherNode.js";
 
 function run(title, command, args) {
   process.stdout.write(`\n=== ${title} ===\n`);
@@ -38,5 +39,15 @@ try {
   failed = Math.max(failed, 1);
 }
 if (tests.status !== 0 && failed === 0) failed = 1;
+
+// SIGHTLINE_EXTRA_NODE (CI sets it): more Node major versions, comma-separated, on which the unit,
+// API and runner tests run again.
+for (const major of (process.env.SIGHTLINE_EXTRA_NODE ?? "").split(",").filter(Boolean)) {
+  const counts = testOnNode(major.trim());
+  process.stdout.write(`\nNode ${major}: ${counts.passed} passed, ${counts.failed} failed\n`);
+  passed += counts.passed;
+  failed += counts.failed;
+  skipped += counts.skipped;
+}
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failed > 0 ? 1 : 0);

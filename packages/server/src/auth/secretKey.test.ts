@@ -1,8 +1,9 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { deriveKeys, generateApiKey, loadOrCreateSecretKey } from "./secretKey";
+import { deriveKeys, generateApiKey, loadOrCreateSecretKey, secretKeyWeakness } from "./secretKey";
 import { decrypt, encrypt } from "./encryption";
 import { makeToken, readToken } from "./tokens";
 
@@ -27,6 +28,40 @@ describe("secret key", () => {
     const key = generateApiKey();
     expect(key).toMatch(/^[A-Za-z0-9]{40}$/);
     expect(generateApiKey()).not.toBe(key);
+  });
+});
+
+describe("guessable secret keys", () => {
+  it.each([
+    ["abcdefgh".repeat(5), "it repeats the same 8 characters"],
+    ["01234567".repeat(5), "it repeats the same 8 characters"],
+    ["0123456789abcdef".repeat(2), "it repeats the same 16 characters"],
+    ["Xq7-pL2#".repeat(4) + "Xq7-", "it repeats the same 8 characters"],
+    ["abcdefgh".repeat(4) + "abcdxfgh", "it is mostly a repeated pattern"],
+    ["k9Fw2mQa".repeat(3) + "k9Fw2mQb" + "k9Fw2mQa", "it is mostly a repeated pattern"],
+    ["0123456789abcdefghijklmnopqrstuvwxyz", "it is mostly runs of consecutive characters"],
+    ["zyxwvutsrqponmlkjihgfedcba9876543210", "it is mostly runs of consecutive characters"],
+    ["acegikmoqsuwyACEGIKMOQSUWY02468ace", "it is mostly runs of consecutive characters"],
+    ["ab".repeat(20), "it has only 2 different characters"],
+  ])("refuses %s (%s), never quoting it", (key, reason) => {
+    const weakness = secretKeyWeakness(key);
+    expect(weakness).toContain(reason);
+    expect(weakness).not.toContain(key.slice(0, 4));
+  });
+
+  it("accepts random keys of every usual form and length", () => {
+    for (let i = 0; i < 2000; i += 1) {
+      for (const key of [
+        crypto.randomBytes(16).toString("hex"),
+        crypto.randomBytes(32).toString("hex"),
+        crypto.randomBytes(512).toString("hex"),
+        crypto.randomBytes(32).toString("base64"),
+        crypto.randomBytes(48).toString("base64url"),
+        generateApiKey(32),
+      ]) {
+        expect(secretKeyWeakness(key), key).toBeNull();
+      }
+    }
   });
 });
 

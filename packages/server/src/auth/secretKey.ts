@@ -27,9 +27,49 @@ const MIN_DISTINCT_CHARACTERS = 8;
 const PLACEHOLDER_WORDS = /change.?me|secret|passw(or)?d|example|placeholder|insecure|default/i;
 
 /**
+ * The length of the shortest unit the key repeats ("abcabcab" repeats 3), or null. The last
+ * repetition may be cut short.
+ */
+function repeatedUnit(key: string): number | null {
+  for (let unit = 1; unit <= key.length / 2; unit += 1) {
+    let repeats = true;
+    for (let i = unit; i < key.length && repeats; i += 1) repeats = key[i] === key[i - unit];
+    if (repeats) return unit;
+  }
+  return null;
+}
+
+/**
+ * Whether few of the key's neighbouring pairs differ: a pattern repeated with a change or two
+ * ("abcdefgh" five times, one letter altered). 32 random hex digits have about 29 different pairs
+ * of their 31; a repeated 8-character unit has 8 or 9. Capped so long random keys, whose pairs
+ * must repeat once they outnumber the alphabet's, still pass.
+ */
+function fewDifferentPairs(key: string): boolean {
+  const pairs = new Set<string>();
+  for (let i = 1; i < key.length; i += 1) pairs.add(key.slice(i - 1, i + 1));
+  return pairs.size < Math.min((key.length - 1) / 2, 64);
+}
+
+/**
+ * Whether the key is mostly runs of characters a constant step apart ("0123456789abcdef…",
+ * "acegikmo"): more than half its steps equal the one before. Random hex repeats a step about
+ * one time in sixteen.
+ */
+function mostlySequences(key: string): boolean {
+  let same = 0;
+  for (let i = 2; i < key.length; i += 1) {
+    const step = key.charCodeAt(i) - key.charCodeAt(i - 1);
+    if (step === key.charCodeAt(i - 1) - key.charCodeAt(i - 2)) same += 1;
+  }
+  return same > (key.length - 2) / 2;
+}
+
+/**
  * Why a configured secret key is too easy to guess, or null. A randomly generated key of 32 or
  * more characters, hex included, passes: 32 random hex digits hold fewer than 8 different ones
- * about once in ten million.
+ * about once in ten million, and the pattern checks below are rarer still. The messages never
+ * quote the key.
  */
 export function secretKeyWeakness(key: string): string | null {
   const distinct = new Set(key).size;
@@ -38,6 +78,10 @@ export function secretKeyWeakness(key: string): string | null {
   }
   const word = PLACEHOLDER_WORDS.exec(key);
   if (word) return `it contains the placeholder word "${word[0]}"`;
+  const unit = repeatedUnit(key);
+  if (unit !== null) return `it repeats the same ${unit} characters`;
+  if (fewDifferentPairs(key)) return "it is mostly a repeated pattern";
+  if (mostlySequences(key)) return "it is mostly runs of consecutive characters (abcd…, 1234…)";
   return null;
 }
 

@@ -25,6 +25,12 @@ export interface AlertService {
   afterResult(result: ResultMeta, job: JobData, jobId: string): Promise<void>;
   /** Evaluates now and notifies every subscription whatever the transition (manual /eval). */
   evaluateNow(alert: Alert): Promise<void>;
+  /**
+   * Evaluates a just-created alert against its query's latest result and stores the state, so
+   * that it shows at once instead of "unknown" until the next run. Nobody is subscribed yet, so
+   * nobody is notified.
+   */
+  evaluateNew(alert: Alert): Promise<void>;
   /** Resolves when the notifications started so far are sent or given up. */
   idle(): Promise<void>;
 }
@@ -77,7 +83,11 @@ function notifyRuleHolds(alert: Alert, newState: AlertState, at: Date): boolean 
 export function createAlertService(deps: NotifierDeps, notifier: Notifier = createNotifier(deps)) {
   const db = deps.db;
 
-  /** Stores the changes (state, last_triggered_at) and returns the alerts as now stored. */
+  /**
+   * Stores the changes and returns the alerts as now stored. `last_triggered_at` moves only when
+   * the alert triggers (Redash moves it on every change, so "Last triggered" showed a return to
+   * normal); the rearm rule reads it only while triggered, so notifications are unchanged.
+   */
   async function store(changes: Change[], at: Date): Promise<Alert[]> {
     const stamp = at.toISOString();
     await setAlertStates(
@@ -88,9 +98,20 @@ export function createAlertService(deps: NotifierDeps, notifier: Notifier = crea
     return changes.map((c) => ({
       ...c.alert,
       state: c.newState,
-      last_triggered_at: stamp,
+      last_triggered_at: c.newState === "triggered" ? stamp : c.alert.last_triggered_at,
       updated_at: stamp,
     }));
+  }
+
+  /** The alert's query and its latest result's rows (null without a result). */
+  async function latest(alert: Alert) {
+    const query: Query | null = await findQuery(db, alert.org_id, alert.query_id);
+    if (!query) return null;
+    const result =
+      query.latest_query_data_id === null
+        ? null
+        : await loadResultMeta(db, alert.org_id, query.latest_query_data_id);
+    return { query, data: result ? await readData(db, result) : null };
   }
 
   const service: AlertService = {
@@ -129,19 +150,23 @@ export function createAlertService(deps: NotifierDeps, notifier: Notifier = crea
     },
 
     async evaluateNow(alert) {
-      const query: Query | null = await findQuery(db, alert.org_id, alert.query_id);
-      if (!query) return;
-      const result =
-        query.latest_query_data_id === null
-          ? null
-          : await loadResultMeta(db, alert.org_id, query.latest_query_data_id);
-      const data = result ? await readData(db, result) : null;
+      const found = await latest(alert);
+      if (!found) return;
+      const { query, data } = found;
       const newState = evaluateAlert(alert.options, data);
       const at = new Date();
       const stored = notifyRuleHolds(alert, newState, at)
         ? (await store([{ alert, newState }], at))[0]!
         : alert;
       notifier.dispatch([{ alert: stored, query, newState, data, metadata: {} }]);
+    },
+
+    async evaluateNew(alert) {
+      const found = await latest(alert);
+      if (!found?.data) return;
+      const newState = evaluateAlert(alert.options, found.data);
+      const at = new Date();
+      if (notifyRuleHolds(alert, newState, at)) await store([{ alert, newState }], at);
     },
 
     idle: () => notifier.idle(),

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { AlertState } from "@sightline/core";
 import type { Keys } from "../auth/secretKey";
 import type { Config } from "../config";
+import { withoutSecrets } from "../destinations/delivery";
 import { readDestinationOptions } from "../destinations/options";
 import { email } from "../destinations/email";
 import { findDestinationType } from "../destinations/registry";
@@ -24,9 +25,11 @@ import { now } from "../store/values";
 import {
   defaultEmailBody,
   renderAlertTexts,
+  renderEmailBody,
   templateVariables,
   type AlertResultData,
 } from "./templates";
+import { recordAlertDelivery } from "../metrics/registry";
 
 /**
  * Sending an alert's notifications to its subscriptions (api-platform.md §9.5): each one at the
@@ -144,6 +147,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       newState: notice.newState,
       subject,
       body,
+      emailBody: renderEmailBody(notice.alert.options, variables),
       // Built only when an e-mail goes out: it holds the whole result as a table.
       get defaultEmailBody() {
         emailBody ??= defaultEmailBody(variables, notice.data);
@@ -160,9 +164,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       if (attempt > 0) await sleep(delays[attempt - 1]!);
       try {
         await target.type.send(notification, target.options, tools);
+        recordAlertDelivery(target.type.type, "sent");
         return;
       } catch (error) {
-        reason = withoutSecrets(errorText(error), target);
+        reason = withoutSecrets(errorText(error), target.type, target.options);
       }
     }
     deps.log.warn(
@@ -174,6 +179,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       },
       "alert notification failed",
     );
+    recordAlertDelivery(target.type.type, "failed");
     if (target.destinationId !== null) {
       await recordDestinationFailure(deps.db, target.destinationId, reason, now());
     }
@@ -227,21 +233,4 @@ function sleep(ms: number): Promise<void> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The reason with every secret option (a webhook URL, a token) masked, in any spelling seen. */
-function withoutSecrets(reason: string, target: Target): string {
-  let text = reason;
-  for (const key of target.type.configurationSchema.secret ?? []) {
-    const value = target.options[key];
-    if (typeof value !== "string" || value.length < 4) continue;
-    const spellings = new Set([value, encodeURIComponent(value)]);
-    try {
-      spellings.add(new URL(value).href);
-    } catch {
-      // Not a URL: the value as written is enough.
-    }
-    for (const spelling of spellings) text = text.split(spelling).join("--------");
-  }
-  return text;
 }

@@ -1,4 +1,9 @@
-import type { AlertNotification, DeliveryTools, DestinationOptions } from "./types";
+import type {
+  AlertNotification,
+  DeliveryTools,
+  DestinationOptions,
+  DestinationType,
+} from "./types";
 
 /** Helpers the destination types share to send (api-platform.md §9.7). */
 
@@ -85,4 +90,28 @@ export function stateText(n: AlertNotification): string {
 /** Text with `{name}` placeholders replaced (every occurrence, as Python's str.format). */
 export function substitute(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/**
+ * A failed delivery's reason with every secret option (a webhook URL, a token) masked, in any
+ * spelling seen, so it can be logged, stored on the destination and shown.
+ */
+export function withoutSecrets(
+  reason: string,
+  type: DestinationType,
+  options: DestinationOptions,
+): string {
+  let text = reason;
+  for (const key of type.configurationSchema.secret ?? []) {
+    const value = options[key];
+    if (typeof value !== "string" || value.length < 4) continue;
+    const spellings = new Set([value, encodeURIComponent(value)]);
+    try {
+      spellings.add(new URL(value).href);
+    } catch {
+      // Not a URL: the value as written is enough.
+    }
+    for (const spelling of spellings) text = text.split(spelling).join("--------");
+  }
+  return text;
 }

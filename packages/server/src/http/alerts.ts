@@ -7,6 +7,7 @@ import { templateProblem } from "../alerts/templates";
 import {
   accessAllows,
   isAdmin,
+  isAdminOrSelf,
   queryAccess,
   requireAdminOrOwner,
   requireLogin,
@@ -259,6 +260,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
       options,
       rearm,
     });
+    await alerts.evaluateNew(alert);
     await recordRequestEvent(ctx, request, "create", "alert", alert.id);
     return presentOne(alert.id, org.id);
   });
@@ -330,7 +332,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
     "/api/alerts/:id/subscriptions",
     { schema: docs.subscriptions },
     async (request) => {
-      const { alert } = await load(request);
+      const { alert, identity } = await load(request);
       const subscriptions = await listSubscriptions(db, alert.id);
       const users = await usersByIds(
         db,
@@ -340,7 +342,8 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
         db,
         subscriptions.map((s) => s.destination_id),
       );
-      return subscriptions.map((s) => presentSubscription(s, users, destinations));
+      const withReason = isAdminOrSelf(identity, alert.user_id);
+      return subscriptions.map((s) => presentSubscription(s, users, destinations, withReason));
     },
   );
 
@@ -373,6 +376,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
       subscription,
       new Map([[identity.user.id, identity.user]]),
       new Map(destination ? [[destination.id, destination]] : []),
+      isAdminOrSelf(identity, alert.user_id),
     );
   });
 

@@ -23,6 +23,7 @@ import {
   writeDestinationOptions,
 } from "../destinations/options";
 import type { DestinationOptions, DestinationType } from "../destinations/types";
+import { outboundRefusal } from "../outbound/addressCheck";
 import { badRequest, notFound } from "./errors";
 import { bodyObject, parseId, typedObjectBody } from "./input";
 import * as S from "./schemas";
@@ -78,16 +79,33 @@ const docs = {
   },
 };
 
-/** Name, type and options of a create/update body, the options prepared for the type. */
-function readInput(
+/** The option every type that sends to an address of the admin's choice keeps it in. */
+const ADDRESS_OPTION = "url";
+
+/**
+ * Name, type and options of a create/update body, the options prepared for the type and their
+ * address checked by the outbound guard (SECURITY.md rule 12), so that a destination the server
+ * would refuse to send to is not saved without a word.
+ */
+async function readInput(
   body: Record<string, unknown>,
   stored: { type: string; options: DestinationOptions } | null,
-): DestinationInput {
+  allowedRanges: readonly string[],
+): Promise<DestinationInput> {
   const { name, type, options } = typedObjectBody(body);
   const destinationType = findDestinationType(type);
   if (!destinationType) throw badRequest(`Unknown alert destination type: ${type}.`);
   const prepared = prepareDestinationOptions(destinationType, options, stored);
   if ("problem" in prepared) throw badRequest(prepared.problem);
+  const address = prepared.options[ADDRESS_OPTION];
+  const property = destinationType.configurationSchema.properties[ADDRESS_OPTION];
+  if (property && typeof address === "string" && address !== "") {
+    const reason = await outboundRefusal(address, allowedRanges);
+    if (reason) {
+      const field = property.title ?? ADDRESS_OPTION;
+      throw badRequest(`${field}: ${reason}${reason.endsWith(".") ? "" : "."}`);
+    }
+  }
   return { name, type: destinationType, options: prepared.options };
 }
 
@@ -115,7 +133,7 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.post("/api/destinations", { schema: docs.create }, async (request) => {
     const { identity, org } = requireAdmin(request);
-    const input = readInput(bodyObject(request), null);
+    const input = await readInput(bodyObject(request), null, ctx.config.outboundAllowedRanges);
     const destination = await saveWithUniqueName({
       kind: "Alert Destination",
       name: input.name,
@@ -143,10 +161,11 @@ export async function destinationRoutes(app: FastifyInstance, ctx: AppContext): 
   app.post<Params>("/api/destinations/:id", { schema: docs.update }, async (request) => {
     const { org } = requireAdmin(request);
     const destination = await load(request, org.id);
-    const input = readInput(bodyObject(request), {
-      type: destination.type,
-      options: readDestinationOptions(ctx, destination),
-    });
+    const input = await readInput(
+      bodyObject(request),
+      { type: destination.type, options: readDestinationOptions(ctx, destination) },
+      ctx.config.outboundAllowedRanges,
+    );
     await saveWithUniqueName({
       kind: "Alert Destination",
       name: input.name,

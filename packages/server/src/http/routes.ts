@@ -7,6 +7,7 @@ import { aclRoutes } from "./acl";
 import { dataSourceRoutes } from "./dataSources";
 import { destinationRoutes } from "./destinations";
 import { alertRoutes } from "./alerts";
+import { testNotificationRoutes } from "./testNotifications";
 import { queryRoutes } from "./queries";
 import { dashboardRoutes } from "./dashboards";
 import { widgetRoutes } from "./widgets";
@@ -26,6 +27,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await dataSourceRoutes(app, ctx);
   await destinationRoutes(app, ctx);
   await alertRoutes(app, ctx);
+  await testNotificationRoutes(app, ctx);
   await queryRoutes(app, ctx);
   await visualizationRoutes(app, ctx);
   await dashboardRoutes(app, ctx);

@@ -37,10 +37,16 @@ export function presentCompactAlert(alert: Alert) {
   return { ...alertFields(alert), query_id: alert.query_id, user_id: alert.user_id };
 }
 
+/**
+ * A subscription; its destination carries when its last delivery failed, and why for those who
+ * may send it a test (`withReason`: the alert's owner and admins), so a failing one shows on
+ * every alert that uses it.
+ */
 export function presentSubscription(
   subscription: Subscription,
   users: Map<number, User>,
   destinations: Map<number, Destination>,
+  withReason = false,
 ) {
   const user = users.get(subscription.user_id);
   const destination =
@@ -51,6 +57,14 @@ export function presentSubscription(
     id: subscription.id,
     user: user ? presentUser(user) : null,
     alert_id: subscription.alert_id,
-    ...(destination ? { destination: presentDestination(destination) } : {}),
+    ...(destination
+      ? {
+          destination: {
+            ...presentDestination(destination),
+            last_failure_at: destination.last_failure_at ?? null,
+            ...(withReason ? { last_failure: destination.last_failure ?? null } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -158,7 +158,12 @@ export async function setAlertStates(
       for (const part of chunks(ids)) {
         await tx
           .updateTable("alerts")
-          .set({ state, last_triggered_at: at, updated_at: at })
+          // Only a trigger is a "last triggered" time (alerts/evaluation.ts).
+          .set(
+            state === "triggered"
+              ? { state, last_triggered_at: at, updated_at: at }
+              : { state, updated_at: at },
+          )
           .where("id", "in", part)
           .execute();
       }

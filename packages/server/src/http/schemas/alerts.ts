@@ -27,6 +27,16 @@ export const destinationType = object(
   "A destination type",
 );
 
+/** A subscription's destination: when its last delivery failed, and why (owner and admins). */
+const subscribedDestination = object(
+  {
+    ...destinationFields,
+    last_failure_at: orNull(timestamp),
+    last_failure: orNull({ ...str, description: "Why (the alert's owner and admins only)" }),
+  },
+  ["id", "name", "type", "icon", "last_failure_at"],
+);
+
 const alertFields = {
   id: int,
   name: str,
@@ -46,7 +56,10 @@ export const alertSubscription = object(
     id: int,
     user: orNull(user),
     alert_id: int,
-    destination: { ...destination, description: "Absent for an e-mail to the subscriber" },
+    destination: {
+      ...subscribedDestination,
+      description: "Absent for an e-mail to the subscriber",
+    },
   },
   ["id", "user", "alert_id"],
   "An alert subscription",

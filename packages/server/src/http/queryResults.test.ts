@@ -282,13 +282,16 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
     );
     expect(json.body.query_result.id).toBe(rid);
 
+    // Dates in ISO 8601 whatever the organisation's date format (here one with 2-digit years).
+    await admin.post("/api/settings/organization", { date_format: "DD/MM/YY" });
     const csv = await user.get(`/api/query_results/${rid}.csv`);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=UTF-8");
     expect(csv.text.split("\r\n")[0]).toBe("id,placed,paid");
     // SQLite hands booleans over as 0/1; only real booleans become true/false.
-    expect(csv.text.split("\r\n")[1]).toBe("1,26/05/19,1");
+    expect(csv.text.split("\r\n")[1]).toBe("1,2019-05-26,1");
     const tsv = await user.get(`/api/query_results/${rid}.tsv`);
-    expect(tsv.text.startsWith("id\tplaced\tpaid\r\n")).toBe(true);
+    expect(tsv.text.split("\r\n").slice(0, 2)).toEqual(["id\tplaced\tpaid", "1\t2019-05-26\t1"]);
+    await admin.post("/api/settings/organization", { date_format: "YYYY-MM-DD" });
     const xlsx = await fetch(`${server.url}/api/query_results/${rid}.xlsx`, {
       headers: { cookie: [...user.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
     });

@@ -2,23 +2,16 @@ import type { Kysely } from "kysely";
 import type { ResultColumn } from "../runners/types";
 import type { DB } from "../store/schema";
 import { parseRowObjects } from "./chunks";
-import { dateTextFormatter } from "./dateFormat";
 import { readResultChunkTexts, type ResultMeta } from "./resultStore";
-import { quoter, rowTextConverter, type ScannedColumn } from "./rowTextScanner";
+import { quoter, rowTextConverter } from "./rowTextScanner";
 
+/**
+ * Downloads write every value as stored, whatever the organisation's date format: dates and
+ * times in ISO 8601 as the runners write them (`2024-01-02`, `2024-01-02T10:00:00.123Z`), which
+ * every spreadsheet and program reads alike (UI.md, Dates).
+ */
 export interface DelimitedOptions {
   delimiter: "," | "\t";
-  dateFormat: string;
-  timeFormat: string;
-}
-
-/** How a date or datetime column's string cells are formatted (org formats); null for others. */
-function columnFormat(column: ResultColumn, options: DelimitedOptions): ScannedColumn["format"] {
-  let format: string | null = null;
-  if (column.type === "date") format = options.dateFormat;
-  if (column.type === "datetime") format = `${options.dateFormat} ${options.timeFormat}`;
-  // Its plan lets the scanner format plain ISO values from their bytes.
-  return format === null ? null : dateTextFormatter(format);
 }
 
 /**
@@ -27,19 +20,17 @@ function columnFormat(column: ResultColumn, options: DelimitedOptions): ScannedC
  */
 function parsedLines(
   text: Buffer,
-  columns: readonly ScannedColumn[],
+  names: readonly string[],
   delimiter: string,
   quote: (field: string) => string,
 ): string {
   let out = "";
   for (const row of parseRowObjects(text)) {
-    for (let i = 0; i < columns.length; i += 1) {
+    for (let i = 0; i < names.length; i += 1) {
       if (i > 0) out += delimiter;
-      const { name, format } = columns[i]!;
-      const value: unknown = row[name] ?? null;
+      const value: unknown = row[names[i]!] ?? null;
       if (value === null) continue;
-      if (typeof value !== "string") out += String(value);
-      else out += quote(format === null ? value : format(value));
+      out += typeof value === "string" ? quote(value) : String(value);
     }
     out += "\r\n";
   }
@@ -57,10 +48,9 @@ export function delimitedLines(
 ): (text: Buffer) => Buffer {
   const d = options.delimiter;
   const quote = quoter(d);
-  // Formats are compiled once per column, not once per cell.
-  const scanned = columns.map((c) => ({ name: c.name, format: columnFormat(c, options) }));
-  const convert = rowTextConverter(scanned, d);
-  return (text) => convert(text) ?? Buffer.from(parsedLines(text, scanned, d, quote));
+  const names = columns.map((c) => c.name);
+  const convert = rowTextConverter(names, d);
+  return (text) => convert(text) ?? Buffer.from(parsedLines(text, names, d, quote));
 }
 
 /** CSV/TSV text of a stored result (§4.4), UTF-8: header of column names, CRLF lines, per chunk. */

@@ -6,4 +6,3 @@ export * from "./queryResultJson";
 export * from "./delimited";
 export * from "./xlsx";
 export * from "./filename";
-export * from "./dateFormat";

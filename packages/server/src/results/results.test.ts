@@ -7,7 +7,6 @@ import {
   delimitedStream,
   downloadFilename,
   findCachedResult,
-  formatDateCell,
   loadResultMeta,
   purgeUnusedResults,
   queryResultJsonStream,
@@ -265,13 +264,7 @@ describe("result store", () => {
     );
     expect(Object.keys(reduced.query_result).sort()).toEqual(["data", "retrieved_at"]);
 
-    const csv = await collect(
-      delimitedStream(database.db, meta, {
-        delimiter: ",",
-        dateFormat: "DD/MM/YY",
-        timeFormat: "HH:mm",
-      }),
-    );
+    const csv = await collect(delimitedStream(database.db, meta, { delimiter: "," }));
     expect(csv.pieces).toBeGreaterThan(10);
     expect(csv.text.split("\r\n")).toHaveLength(200_002);
   });
@@ -333,39 +326,6 @@ describe("cache lookup and purge", () => {
 });
 
 describe("download formats (§4.4)", () => {
-  it("formats dates with the org formats and keeps other values", () => {
-    expect(formatDateCell("2019-05-26T12:39:23.026Z", "DD/MM/YY HH:mm")).toBe("26/05/19 12:39");
-    expect(formatDateCell("2019-05-26", "DD/MM/YY")).toBe("26/05/19");
-    expect(formatDateCell("2019-05-26T12:39:23.026Z", "YYYY-MM-DD HH:mm:ss.SSS")).toBe(
-      "2019-05-26 12:39:23.026",
-    );
-    expect(formatDateCell(459, "DD/MM/YY")).toBe(459);
-    expect(formatDateCell("459", "DD/MM/YY")).toBe("459");
-    expect(formatDateCell(null, "DD/MM/YY")).toBe("");
-  });
-
-  it("reads the runners' plain timestamps by position, the same as through the pattern", () => {
-    const format = "DD/MM/YYYY HH:mm:ss.SSS";
-    const cases: [string, string][] = [
-      ["2024-02-03T04:05:06", "03/02/2024 04:05:06.000"],
-      ["2024-02-03T04:05:06.7", "03/02/2024 04:05:06.700"],
-      ["2024-02-03T04:05:06.123456", "03/02/2024 04:05:06.123"],
-      ["2024-02-03", "03/02/2024 00:00:00.000"],
-      ["2024-02-03 04:05:06", "03/02/2024 04:05:06.000"],
-      ["2024-02-03T04:05:06Z", "03/02/2024 04:05:06.000"],
-      ["2024-02-03T04:05:06+02:00", "03/02/2024 04:05:06.000"],
-    ];
-    for (const [value, expected] of cases) expect(formatDateCell(value, format)).toBe(expected);
-    for (const text of [
-      "20x4-02-03",
-      "2024-02-03T04:05:06.12a",
-      "2024-02-03T04:05:06.",
-      "2024/02/03",
-    ]) {
-      expect(formatDateCell(text, format)).toBe(text);
-    }
-  });
-
   it("writes CSV with CRLF, minimal quoting and per-type conversions", async () => {
     const columns: ResultColumn[] = [
       { name: "d", friendly_name: "d", type: "date" },
@@ -391,15 +351,13 @@ describe("download formats (§4.4)", () => {
       startedAt: Date.now(),
       limits: DEFAULT_RESULT_LIMITS,
     });
-    const options = { dateFormat: "DD/MM/YY", timeFormat: "HH:mm" };
-    const csv = (await collect(delimitedStream(database.db, meta, { ...options, delimiter: "," })))
-      .text;
+    // Dates and times in ISO 8601 as stored, whatever the organisation's date format.
+    const csv = (await collect(delimitedStream(database.db, meta, { delimiter: "," }))).text;
     expect(csv).toBe(
-      'd,dt,b,n,s\r\n26/05/19,26/05/19 12:39,true,459,"a,""b"""\r\n,,false,,"line\nbreak"\r\n,,,459,plain\r\n',
+      'd,dt,b,n,s\r\n2019-05-26,2019-05-26T12:39:23.026Z,true,459,"a,""b"""\r\n,,false,,"line\nbreak"\r\n,,,459,plain\r\n',
     );
-    const tsv = (await collect(delimitedStream(database.db, meta, { ...options, delimiter: "\t" })))
-      .text;
-    expect(tsv.split("\r\n")[1]).toBe('26/05/19\t26/05/19 12:39\ttrue\t459\t"a,""b"""');
+    const tsv = (await collect(delimitedStream(database.db, meta, { delimiter: "\t" }))).text;
+    expect(tsv.split("\r\n")[1]).toBe('2019-05-26\t2019-05-26T12:39:23.026Z\ttrue\t459\t"a,""b"""');
   });
 
   it("names downloads after the query and encodes non-ASCII names", () => {

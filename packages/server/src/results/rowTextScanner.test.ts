@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Cell, ColumnType, ResultColumn } from "../runners/types";
 import { rowObjectBuilder, rowsText } from "./chunks";
-import {
-  dateFormatter,
-  dateTextFormatter,
-  type DateFormatter,
-  type DateTextFormatter,
-} from "./dateFormat";
 import { delimitedLines, type DelimitedOptions } from "./delimited";
-import { rowTextConverter, type ScannedColumn } from "./rowTextScanner";
+import { rowTextConverter } from "./rowTextScanner";
 
 /** The conversion before the scanner: JSON.parse of the row objects, then each field. */
 function reference(text: Buffer, columns: ResultColumn[], options: DelimitedOptions): Buffer {
@@ -16,25 +10,16 @@ function reference(text: Buffer, columns: ResultColumn[], options: DelimitedOpti
   const needsQuotes = d === "," ? /[",\r\n]/ : /["\t\r\n]/;
   const quote = (field: string) =>
     needsQuotes.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
-  const texts = columns.map((column) => {
-    let format: DateFormatter | null = null;
-    if (column.type === "date") format = dateFormatter(options.dateFormat);
-    if (column.type === "datetime") {
-      format = dateFormatter(`${options.dateFormat} ${options.timeFormat}`);
-    }
-    const formatted = format;
-    return (value: Cell) => {
-      if (value === null) return "";
-      if (typeof value !== "string") return String(value);
-      return quote(formatted === null ? value : String(formatted(value)));
-    };
-  });
+  const fieldText = (value: Cell) => {
+    if (value === null) return "";
+    return typeof value === "string" ? quote(value) : String(value);
+  };
   const rows = JSON.parse(`[${text.toString()}]`) as Record<string, Cell>[];
   let out = "";
   for (const row of rows) {
     for (let i = 0; i < columns.length; i += 1) {
       if (i > 0) out += d;
-      out += texts[i](row[columns[i].name] ?? null);
+      out += fieldText(row[columns[i].name] ?? null);
     }
     out += "\r\n";
   }
@@ -125,18 +110,7 @@ function cellMaker(next: () => number) {
 }
 
 const TYPES: ColumnType[] = ["integer", "float", "boolean", "string", "datetime", "date", null];
-const OPTIONS: DelimitedOptions[] = [
-  { delimiter: ",", dateFormat: "DD/MM/YY", timeFormat: "HH:mm" },
-  { delimiter: "\t", dateFormat: "DD/MM/YY", timeFormat: "HH:mm" },
-  { delimiter: ",", dateFormat: "YYYY-MM-DD", timeFormat: "HH:mm:ss.SSS" },
-  // Longer than the values: the output outgrows the text.
-  { delimiter: ",", dateFormat: "[day DD, month MM, year YYYY]", timeFormat: "HH, mm, ss, SSS" },
-  { delimiter: "\t", dateFormat: "[day DD, month MM, year YYYY]", timeFormat: "HH, mm, ss, SSS" },
-  // Every token; literals that call for quotes with one delimiter or both.
-  { delimiter: ",", dateFormat: "YYYYMMDD YY", timeFormat: "HHmmssSSS" },
-  { delimiter: "\t", dateFormat: "DD\tMM YY", timeFormat: 'HH"mm' },
-  { delimiter: ",", dateFormat: "DD\tMM YY", timeFormat: "HH\r\nss.SSS" },
-];
+const OPTIONS: DelimitedOptions[] = [{ delimiter: "," }, { delimiter: "\t" }];
 
 function column(name: string, type: ColumnType): ResultColumn {
   return { name, friendly_name: name, type };
@@ -150,19 +124,12 @@ function chunkOf(columns: ResultColumn[], rowCount: number, seed: number): Buffe
   return rowsText(rows, rowObjectBuilder(columns));
 }
 
-/** The scanner's columns, date formats as dateTextFormatter (with plans: the byte path). */
-function scannedColumns(columns: ResultColumn[], options: DelimitedOptions): ScannedColumn[] {
-  const date = dateTextFormatter(options.dateFormat);
-  const datetime = dateTextFormatter(`${options.dateFormat} ${options.timeFormat}`);
-  return columns.map((c) => ({
-    name: c.name,
-    format: c.type === "date" ? date : c.type === "datetime" ? datetime : null,
-  }));
-}
-
 /** The scanner's own result (null: it left the chunk to JSON.parse). */
 function scanned(text: Buffer, columns: ResultColumn[], options: DelimitedOptions) {
-  return rowTextConverter(scannedColumns(columns, options), options.delimiter)(text);
+  return rowTextConverter(
+    columns.map((c) => c.name),
+    options.delimiter,
+  )(text);
 }
 
 function expectSame(text: Buffer, columns: ResultColumn[], options: DelimitedOptions): void {
@@ -177,7 +144,20 @@ function expectSame(text: Buffer, columns: ResultColumn[], options: DelimitedOpt
 }
 
 describe("rowTextScanner: CSV/TSV lines from chunk text", () => {
-  it("writes what JSON.parse and formatting write, for generated rows", () => {
+  it("writes dates and times as stored: ISO 8601, zones and fractions kept", () => {
+    const columns = [column("d", "date"), column("t", "datetime")];
+    const rows: Cell[][] = [
+      ["2024-01-02", "2024-01-02T10:00:00.123Z"],
+      ["2024-01-02", "2024-01-02T10:00:00+02:00"],
+    ];
+    const text = rowsText(rows, rowObjectBuilder(columns));
+    expect(scanned(text, columns, OPTIONS[0])?.toString()).toBe(
+      "2024-01-02,2024-01-02T10:00:00.123Z\r\n2024-01-02,2024-01-02T10:00:00+02:00\r\n",
+    );
+    for (const options of OPTIONS) expectSame(text, columns, options);
+  });
+
+  it("writes what JSON.parse writes, for generated rows", () => {
     const columns = TYPES.map((type, i) => column(`c${i}`, type));
     for (let seed = 1; seed <= 40; seed += 1) {
       const text = chunkOf(columns, 300, seed);
@@ -342,99 +322,5 @@ describe("rowTextScanner: CSV/TSV lines from chunk text", () => {
         expect(() => delimitedLines(columns, options)(chunk)).toThrow(SyntaxError);
       }
     }
-  });
-});
-
-describe("rowTextScanner: date fields formatted from their bytes", () => {
-  /**
-   * Values at and around the plain shapes: each prefix of a timestamp with an 11-digit fraction,
-   * alone, with one character replaced, and with a zone, a space or a T after it.
-   */
-  function dateEdges(): string[] {
-    const full = "2024-01-02T03:04:05.12345678901";
-    const replacements = [...'09/-:Tt .Za,\t"\\', "é", "\u0663", "😀"];
-    const values = new Set<string>();
-    for (let n = 0; n <= full.length; n += 1) {
-      const value = full.slice(0, n);
-      values.add(value);
-      for (let p = 0; p < n; p += 1) {
-        for (const c of replacements) values.add(value.slice(0, p) + c + value.slice(p + 1));
-      }
-      for (const after of ["Z", "z", "+02:00", "-0500", " ", "T", " 03:04", "T03:04"]) {
-        values.add(value + after);
-      }
-      values.add(` ${value}`);
-    }
-    values.add("2024-01-02 03:04:05.123");
-    return [...values];
-  }
-
-  /** Plain shapes, as dateFormat.ts reads them by position. */
-  const PLAIN = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?)?$/;
-
-  const FORMATS: [string, string][] = [
-    ["DD/MM/YY", "HH:mm"],
-    ["YYYY-MM-DD", "HH:mm:ss.SSS"],
-    ["YYYYMMDD", "HHmmssSSS"],
-    ["YY.MM.DD", "SSSSSS ss"],
-    ["YYYYY", "mmm"],
-    ["", ""],
-    ["no tokens", "here"],
-    ["día DD ✓ 😀", "HH h"],
-    [`YYYY${"-".repeat(200)}`, "SSS"], // longer than the values: the output outgrows the text
-    ["DD,MM,YYYY", "HH:mm"],
-    ['DD "MM" YYYY', "HH"],
-    ["DD\tMM", "HH"],
-    ["DD\r\nMM", "HH"],
-    ["DD\rMM", "HH"],
-    ["DD\nMM", "HH"],
-  ];
-
-  it("writes what JSON.parse and formatting write, at the edges of the plain shapes", () => {
-    const columns = [column("d", "date"), column("t", "datetime"), column("s", "string")];
-    const values = dateEdges();
-    const rows = values.map((v, r): Cell[] => [v, v, r % 2 === 0 ? v : null]);
-    const text = rowsText(rows, rowObjectBuilder(columns));
-    for (const [dateFormat, timeFormat] of FORMATS) {
-      for (const delimiter of [",", "\t"] as const) {
-        expectSame(text, columns, { delimiter, dateFormat, timeFormat });
-      }
-    }
-  });
-
-  it("leaves to `format` only the values not in a plain shape, or all if it needs quotes", () => {
-    const columns = [column("d", "date")];
-    const values = dateEdges();
-    const text = rowsText(
-      values.map((v) => [v]),
-      rowObjectBuilder(columns),
-    );
-    const plainCount = values.filter((v) => PLAIN.test(v)).length;
-    expect(plainCount).toBeGreaterThan(100);
-    for (const [dateFormat] of FORMATS) {
-      for (const delimiter of [",", "\t"] as const) {
-        const formatted = dateTextFormatter(dateFormat);
-        const calls: string[] = [];
-        const counted: DateTextFormatter = Object.assign(
-          (value: string) => {
-            calls.push(value);
-            return formatted(value);
-          },
-          { plan: formatted.plan },
-        );
-        const lines = rowTextConverter([{ name: "d", format: counted }], delimiter)(text);
-        const options = { delimiter, dateFormat, timeFormat: "" };
-        expect(lines?.toString()).toBe(reference(text, columns, options).toString());
-        const quoted = (delimiter === "," ? /[",\r\n]/ : /["\t\r\n]/).test(dateFormat);
-        expect(calls).toEqual(quoted ? values : values.filter((v) => !PLAIN.test(v)));
-      }
-    }
-  });
-
-  it("formats the values with `format` when it carries no plan", () => {
-    const text = Buffer.from('{"d":"2024-01-02T03:04:05"},{"d":"2024-01-02"}');
-    const format = dateFormatter("DD/MM/YY HH:mm");
-    const lines = rowTextConverter([{ name: "d", format: (v) => `<${String(format(v))}>` }], ",");
-    expect(lines(text)?.toString()).toBe("<02/01/24 03:04>\r\n<02/01/24 00:00>\r\n");
   });
 });

@@ -1,6 +1,5 @@
 import { isUtf8 } from "node:buffer";
 import { rowObjectBuilder } from "./chunks";
-import { isPlainIsoBytes, type DatePlan } from "./dateFormat";
 
 /**
  * CSV/TSV lines straight from a chunk's stored text, without building row objects.
@@ -12,36 +11,23 @@ import { isPlainIsoBytes, type DatePlan } from "./dateFormat";
  *
  *     {"id":1,"name":"a","ts":"2024-01-01T00:00:01","ok":true},{"id":2,"name":null,...}
  *
- * CSV and TSV downloads used to parse every row with JSON.parse and format the objects' values:
+ * CSV and TSV downloads used to parse every row with JSON.parse and write the objects' values:
  * the parse alone took ≈1 s per million rows of six columns. This scanner reads the bytes once
- * and copies most fields to the output as they are (≈4× faster, date columns included). It
- * writes exactly the bytes of the JSON.parse path (delimited.ts):
+ * and copies most fields to the output as they are (≈4× faster). It writes exactly the bytes of
+ * the JSON.parse path (delimited.ts):
  *
  * - null is an empty field; a number or boolean is String(value) of the parsed value: a number
  *   token is copied when it is already in that form (always so from JSON.stringify), otherwise
  *   re-written through Number().
  * - A string is decoded (without a backslash it is its bytes as they are; with escapes it goes
- *   through JSON.parse), formatted with the column's `format` in date and datetime columns, and
- *   quoted like Python's csv module: only fields holding the delimiter, a quote or a line break,
- *   quotes doubled.
- * - Except that when `format` carries its plan (dateTextFormatter), the plain ISO shapes the
- *   runners write (`2024-01-01`, `2024-01-01T00:00:01[.123]`) are formatted from their bytes,
- *   as `format` would, without making strings: with dateFormatter calls that column took twice
- *   the time of all the others. Formats whose literal text calls for quotes are left to `format`.
+ *   through JSON.parse) and quoted like Python's csv module: only fields holding the delimiter,
+ *   a quote or a line break, quotes doubled. Dates and times are strings like any other: the
+ *   runners store them in ISO 8601, which downloads keep.
  *
  * Anything else (keys missing, repeated, extra or in another order, whitespace, nested values,
  * invalid JSON or UTF-8) makes it give up on the chunk and return null: the caller then takes
  * the JSON.parse path, which also handles those cases (or reports the invalid text).
  */
-
-export interface ScannedColumn {
-  name: string;
-  /**
-   * For date and datetime columns: the text a string cell becomes (before quoting). A
-   * dateTextFormatter also carries its plan, which lets the scanner format plain values itself.
-   */
-  format: (((value: string) => string) & { readonly plan?: DatePlan }) | null;
-}
 
 /** Minimal quoting, as Python's csv: only fields holding the delimiter, a quote or a line break. */
 export function quoter(delimiter: "," | "\t"): (field: string) => string {
@@ -57,21 +43,17 @@ interface Plan {
   keys: Buffer[];
   /** Per key: its bytes read 4 at a time (little-endian), for a faster comparison. */
   keyWords: Uint32Array[];
-  /** Per key: its column's format. */
-  formats: ScannedColumn["format"][];
-  /** Per key: its format's plan as bytes, when plain ISO values are formatted from their bytes. */
-  dates: (DateBytes | null)[];
   /** Per column: the position of its key; null when that is the column's own position. */
   positions: number[] | null;
   delimiter: number;
   quote: (field: string) => string;
 }
 
+/** The converter for a result with the columns `names`, in their order. */
 export function rowTextConverter(
-  columns: readonly ScannedColumn[],
+  names: readonly string[],
   delimiter: "," | "\t",
 ): RowTextConverter {
-  const names = columns.map((c) => c.name);
   // A repeated column name has one key for several fields: left to the JSON.parse path.
   if (new Set(names).size !== names.length) return () => null;
   // The objects chunks.ts writes have their keys in this order.
@@ -86,8 +68,6 @@ export function rowTextConverter(
       for (let w = 0; w < words.length; w += 1) words[w] = key.readUInt32LE(w * 4);
       return words;
     }),
-    formats: keyColumns.map((c) => columns[c].format),
-    dates: keyColumns.map((c) => dateBytes(columns[c].format, delimiter)),
     positions: keyColumns.every((c, k) => c === k)
       ? null
       : names.map((_, c) => keyColumns.indexOf(c)),
@@ -121,8 +101,7 @@ const FALSE = Buffer.from("false");
 /**
  * One chunk's conversion: reads `text` from `i`, writes `out` up to `o`.
  *
- * The common fields (strings without escapes in columns without a format, numbers in their
- * usual form, booleans, nulls) are copied in the main loop of `row`, which keeps its positions
+ * The common fields (strings without escapes, numbers in their usual form, booleans, nulls) are copied in the main loop of `row`, which keeps its positions
  * in locals; the others are written by `stringField` and `numberField`. A copied field never
  * takes more bytes than the JSON it comes from, nor the delimiters and line ends more than the
  * keys and braces they replace; so while `out` has room for the rest of the text (it starts
@@ -163,7 +142,7 @@ class ChunkScanner {
   /** Writes the line of the row at `i`; false if the text is not as expected. */
   private row(): boolean {
     const { text, plan, starts, ends } = this;
-    const { keys, keyWords, formats, dates, delimiter } = plan;
+    const { keys, keyWords, delimiter } = plan;
     const { view } = this;
     const n = text.length;
     let { i, o, out } = this;
@@ -187,8 +166,7 @@ class ChunkScanner {
           if (byte === QUOTE || byte === BACKSLASH || byte < 32) break;
           if (byte === delimiter) quoted = true;
         }
-        const format = formats[k];
-        if (text[end] === QUOTE && format === null) {
+        if (text[end] === QUOTE) {
           if (quoted) out[o++] = QUOTE;
           for (let j = i + 1; j < end; j += 1) out[o++] = text[j];
           if (quoted) out[o++] = QUOTE;
@@ -196,12 +174,7 @@ class ChunkScanner {
         } else {
           this.i = i;
           this.o = o;
-          const date = dates[k];
-          if (date !== null && text[end] === QUOTE && isPlainIsoBytes(text, i + 1, end)) {
-            this.dateField(date, i + 1, end);
-          } else if (!this.stringField(end, format)) {
-            return false;
-          }
+          if (!this.escapedStringField(end)) return false;
           ({ i, o, out } = this);
         }
       } else if (first === LOWER_N) {
@@ -237,43 +210,22 @@ class ChunkScanner {
     return true;
   }
 
-  /**
-   * Writes the string at `i`, ending at `end` if that is its closing quote, else holding
-   * escapes (or invalid); formatted with `format` if not null.
-   */
-  private stringField(end: number, format: ScannedColumn["format"]): boolean {
+  /** Writes the string at `i` whose first escape (or invalid byte) is at `end`. */
+  private escapedStringField(end: number): boolean {
     const { text } = this;
     const start = this.i + 1;
+    if (text[end] !== BACKSLASH) return false;
+    while (end < text.length && text[end] !== QUOTE) end += text[end] === BACKSLASH ? 2 : 1;
+    if (end >= text.length) return false;
     let value: string;
-    if (text[end] === QUOTE) {
-      value = text.toString("utf8", start, end);
-    } else {
-      if (text[end] !== BACKSLASH) return false;
-      while (end < text.length && text[end] !== QUOTE) end += text[end] === BACKSLASH ? 2 : 1;
-      if (end >= text.length) return false;
-      try {
-        value = JSON.parse(text.toString("utf8", start - 1, end + 1)) as string;
-      } catch {
-        return false;
-      }
+    try {
+      value = JSON.parse(text.toString("utf8", start - 1, end + 1)) as string;
+    } catch {
+      return false;
     }
     this.i = end + 1;
-    this.field(format === null ? value : format(value));
+    this.field(value);
     return true;
-  }
-
-  /** Writes the plain ISO value at [start, end), its closing quote at `end`, as `date` formats it. */
-  private dateField(date: DateBytes, start: number, end: number): void {
-    const { template, sources } = date;
-    this.i = end + 1;
-    this.reserve(template.length);
-    const { text, out, o } = this;
-    const length = Math.min(end - start, LITERAL);
-    for (let b = 0; b < template.length; b += 1) {
-      const source = sources[b];
-      out[o + b] = source < length ? text[start + source] : template[b];
-    }
-    this.o = o + template.length;
   }
 
   /** Writes the number at `i` as String(value), for tokens not already in that form. */
@@ -328,47 +280,6 @@ class ChunkScanner {
     this.out.copy(bigger, 0, 0, this.o);
     this.out = bigger;
   }
-}
-
-/**
- * A date plan (dateFormat.ts) as bytes. A plain value's formatted text is `template`, except
- * that each byte whose `sources` entry is a position inside the value is the value's byte there.
- * The template holds the literals' bytes (`sources` LITERAL, past any value) and "0" where the
- * tokens go, which is what a token reads past the value's end.
- */
-interface DateBytes {
-  template: Buffer;
-  sources: Uint8Array;
-}
-
-/** A literal byte's source: past any value, as dateField counts lengths only up to it. */
-const LITERAL = 255;
-
-/**
- * The byte form of the plan `format` carries, or null without one or when its literals hold the
- * delimiter, a quote or a line break: its text would need quotes (the values' digits never do).
- */
-function dateBytes(format: ScannedColumn["format"], delimiter: "," | "\t"): DateBytes | null {
-  if (!format?.plan) return null;
-  const template: number[] = [];
-  const sources: number[] = [];
-  for (const part of format.plan) {
-    if (typeof part === "string") {
-      for (const byte of Buffer.from(part)) {
-        if (byte === QUOTE || byte === delimiter.charCodeAt(0) || byte === CR || byte === LF) {
-          return null;
-        }
-        template.push(byte);
-        sources.push(LITERAL);
-      }
-    } else {
-      for (let p = part.start; p < part.end; p += 1) {
-        template.push(ZERO);
-        sources.push(p);
-      }
-    }
-  }
-  return { template: Buffer.from(template), sources: Uint8Array.from(sources) };
 }
 
 /** Whether the text holds `key` at `i`; `words` are its first bytes, compared 4 at a time. */

@@ -12,7 +12,6 @@ import {
   type ResultMeta,
 } from "../../results";
 import { recordEventSoon } from "../../services/events";
-import { orgSetting } from "../../services/orgSettings";
 import type { Organization } from "../../store/organizations";
 import type { Query } from "../../store/queries";
 import type { FileType } from "./fileTypes";
@@ -63,8 +62,6 @@ export async function sendDownload(
     case "tsv": {
       const stream = delimitedStream(db, meta, {
         delimiter: type === "csv" ? "," : "\t",
-        dateFormat: orgSetting(org, "date_format"),
-        timeFormat: orgSetting(org, "time_format"),
       });
       return reply
         .type(

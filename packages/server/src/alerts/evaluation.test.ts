@@ -227,6 +227,41 @@ describe.each(SETUPS)("alert evaluation ($db metadata, $queue queue)", ({ db, qu
     sink.answer = () => 200;
   });
 
+  it("renders custom templates as Redash does: text for chat and webhooks, escaped values in e-mail", async () => {
+    const query = await newQuery();
+    // The result carries markup, as a text column may.
+    const edited = await admin.post(`/api/queries/${query.id}`, {
+      query: `SELECT n, '<i>R&D</i>' AS team FROM ${query.table}`,
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const alertId = await newAlert(query.id, {
+      custom_subject:
+        "{{ALERT_NAME}}: {{QUERY_RESULT_VALUE}} {{ALERT_CONDITION}} {{ALERT_THRESHOLD}}",
+      custom_body:
+        "<p>See {{QUERY_URL}} ({{{ALERT_CONDITION}}})</p>{{#QUERY_RESULT_ROWS}}<b>{{team}}</b>{{/QUERY_RESULT_ROWS}}",
+    });
+    await subscribe(alertId);
+    await subscribe(alertId, webhookId);
+    setValue(query.table, 10);
+    await run(owner, query.id);
+
+    const subject = `Alert on ${query.id}: 10 > 5`;
+    const url = `${server.url}/queries/${query.id}`;
+    await expect.poll(() => hooksFor(alertId).length, { timeout: 15_000 }).toBe(1);
+    expect(hooksFor(alertId)[0]!.alert).toMatchObject({
+      title: subject,
+      description: `<p>See ${url} (>)</p><b><i>R&D</i></b>`,
+    });
+    await expect
+      .poll(() => smtp.mails.filter((m) => m.subject === subject).length, { timeout: 15_000 })
+      .toBe(1);
+    // The template's markup stays; every value it substitutes is escaped, {{{x}}} included.
+    const mail = smtp.mails.find((m) => m.subject === subject)!;
+    expect(String(mail.html).trim()).toBe(
+      `<p>See ${url} (&gt;)</p><b>&lt;i&gt;R&amp;D&lt;/i&gt;</b>`,
+    );
+  });
+
   it("does not notify unknown → ok nor muted alerts, but stores their states", async () => {
     const query = await newQuery();
     const fresh = await newAlert(query.id, { op: ">", value: 5 });

@@ -3,6 +3,7 @@ import {
   defaultEmailBody,
   NOTIFICATION_ROWS,
   renderAlertTexts,
+  renderEmailBody,
   templateVariables,
 } from "./templates";
 
@@ -31,7 +32,7 @@ function render(template: string, options: Record<string, unknown> = {}) {
 }
 
 describe("alert templates (api-platform.md §9.6)", () => {
-  it("fills every variable, HTML-escaped in {{x}}", () => {
+  it("fills every variable as plain text, as Redash does (escaping off): chat and webhooks get text", () => {
     expect(
       render(
         [
@@ -47,14 +48,36 @@ describe("alert templates (api-platform.md §9.6)", () => {
         ].join("|"),
       ),
     ).toBe(
-      "Too &lt;many&gt; people|https:&#x2F;&#x2F;sightline.example.com&#x2F;alerts&#x2F;7|TRIGGERED|first|&gt;|1|People &amp; pets|https:&#x2F;&#x2F;sightline.example.com&#x2F;queries&#x2F;3|2",
+      "Too <many> people|https://sightline.example.com/alerts/7|TRIGGERED|first|>|1|People & pets|https://sightline.example.com/queries/3|2",
     );
   });
 
-  it("leaves {{{x}}} raw", () => {
-    expect(render("{{{ALERT_NAME}}} {{{QUERY_URL}}} {{{ALERT_CONDITION}}}")).toBe(
+  it("renders {{{x}}} and {{&x}} the same as {{x}}", () => {
+    expect(render("{{{ALERT_NAME}}} {{&QUERY_URL}} {{{ALERT_CONDITION}}}")).toBe(
       "Too <many> people https://sightline.example.com/queries/3 >",
     );
+  });
+
+  it("escapes every substituted value for an HTML e-mail, not the template's markup", () => {
+    const variables = templateVariables(alert, query, data, HOST);
+    const email = (template: string) => renderEmailBody({ custom_body: template }, variables);
+    expect(
+      email(
+        '<p><a href="{{QUERY_URL}}">{{QUERY_NAME}}</a> {{{ALERT_NAME}}} {{&ALERT_CONDITION}}</p>',
+      ),
+    ).toBe(
+      '<p><a href="https://sightline.example.com/queries/3">People &amp; pets</a> Too &lt;many&gt; people &gt;</p>',
+    );
+    expect(email("<ul>{{#QUERY_RESULT_ROWS}}<li>{{bar}}</li>{{/QUERY_RESULT_ROWS}}</ul>")).toBe(
+      "<ul><li>&lt;b&gt;x&lt;/b&gt;</li><li>it&#39;s</li></ul>",
+    );
+    expect(email("{{{QUERY_RESULT_TABLE}}}")).toBe(
+      "[[2, &#39;&lt;b&gt;x&lt;/b&gt;&#39;], [5, &quot;it&#39;s&quot;]]",
+    );
+    expect(renderEmailBody({ template: "legacy {{ALERT_NAME}}" }, variables)).toBe(
+      "legacy Too &lt;many&gt; people",
+    );
+    expect(renderEmailBody({}, variables)).toBe("");
   });
 
   it("iterates rows, columns and the table; prints lists as Python does", () => {
@@ -81,7 +104,7 @@ describe("alert templates (api-platform.md §9.6)", () => {
     });
     expect(
       renderAlertTexts({ custom_subject: "{{ALERT_NAME}} fired", custom_body: "" }, variables),
-    ).toEqual({ subject: "Too &lt;many&gt; people fired", body: "" });
+    ).toEqual({ subject: "Too <many> people fired", body: "" });
     expect(renderAlertTexts({}, variables)).toEqual({ subject: "", body: "" });
   });
 
@@ -103,12 +126,12 @@ describe("default e-mail body", () => {
     expect(html).toContain('background-color: #c0392b;">STATUS: TRIGGERED</span>');
     expect(html).toContain("<p>CONDITION: 2 &gt; 1</p>");
     expect(html).toContain(
-      '<a href="https:&#x2F;&#x2F;sightline.example.com&#x2F;queries&#x2F;3">People &amp; pets</a>',
+      '<a href="https://sightline.example.com/queries/3">People &amp; pets</a>',
     );
     const header = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
     expect(header).toEqual(["Foo", "Bar"]);
     const cells = [...html.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
-    expect(cells).toEqual(["2", "&lt;b&gt;x&lt;&#x2F;b&gt;", "5", "it&#39;s"]);
+    expect(cells).toEqual(["2", "&lt;b&gt;x&lt;/b&gt;", "5", "it&#39;s"]);
     expect(html).not.toContain("<b>x</b>");
   });
 

@@ -1,10 +1,14 @@
 import Mustache from "mustache";
+import { escapeHtml } from "../auth/pages";
 import type { Cell, ResultColumn } from "../runners/types";
 import type { Alert } from "../store/alerts";
 
 /**
  * Alert notification templates (api-platform.md §9.6): `custom_subject` and `custom_body` are
- * mustache, HTML-escaped for `{{x}}` and raw for `{{{x}}}`, over the variables below.
+ * mustache over the variables below, rendered as Redash renders them (its `mustache_render`,
+ * escaping off): `{{x}}` and `{{{x}}}` both give the value as it is, since chat, webhooks and
+ * pagers carry text. In an HTML e-mail every substituted value is HTML-escaped instead, and the
+ * template's own markup stays as written.
  */
 
 /** The result an alert was evaluated on. */
@@ -75,10 +79,29 @@ export function templateVariables(
   };
 }
 
-/** A template rendered over the variables; "" when there is none. */
-export function renderAlertTemplate(template: unknown, variables: Record<string, unknown>): string {
+/** Where a rendered template goes: text (chat, webhooks, subjects) or an HTML e-mail body. */
+export type TemplateOutput = "text" | "html";
+
+/** Escapes every value, those of `{{{x}}}` and `{{&x}}` too: an e-mail is HTML throughout. */
+class HtmlValueWriter extends Mustache.Writer {
+  override unescapedValue(token: string[], context: Mustache.Context): string {
+    return this.escapedValue(token, context, HTML) as string;
+  }
+}
+
+const TEXT: Mustache.RenderOptions = { escape: (value: unknown) => String(value) };
+const HTML: Mustache.RenderOptions = { escape: (value: unknown) => escapeHtml(String(value)) };
+const htmlWriter = new HtmlValueWriter();
+
+/** A template rendered over the variables for `output`; "" when there is none. */
+export function renderAlertTemplate(
+  template: unknown,
+  variables: Record<string, unknown>,
+  output: TemplateOutput = "text",
+): string {
   if (typeof template !== "string" || template === "") return "";
-  return Mustache.render(template, variables);
+  if (output === "text") return Mustache.render(template, variables, undefined, TEXT);
+  return htmlWriter.render(template, variables, undefined, HTML);
 }
 
 /** Why a template cannot be rendered (unclosed section, bad tag), or null when it can. */
@@ -92,15 +115,28 @@ export function templateProblem(template: unknown): string | null {
   }
 }
 
-/** The alert's rendered subject and body (`template` is the legacy name of `custom_body`). */
+/** The alert's custom body (`template` is its legacy name). */
+function customBody(options: Alert["options"]): unknown {
+  return options.custom_body ?? options.template;
+}
+
+/** The alert's rendered subject and body, as text (`template` is the legacy name of `custom_body`). */
 export function renderAlertTexts(
   options: Alert["options"],
   variables: Record<string, unknown>,
 ): { subject: string; body: string } {
   return {
     subject: renderAlertTemplate(options.custom_subject, variables),
-    body: renderAlertTemplate(options.custom_body ?? options.template, variables),
+    body: renderAlertTemplate(customBody(options), variables),
   };
+}
+
+/** The custom body as an HTML e-mail's body, its values escaped; "" when the alert has none. */
+export function renderEmailBody(
+  options: Alert["options"],
+  variables: Record<string, unknown>,
+): string {
+  return renderAlertTemplate(customBody(options), variables, "html");
 }
 
 const STATUS_COLORS: Record<string, string> = {
@@ -144,13 +180,17 @@ export function defaultEmailBody(
   data: AlertResultData | null,
 ): string {
   const columns = data?.columns ?? [];
-  return Mustache.render(DEFAULT_EMAIL, {
-    ...variables,
-    color: STATUS_COLORS[String(variables.ALERT_STATUS)] ?? STATUS_COLORS.UNKNOWN,
-    headers: columns.map((c) => ({ text: c.friendly_name || c.name })),
-    rows: (data?.rows ?? []).slice(0, NOTIFICATION_ROWS).map((row) => ({
-      cells: columns.map((c) => ({ text: cellText(row[c.name]) })),
-    })),
-    moreRows: moreRowsText(data?.rows.length ?? 0),
-  });
+  return renderAlertTemplate(
+    DEFAULT_EMAIL,
+    {
+      ...variables,
+      color: STATUS_COLORS[String(variables.ALERT_STATUS)] ?? STATUS_COLORS.UNKNOWN,
+      headers: columns.map((c) => ({ text: c.friendly_name || c.name })),
+      rows: (data?.rows ?? []).slice(0, NOTIFICATION_ROWS).map((row) => ({
+        cells: columns.map((c) => ({ text: cellText(row[c.name]) })),
+      })),
+      moreRows: moreRowsText(data?.rows.length ?? 0),
+    },
+    "html",
+  );
 }

@@ -37,7 +37,8 @@ export const email: DestinationType = {
     await tools.mailer.send({
       to: recipients.join(", "),
       subject,
-      html: n.body || n.defaultEmailBody,
+      // The custom body's values HTML-escaped (its text form is for chat), else the default body.
+      html: n.emailBody || n.defaultEmailBody,
     });
   },
 };

@@ -323,7 +323,8 @@ describe("destination delivery", () => {
     await send(
       "email",
       { addresses: "c@example.com", subject_template: "{alert_name}: {state}!" },
-      notification({ newState: "ok", body: "<p>custom</p>" }),
+      // The custom body's text form is for chat; the e-mail carries its HTML form.
+      notification({ newState: "ok", body: "custom as text", emailBody: "<p>custom</p>" }),
     );
     await send("email", { addresses: "d@example.com" }, notification({ subject: "Mine" }));
     await expect.poll(() => smtp.mails.length).toBe(3);

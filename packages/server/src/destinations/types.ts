@@ -23,9 +23,14 @@ export interface AlertNotification {
   };
   query: { id: number; name: string; query: string };
   newState: AlertState;
-  /** Rendered `custom_subject` / `custom_body` ("" when the alert has none). */
+  /**
+   * Rendered `custom_subject` / `custom_body` as text, as Redash renders them: values as they are,
+   * never HTML-escaped ("" when the alert has none).
+   */
   subject: string;
   body: string;
+  /** `custom_body` rendered for an HTML e-mail, its values HTML-escaped; "" or absent: none. */
+  emailBody?: string;
   /** The e-mail body used when there is no custom body (status, condition, link, table). */
   defaultEmailBody: string;
   /** Public base address of the app (links in messages); "" when not configured. */

@@ -26,6 +26,7 @@ import { sessionRoutes } from "./http/session";
 import { apiRoutes } from "./http/routes";
 import { registerWebAppFiles } from "./http/webAppFiles";
 import { responseCompression } from "./http/compression";
+import { registerOperations } from "./http/health";
 import { MetadataUnavailableError } from "./store/outage";
 
 const DEFAULT_WEB_DIST = path.resolve(
@@ -123,6 +124,8 @@ export async function buildApp(
 
   registerSecurityHeaders(app, ctx.config);
 
+  // /healthz, /readyz, /metrics, and the HTTP metrics of every route.
+  await registerOperations(app, ctx);
   await app.register(requestAuth, ctx);
   await app.register(publicRateLimit, ctx);
   await app.register(async (scope) => authRoutes(scope, ctx));

@@ -71,6 +71,11 @@ export interface Config {
    * while a migration tool such as redash-migrate needs them to act as each query's owner.
    */
   showApiKeysToAdmins: boolean;
+  /**
+   * The bearer token /metrics asks for (Prometheus' scrape config sends it). Unset: /metrics is
+   * off and answers 404.
+   */
+  metricsToken: string | null;
 }
 
 export interface MailConfig {
@@ -199,6 +204,16 @@ function blockedEmailDomains(env: Env): string[] {
   return domains;
 }
 
+function metricsToken(env: Env): string | null {
+  const token = optional(env, "SIGHTLINE_METRICS_TOKEN");
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token)) {
+    throw new ConfigError(
+      "SIGHTLINE_METRICS_TOKEN must be at least 16 printable characters without spaces; make one with: openssl rand -hex 32",
+    );
+  }
+  return token;
+}
+
 const DEFAULT_MAP_TILE_URL = "//{s}.tile.openstreetmap.org/{z}/{x}/{y}.png";
 
 function mapTileUrl(env: Env): string {
@@ -325,5 +340,6 @@ export function loadConfig(env: Env = process.env): Config {
     authType,
     trustedProxies: trustedProxies(env),
     showApiKeysToAdmins: bool(env, "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS", false),
+    metricsToken: metricsToken(env),
   };
 }

@@ -103,6 +103,8 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
   app.decorateRequest("auth", null as unknown as RequestAuth);
 
   app.addHook("onRequest", async (request) => {
+    // Probes and scrapes (http/health.ts) read no session: they answer while the store is down.
+    if (request.routeOptions.config.withoutSession) return;
     const now = nowSeconds();
     const org = await findOrgBySlug(database.db, DEFAULT_ORG_SLUG);
     const session =

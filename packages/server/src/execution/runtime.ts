@@ -9,6 +9,7 @@ import { createMailer } from "../mail";
 import type { DB } from "../store/schema";
 import { createQueueBackend } from "./index";
 import { jobProcessor } from "./runJob";
+import { measuredJobs } from "../metrics/jobs";
 import { localLeader, Scheduler } from "./scheduler";
 import { createExecutionService } from "./service";
 import type { ExecutionService, JobData } from "./types";
@@ -57,14 +58,17 @@ export async function startExecution(
       );
     };
     await backend.startWorker(
-      jobProcessor({
+      measuredJobs(
+        jobProcessor({
+          db,
+          config,
+          keys: deps.keys,
+          limits: deps.resultLimits,
+          onResult,
+          onScheduleFailure,
+        }),
         db,
-        config,
-        keys: deps.keys,
-        limits: deps.resultLimits,
-        onResult,
-        onScheduleFailure,
-      }),
+      ),
       config.workerConcurrency,
     );
   }

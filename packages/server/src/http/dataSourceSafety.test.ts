@@ -8,7 +8,7 @@ import { defaultGroupId } from "../services/organizationSetup";
 import { insertDataSource } from "../store/dataSources";
 import { findOrgBySlug } from "../store/organizations";
 import type { TestClient } from "../testing/httpClient";
-import { metadataDatabases, TEST_PG_URL } from "../testing/services";
+import { metadataDatabases, plainPgRole, TEST_PG_URL } from "../testing/services";
 import type { TestServer } from "../testing/testServer";
 import { startWithAdmin, makeSqliteFile } from "../testing/apiServer";
 
@@ -168,11 +168,8 @@ describe.each(DATABASES)("data source safety on %s metadata", (db) => {
       const other = await admin.post("/api/data_sources", {
         name: "Other pg",
         type: "pg",
-        options: {
-          host: "localhost",
-          dbname: "postgres",
-          user: decodeURIComponent(pgUrl.username),
-        },
+        // A superuser beside the metadata database is refused too (dataSourceNeighbours.test).
+        options: { host: "localhost", dbname: "postgres", user: await plainPgRole() },
       });
       expect(other.status).toBe(200);
       const moved = await admin.post(`/api/data_sources/${other.body.id}`, {

@@ -1,6 +1,6 @@
 import { applyAutoLimit } from "@sightline/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metadataDatabases, TEST_PG_URL } from "../testing/services";
+import { metadataDatabases, plainPgRole, TEST_PG_URL } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { setUpAndLogin, TestClient, type Response } from "../testing/httpClient";
 import { makeSqliteFile } from "../testing/apiServer";
@@ -380,8 +380,8 @@ describe.each(DATABASES)("public dashboards on %s", (db) => {
       options: {
         host: pgUrl.hostname,
         port: Number(pgUrl.port || 5432),
-        user: decodeURIComponent(pgUrl.username),
-        password: decodeURIComponent(pgUrl.password),
+        // A plain account: a superuser beside the metadata database is refused.
+        user: await plainPgRole(),
         // Not the test database, which PostgreSQL metadata uses (no data source may read it).
         dbname: "postgres",
         sslmode: "disable",

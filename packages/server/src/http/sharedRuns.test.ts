@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metadataDatabases, postgresAvailable, TEST_PG_URL } from "../testing/services";
+import {
+  metadataDatabases,
+  plainPgRole,
+  postgresAvailable,
+  TEST_PG_URL,
+} from "../testing/services";
 import { createDataSource, setUpAndLogin, type TestClient } from "../testing/httpClient";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
@@ -30,8 +35,8 @@ describe.skipIf(!(await postgresAvailable())).each(DATABASES)(
       const dataSourceId = await createDataSource(api, "Slow PG", "pg", {
         host: pgUrl.hostname,
         port: Number(pgUrl.port || 5432),
-        user: decodeURIComponent(pgUrl.username),
-        password: decodeURIComponent(pgUrl.password),
+        // A plain account: a superuser beside the metadata database is refused.
+        user: await plainPgRole(),
         // Not the test database, which the PostgreSQL metadata store uses.
         dbname: "postgres",
         sslmode: "disable",

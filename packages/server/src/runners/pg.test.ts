@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgRunner } from "./pg";
+import { neighbourAccountRefused } from "./pgNeighbour";
 import { METADATA_DATABASE_REFUSED, READ_ONLY_NEEDS_PLAIN_ACCOUNT } from "./pgSafety";
 import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
 
@@ -238,7 +239,10 @@ describe("pg runner", () => {
     }
     await expect(pgRunner.checkOptions!(options, ctx)).resolves.toBeUndefined();
     await expect(
-      pgRunner.checkOptions!({ ...options, dbname: "postgres" }, metadata),
+      pgRunner.checkOptions!(
+        { ...options, dbname: "postgres", user: reader, password: "reader" },
+        metadata,
+      ),
     ).resolves.toBeUndefined();
     await expect(
       pgRunner.checkOptions!({ ...options, port: 5433 }, metadata),
@@ -252,9 +256,16 @@ describe("pg runner", () => {
     await expect(pgRunner.listDatabases!(options, metadata)).rejects.toThrow(
       METADATA_DATABASE_REFUSED,
     );
-    // Another database of the same server is fine.
-    const other = { ...options, dbname: "postgres" };
+    // Another database of the same server is fine with a plain account; a superuser there could
+    // reach the metadata database (dblink, pg_read_file) and is refused.
+    const other = { ...options, dbname: "postgres", user: reader, password: "reader" };
     expect((await runAll(pgRunner.run(other, "SELECT 1 AS one", metadata))).rows).toEqual([[1]]);
+    const superuser = { ...options, dbname: "postgres" };
+    const refused = neighbourAccountRefused(["is a superuser"]);
+    await expect(pgRunner.checkOptions!(superuser, metadata)).rejects.toThrow(refused);
+    await expect(pgRunner.run(superuser, "SELECT 1", metadata)).rejects.toThrow(refused);
+    await expect(pgRunner.test(superuser, metadata)).rejects.toThrow(refused);
+    await expect(pgRunner.getSchema(superuser, metadata)).rejects.toThrow(refused);
   });
 
   it("says when a statement returns no data", async () => {

@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import os from "node:os";
 import pg from "pg";
+import { assertNeighbourAccountAtSave, assertNoNeighbourReach } from "./pgNeighbour";
 import { DataSourceRefusedError } from "./types";
 
 /**
@@ -112,6 +113,26 @@ export async function assertNotMetadataAddress(
   }
 }
 
+/** Whether these settings name the metadata database's server (any of its databases). */
+async function onMetadataServer(address: PgAddress, metadataDatabaseUrl: string): Promise<boolean> {
+  const metadata = addressOf({ connectionString: metadataDatabaseUrl });
+  return address.port === metadata.port && (await sameServer(address.host, metadata.host));
+}
+
+/**
+ * Refuses, when saved, a source on another database of the metadata server whose account could
+ * reach the metadata database from there (see pgNeighbour); connects only for such an address.
+ */
+export async function assertNoNeighbourReachAtSave(
+  config: pg.ClientConfig,
+  metadataDatabaseUrl: string | null,
+): Promise<void> {
+  if (!metadataDatabaseUrl || !(await onMetadataServer(addressOf(config), metadataDatabaseUrl))) {
+    return;
+  }
+  await assertNeighbourAccountAtSave(config);
+}
+
 /**
  * A database as the server itself names it: its cluster's system identifier (shared by physical
  * replicas, so a replica of the metadata database is caught too) and the database's oid. Where a
@@ -144,7 +165,11 @@ async function identityOf(client: pg.Client): Promise<DatabaseIdentity> {
 }
 
 function sameDatabase(a: DatabaseIdentity, b: DatabaseIdentity): boolean {
-  if (a.database !== b.database) return false;
+  return a.database === b.database && sameCluster(a, b);
+}
+
+/** One server (or a physical replica of it), any database. */
+function sameCluster(a: DatabaseIdentity, b: DatabaseIdentity): boolean {
   return a.system !== null && b.system !== null ? a.system === b.system : a.started === b.started;
 }
 
@@ -192,6 +217,15 @@ export async function assertSafeSession(
     }
     if (sameDatabase(session, metadata)) {
       throw new DataSourceRefusedError(METADATA_DATABASE_REFUSED);
+    }
+    if (
+      sameCluster(session, metadata) ||
+      (await onMetadataServer(
+        addressOf({ host: client.host, port: client.port }),
+        options.metadataDatabaseUrl,
+      ))
+    ) {
+      await assertNoNeighbourReach(client);
     }
   }
   if (options.readOnly) {

@@ -99,3 +99,25 @@ export async function pgSourceDatabaseUrl(): Promise<string> {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** A login role on the test server that is not a superuser (see plainPgRole). */
+export const TEST_PG_PLAIN_ROLE = "sightline_test_plain";
+
+/**
+ * The plain role's name, created on first use: PostgreSQL data sources of servers whose metadata
+ * is on the test server connect with it, since a superuser there could reach the metadata
+ * database (dblink, pg_read_file) and is refused.
+ */
+export async function plainPgRole(): Promise<string> {
+  const client = new pg.Client({ connectionString: TEST_PG_URL });
+  await client.connect();
+  try {
+    await client.query(`CREATE ROLE ${TEST_PG_PLAIN_ROLE} LOGIN`);
+  } catch (error) {
+    // Made already, maybe by another test file at the same moment.
+    if (!["42710", "23505"].includes((error as { code?: string }).code ?? "")) throw error;
+  } finally {
+    await client.end();
+  }
+  return TEST_PG_PLAIN_ROLE;
+}

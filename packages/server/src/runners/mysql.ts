@@ -95,8 +95,34 @@ function connectionOptions(options: DataSourceOptions): mysql.ConnectionOptions 
 function connect(options: DataSourceOptions): Promise<mysql.Connection> {
   return new Promise((resolve, reject) => {
     const connection = mysql.createConnection(connectionOptions(options));
+    // A connection lost with no statement waiting (a server restart while a result is paused)
+    // would otherwise be an unhandled 'error' event that ends the process; the statements in
+    // flight get the error themselves.
+    connection.on("error", () => undefined);
     connection.connect((error) => (error ? reject(error) : resolve(connection)));
   });
+}
+
+/** The server's own limit runs this long after Sightline's, which stops the statement first. */
+const SERVER_LIMIT_GRACE_MS = 2000;
+
+/**
+ * Gives the session a time limit the server enforces itself, so a statement ends even when the
+ * process that ran it is gone (a worker killed mid-query). MariaDB limits every statement
+ * (max_statement_time, seconds); MySQL 5.7+ limits SELECTs (max_execution_time, ms). A server
+ * with neither keeps Sightline's own limit only.
+ */
+async function limitStatementTime(
+  connection: mysql.Connection,
+  timeoutMs: number | null,
+): Promise<void> {
+  if (!timeoutMs || timeoutMs <= 0) return;
+  const limitMs = Math.ceil(timeoutMs) + SERVER_LIMIT_GRACE_MS;
+  try {
+    await exec(connection, "SET SESSION max_statement_time = ?", [limitMs / 1000]);
+  } catch {
+    await exec(connection, "SET SESSION max_execution_time = ?", [limitMs]).catch(() => undefined);
+  }
 }
 
 function exec(
@@ -152,6 +178,7 @@ async function runQuery(
   try {
     connection = await connect(options);
     if (watch.signal.aborted) throw watch.signal.reason;
+    await limitStatementTime(connection, ctx.timeoutMs);
     if (options.read_only === true) {
       const session = connection;
       await assertReadOnlyAccount((sql) => exec(session, sql));

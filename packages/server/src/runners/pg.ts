@@ -2,11 +2,8 @@ import { connect as netConnect } from "node:net";
 import pg from "pg";
 import Cursor from "pg-cursor";
 import { BatchChannel } from "./batchChannel";
-import {
-  assertNoNeighbourReachAtSave,
-  assertNotMetadataAddress,
-  assertSafeSession,
-} from "./pgSafety";
+import { assertNotMetadataAddress, assertSafeSession } from "./pgSafety";
+import { endStatementsOfLostClients } from "./pgLostClient";
 import { watchQuery } from "./queryWatch";
 import type {
   Cell,
@@ -170,6 +167,7 @@ async function runQuery(
   try {
     await client.connect();
     await assertSafeSession(client, { metadataDatabaseUrl: ctx.metadataDatabaseUrl, readOnly });
+    await endStatementsOfLostClients(client);
     if (watch.signal.aborted) throw watch.signal.reason;
     if (readOnly) {
       // The first query takes the snapshot, after which the transaction can no longer be
@@ -324,7 +322,6 @@ export const pgRunner: Runner = {
 
   async checkOptions(options, ctx) {
     await assertNotMetadataAddress(clientConfig(options, null), ctx.metadataDatabaseUrl);
-    await assertNoNeighbourReachAtSave(clientConfig(options, null), ctx.metadataDatabaseUrl);
   },
 
   run: runQuery,

@@ -2,7 +2,11 @@ import { connect as netConnect } from "node:net";
 import pg from "pg";
 import Cursor from "pg-cursor";
 import { BatchChannel } from "./batchChannel";
-import { assertNotMetadataAddress, assertSafeSession } from "./pgSafety";
+import {
+  assertNoNeighbourReachAtSave,
+  assertNotMetadataAddress,
+  assertSafeSession,
+} from "./pgSafety";
 import { endStatementsOfLostClients } from "./pgLostClient";
 import { watchQuery } from "./queryWatch";
 import type {
@@ -322,6 +326,7 @@ export const pgRunner: Runner = {
 
   async checkOptions(options, ctx) {
     await assertNotMetadataAddress(clientConfig(options, null), ctx.metadataDatabaseUrl);
+    await assertNoNeighbourReachAtSave(clientConfig(options, null), ctx.metadataDatabaseUrl);
   },
 
   run: runQuery,

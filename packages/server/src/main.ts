@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from "./config";
 import { createServer } from "./server";
 import { runCli } from "./cli";
 import { runBackground } from "./execution/process";
+import { createLogger } from "./logging";
 
 const USAGE = `Usage: sightline <command>
 
@@ -14,6 +15,18 @@ Commands:
                             create a user (prints an invite link when no password is given)
   org enable-password-login turn password login back on (when no other login method works)
 `;
+
+/**
+ * A promise rejected with nobody listening (a background write that met a database outage, say)
+ * is logged and the process goes on serving: Node's default would end it, and with it all the
+ * work in flight. Errors thrown outside any promise still end the process.
+ */
+function logStrayRejections(logLevel: string): void {
+  const log = createLogger(logLevel);
+  process.on("unhandledRejection", (reason) => {
+    log.error({ err: reason }, "unhandled promise rejection (the process keeps running)");
+  });
+}
 
 async function serve(mode: string): Promise<void> {
   const config = loadConfig();
@@ -35,12 +48,16 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "all":
     case "server":
+      logStrayRejections(loadConfig().logLevel);
       await serve(command);
       return -1;
     case "worker":
-    case "scheduler":
-      await runBackground(loadConfig(), command);
+    case "scheduler": {
+      const config = loadConfig();
+      logStrayRejections(config.logLevel);
+      await runBackground(config, command);
       return -1;
+    }
     case "users":
     case "org":
       return runCli([command, ...rest]);

@@ -16,6 +16,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ SIGHTLINE_DISABLE_PUBLISH: "true" }).disablePublish).toBe(true);
   });
 
+  it("turns /metrics on only with SIGHTLINE_METRICS_TOKEN", () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    const token = crypto.randomBytes(16).toString("hex");
+    expect(loadConfig({ SIGHTLINE_METRICS_TOKEN: token }).metricsToken).toBe(token);
+  });
+
   it.each([
     [{ SIGHTLINE_PORT: "abc" }, "SIGHTLINE_PORT"],
     [{ SIGHTLINE_PORT: "70000" }, "SIGHTLINE_PORT"],
@@ -45,6 +51,8 @@ describe("loadConfig", () => {
     [{ SIGHTLINE_REDIS_PREFIX: "has space" }, "SIGHTLINE_REDIS_PREFIX"],
     [{ SIGHTLINE_WORKER_LOCK_SECONDS: "1" }, "SIGHTLINE_WORKER_LOCK_SECONDS"],
     [{ SIGHTLINE_AUTH_TYPE: "jwt" }, "SIGHTLINE_AUTH_TYPE"],
+    [{ SIGHTLINE_METRICS_TOKEN: "too-short" }, "SIGHTLINE_METRICS_TOKEN"],
+    [{ SIGHTLINE_METRICS_TOKEN: "has a space in it 0123456789" }, "SIGHTLINE_METRICS_TOKEN"],
     [{ SIGHTLINE_TRUSTED_PROXIES: "proxy.example" }, "SIGHTLINE_TRUSTED_PROXIES"],
     [{ SIGHTLINE_TRUSTED_PROXIES: "10.0.0.0/33" }, "SIGHTLINE_TRUSTED_PROXIES"],
   ])("refuses %o naming %s", (env, name) => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataSource, type TestClient } from "../testing/httpClient";
-import { saveAndRun, startWithAdmin } from "../testing/apiServer";
+import { saveAndRun, settledJob, startWithAdmin } from "../testing/apiServer";
 import { freePort, waitUntil } from "../testing/processes";
 import {
   TEST_REDIS_URL,
@@ -52,6 +52,10 @@ describe.each(DATABASES)("health and metrics on %s", (db) => {
       expect(ready.status).toBe(200);
       expect(JSON.parse(ready.text)).toEqual({ status: "ok" });
       expect(ready.headers.get("cache-control")).toBe("no-store");
+      // Load balancers often probe with HEAD.
+      for (const probe of ["/healthz", "/readyz"]) {
+        expect((await fetch(`${server.url}${probe}`, { method: "HEAD" })).status).toBe(200);
+      }
     });
 
     it("keeps /metrics off (404), whatever token is sent", async () => {
@@ -94,6 +98,12 @@ describe.each(DATABASES)("health and metrics on %s", (db) => {
 
     it("counts requests by route pattern and status, and jobs by state and data source type", async () => {
       const { query } = await saveAndRun<{ id: number }>(admin, dataSourceId, "SELECT 42 AS n");
+      const failing = await admin.post("/api/query_results", {
+        data_source_id: dataSourceId,
+        query: "SELECT * FROM no_such_table",
+        max_age: 0,
+      });
+      expect((await settledJob(admin, failing.body))?.status).toBe(4);
       for (let i = 0; i < 3; i++) {
         expect((await admin.get(`/api/queries/${query.id}`)).status).toBe(200);
       }
@@ -104,7 +114,10 @@ describe.each(DATABASES)("health and metrics on %s", (db) => {
       await waitUntil(
         async () => {
           text = (await scrape()).text;
-          return text.includes('sightline_jobs_total{state="finished",data_source_type="duckdb"}');
+          return (
+            text.includes('sightline_jobs_total{state="finished",data_source_type="duckdb"}') &&
+            text.includes('sightline_jobs_total{state="failed",data_source_type="duckdb"}')
+          );
         },
         10_000,
         "the job's metrics",

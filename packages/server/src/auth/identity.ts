@@ -3,7 +3,6 @@ import type { DB } from "../store/schema";
 import type { Organization } from "../store/organizations";
 import { findUserByApiKey, findUserById, groupsByIds, type User } from "../store/users";
 import { bool } from "../store/values";
-import { groupIdsOfDataSource } from "../store/groups";
 
 /** Who is making a request. Every route and policy works from this. */
 export type Identity = UserIdentity | ApiKeyIdentity | AnonymousIdentity;
@@ -18,13 +17,20 @@ export interface UserIdentity {
   viaApiKey: boolean;
 }
 
-/** A dashboard share key or a query API key: may only view what the key opens. */
+/**
+ * A dashboard share key or a query API key: views only what the key opens (its object), and only
+ * as far as the user behind it may, as that user's rights stand now: the dashboard's or the
+ * query's owner. A key whose owner is disabled, or whose dashboard is archived, resolves to nothing.
+ */
 export interface ApiKeyIdentity {
   kind: "api_key";
   orgId: number;
   apiKey: string;
   name: string;
+  /** The owner's groups, read when the key was resolved (never more than the owner's). */
   groupIds: number[];
+  /** The owner is an admin: the key reaches every data source, for viewing (policies/index.ts). */
+  ownerIsAdmin: boolean;
   permissions: ["view_query"];
   object: { type: "dashboards" | "queries"; id: number };
 }
@@ -56,38 +62,43 @@ export function isActive(user: User): boolean {
   return user.disabled_at === null;
 }
 
+/** The current rights of the user an object key acts for, or null when they are disabled. */
+async function ownerRights(
+  db: Kysely<DB>,
+  orgId: number,
+  ownerId: number,
+): Promise<{ groupIds: number[]; ownerIsAdmin: boolean } | null> {
+  const owner = await findUserById(db, orgId, ownerId);
+  if (!owner || !isActive(owner)) return null;
+  const { groupIds, permissions } = await userIdentity(db, owner, false);
+  return { groupIds, ownerIsAdmin: permissions.includes("admin") };
+}
+
 /**
  * Resolves an API key, in Redash's order: a user's key, an active dashboard share key, then the
  * API key of the query named by the route's `query_id` (or `id` on /api/queries/<id> routes).
  */
 export async function identityFromApiKey(
   db: Kysely<DB>,
-  org: Organization,
+  org: Pick<Organization, "id">,
   apiKey: string,
   routeQueryId: number | null,
 ): Promise<Identity | null> {
   const user = await findUserByApiKey(db, org.id, apiKey);
   if (user) return isActive(user) ? userIdentity(db, user, true) : null;
 
-  const shareKey = await db
+  const objectKey = await db
     .selectFrom("api_keys")
-    .selectAll()
+    .select(["object_type", "object_id", "active"])
     .where("api_key", "=", apiKey)
     .where("org_id", "=", org.id)
     .executeTakeFirst();
-  if (shareKey && bool(shareKey.active)) {
-    return {
-      kind: "api_key",
-      orgId: org.id,
-      apiKey,
-      name: `ApiKey: ${shareKey.object_type} ${shareKey.object_id}`,
-      groupIds: [],
-      permissions: ["view_query"],
-      object: {
-        type: shareKey.object_type === "queries" ? "queries" : "dashboards",
-        id: shareKey.object_id,
-      },
-    };
+  if (objectKey && bool(objectKey.active)) {
+    if (objectKey.object_type !== "queries") {
+      return shareKeyIdentity(db, org.id, apiKey, objectKey.object_id);
+    }
+    const query = await findRouteQuery(db, org, objectKey.object_id);
+    return query ? queryKeyIdentity(db, org, { ...query, api_key: apiKey }) : null;
   }
 
   if (routeQueryId !== null) {
@@ -97,10 +108,58 @@ export async function identityFromApiKey(
   return null;
 }
 
+/**
+ * What a dashboard's share key opens: that dashboard while it is not archived, with the current
+ * rights of its owner (SECURITY.md rules 5 and 6), whoever shared it or added its widgets.
+ */
+async function shareKeyIdentity(
+  db: Kysely<DB>,
+  orgId: number,
+  apiKey: string,
+  dashboardId: number,
+): Promise<ApiKeyIdentity | null> {
+  const dashboard = await db
+    .selectFrom("dashboards")
+    .select(["user_id", "is_archived"])
+    .where("org_id", "=", orgId)
+    .where("id", "=", dashboardId)
+    .executeTakeFirst();
+  if (!dashboard || bool(dashboard.is_archived)) return null;
+  const rights = await ownerRights(db, orgId, dashboard.user_id);
+  if (!rights) return null;
+  return {
+    kind: "api_key",
+    orgId,
+    apiKey,
+    name: `ApiKey: dashboards ${dashboardId}`,
+    ...rights,
+    permissions: ["view_query"],
+    object: { type: "dashboards", id: dashboardId },
+  };
+}
+
+/**
+ * The identity an API key has now (a run principal's key, judged again when its job runs or its
+ * result is read): null once the key no longer opens its object.
+ */
+export async function currentKeyIdentity(
+  db: Kysely<DB>,
+  orgId: number,
+  apiKey: string,
+  object: ApiKeyIdentity["object"],
+): Promise<ApiKeyIdentity | null> {
+  const routeQueryId = object.type === "queries" ? object.id : null;
+  const identity = await identityFromApiKey(db, { id: orgId }, apiKey, routeQueryId);
+  if (identity?.kind !== "api_key") return null;
+  const same = identity.object.type === object.type && identity.object.id === object.id;
+  return same ? identity : null;
+}
+
 interface RouteQuery {
   id: number;
   api_key: string;
   data_source_id: number | null;
+  user_id: number;
 }
 
 /**
@@ -109,31 +168,33 @@ interface RouteQuery {
  */
 export function findRouteQuery(
   db: Kysely<DB>,
-  org: Organization,
+  org: Pick<Organization, "id">,
   queryId: number,
 ): Promise<RouteQuery | undefined> {
   return db
     .selectFrom("queries")
     .innerJoin("users", "users.id", "queries.user_id")
-    .select(["queries.id", "queries.api_key", "queries.data_source_id"])
+    .select(["queries.id", "queries.api_key", "queries.data_source_id", "queries.user_id"])
     .where("queries.org_id", "=", org.id)
     .where("queries.id", "=", queryId)
     .where("users.disabled_at", "is", null)
     .executeTakeFirst();
 }
 
-/** What a query's own key opens: that query, with the groups of its data source. */
+/** What a query's own key opens: that query, with its owner's current rights. */
 export async function queryKeyIdentity(
   db: Kysely<DB>,
-  org: Organization,
+  org: Pick<Organization, "id">,
   query: RouteQuery,
-): Promise<ApiKeyIdentity> {
+): Promise<ApiKeyIdentity | null> {
+  const rights = await ownerRights(db, org.id, query.user_id);
+  if (!rights) return null;
   return {
     kind: "api_key",
     orgId: org.id,
     apiKey: query.api_key,
     name: `ApiKey: Query ${query.id}`,
-    groupIds: await groupIdsOfDataSource(db, query.data_source_id),
+    ...rights,
     permissions: ["view_query"],
     object: { type: "queries", id: query.id },
   };

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { isActive, userIdentity, type Identity } from "../auth/identity";
+import { currentKeyIdentity, isActive, userIdentity, type Identity } from "../auth/identity";
 import { isAdmin } from "../policies";
 import type { RunPrincipal } from "../runners/types";
 import type { DB } from "../store/schema";
@@ -58,8 +58,8 @@ export async function resolvePrincipal(
 }
 
 /**
- * The identity the policies judge a principal by. A user is read afresh, so access removed (or
- * a user disabled) after the job was queued counts.
+ * The identity the policies judge a principal by, read afresh: access removed (a user disabled, a
+ * key's owner moved out of a group, its dashboard archived) after the job was queued counts.
  */
 export async function principalIdentity(
   db: Kysely<DB>,
@@ -67,15 +67,7 @@ export async function principalIdentity(
 ): Promise<Identity | null> {
   if (principal.apiKey) {
     const { key, object } = principal.apiKey;
-    return {
-      kind: "api_key",
-      orgId: principal.orgId,
-      apiKey: key,
-      name: `ApiKey: ${object.type} ${object.id}`,
-      groupIds: principal.groupIds,
-      permissions: ["view_query"],
-      object,
-    };
+    return currentKeyIdentity(db, principal.orgId, key, object);
   }
   if (principal.userId === null) return null;
   const user = await findUserById(db, principal.orgId, principal.userId);

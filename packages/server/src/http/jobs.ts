@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { queryArgs } from "./input";
 import { QueueUnavailableError } from "../execution";
 import { requireLogin } from "../policies";
-import { canAccessJob } from "../policies/jobs";
+import { canAccessJob } from "../services/jobAccess";
 import { HttpError, notFound } from "./errors";
 import { presentJob } from "./queryResults";
 import { polledSchemaFailure } from "./schemaFailures";

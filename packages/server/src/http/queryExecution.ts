@@ -23,7 +23,7 @@ import { findDataSource } from "../store/dataSources";
 import { accessAllows, type DataSourceAccess } from "../policies";
 import { findRunner } from "../services/dataSourceTypes";
 import { validationContext } from "../services/queryDropdowns";
-import { viewerAutoLimit } from "../policies/viewerRuns";
+import { viewerAutoLimit } from "../services/viewerRuns";
 import { loadResultMeta } from "../results";
 import { QueueUnavailableError } from "../execution";
 import { presentJob, sendQueryResult } from "./queryResults";

@@ -19,6 +19,7 @@ import { readWidgetSources } from "../services/widgetSources";
 import { badRequest, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId } from "./input";
 import * as S from "./schemas";
+import { requireRoomForWidget } from "./dashboards/widgetLimit";
 import { checkPosition } from "./widgetPosition";
 
 type Params = { id: string };
@@ -140,6 +141,7 @@ export async function widgetRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const dashboard = await findDashboard(db, org.id, dashboardId);
     if (!dashboard) throw notFound("Dashboard not found.");
     await requireModify(identity, dashboard);
+    await requireRoomForWidget(db, dashboard.id);
     if (visualizationId !== null) {
       const visualization = await findVisualization(db, org.id, visualizationId);
       if (!visualization) throw notFound("Visualization not found.");

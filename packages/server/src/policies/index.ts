@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema";
-import type { Identity, UserIdentity } from "../auth/identity";
+import type { ApiKeyIdentity, Identity, UserIdentity } from "../auth/identity";
 import type { Organization } from "../store/organizations";
 import { forbidden, HttpError, LOGIN_REQUIRED_MESSAGE } from "../http/errors";
 import { dataSourceAccess as coreDataSourceAccess, type AccessLevel } from "@sightline/core";
@@ -71,16 +71,18 @@ export type DataSourceAccess = AccessLevel;
 
 /**
  * Group access to a data source (Redash's view_only model, rule in @sightline/core). API keys
- * never get more than view access.
+ * act with their owner's groups and admin rights (auth/identity.ts) and never get more than view
+ * access.
  */
 export function dataSourceAccess(
   identity: Identity,
   links: { group_id: number; view_only: boolean }[],
 ): DataSourceAccess {
   if (identity.kind === "anonymous") return "none";
+  const admin = identity.kind === "api_key" ? identity.ownerIsAdmin : isAdmin(identity);
   const level = coreDataSourceAccess(
     identity.groupIds,
-    isAdmin(identity),
+    admin,
     links.map((l) => ({ groupId: l.group_id, viewOnly: l.view_only })),
   );
   return identity.kind === "api_key" && level === "full" ? "view" : level;
@@ -160,30 +162,24 @@ export function dataSourceViewOnly(
 }
 
 /**
- * Access to a query (api-queries.md §2.4). API keys: the query's own key, or a dashboard share
- * key whose dashboard shows one of the query's visualizations, give view access only. Users: the
- * group model over the query's data source (a query without data source: admins only).
+ * Access to a query (api-queries.md §2.4). Users: the group model over the query's data source (a
+ * query without data source: admins only). API keys view, at most: a query's own key its query, a
+ * dashboard share key the queries its dashboard's widgets show; each only where the key's owner
+ * may view the query now (`apiKeyQueryAccess`).
  */
 export async function queryAccess(
   db: Kysely<DB>,
   identity: Identity,
-  query: { id: number; api_key: string; data_source_id: number | null },
+  query: { id: number; data_source_id: number | null },
   links: { group_id: number; view_only: boolean }[],
 ): Promise<DataSourceAccess> {
   if (identity.kind === "anonymous") return "none";
-  if (identity.kind === "api_key") {
-    if (identity.apiKey === query.api_key) return "view";
-    if (identity.object.type !== "dashboards") return "none";
-    const shown = await db
-      .selectFrom("widgets")
-      .innerJoin("visualizations", "visualizations.id", "widgets.visualization_id")
-      .select("widgets.id")
-      .where("widgets.dashboard_id", "=", identity.object.id)
-      .where("visualizations.query_id", "=", query.id)
-      .executeTakeFirst();
-    return shown ? "view" : "none";
-  }
-  return userQueryAccess(identity, query, links);
+  if (identity.kind === "user") return userQueryAccess(identity, query, links);
+  const opens =
+    identity.object.type === "queries"
+      ? identity.object.id === query.id
+      : await shownOnDashboard(db, identity.object.id, query.id);
+  return opens ? apiKeyQueryAccess(identity, query, links) : "none";
 }
 
 /** The group model part of `queryAccess`: signed-in users, no lookups (for lists of queries). */
@@ -194,6 +190,31 @@ export function userQueryAccess(
 ): DataSourceAccess {
   if (isAdmin(identity)) return "full";
   if (query.data_source_id === null) return "none";
+  return dataSourceAccess(identity, links);
+}
+
+/** Whether one of a dashboard's widgets shows one of the query's visualizations. */
+async function shownOnDashboard(db: Kysely<DB>, dashboardId: number, queryId: number) {
+  const shown = await db
+    .selectFrom("widgets")
+    .innerJoin("visualizations", "visualizations.id", "widgets.visualization_id")
+    .select("widgets.id")
+    .where("widgets.dashboard_id", "=", dashboardId)
+    .where("visualizations.query_id", "=", queryId)
+    .executeTakeFirst();
+  return shown !== undefined;
+}
+
+/**
+ * The owner part of an API key's access to a query its key opens: what the key's owner may view
+ * of it now (their groups, or admin), never more than view. No lookups (for lists of widgets).
+ */
+export function apiKeyQueryAccess(
+  identity: ApiKeyIdentity,
+  query: { data_source_id: number | null },
+  links: { group_id: number; view_only: boolean }[],
+): DataSourceAccess {
+  if (query.data_source_id === null) return identity.ownerIsAdmin ? "view" : "none";
   return dataSourceAccess(identity, links);
 }
 

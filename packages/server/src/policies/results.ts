@@ -1,18 +1,23 @@
 import type { Kysely } from "kysely";
-import { dataSourceAccess as coreDataSourceAccess, type UrlQuery } from "@sightline/core";
 import type { Identity } from "../auth/identity";
-import { principalOf } from "../execution/principal";
+import { principalIdentity, principalOf } from "../execution/principal";
 import { groupsResults, principalResults } from "../execution/readableResults";
+import { forbidden } from "../http/errors";
 import { getRunner } from "../runners/registry";
 import { resultsRunner } from "../runners/results";
 import type { RunPrincipal } from "../runners/types";
-import type { GroupLink } from "../store/dataSources";
+import { groupLinksOf, type GroupLink } from "../store/dataSources";
+import type { Query } from "../store/queries";
 import type { DB } from "../store/schema";
 import { bool } from "../store/values";
-import { forbidden } from "../http/errors";
-import { findQueriesByIds, type Query } from "../store/queries";
-import { isViewerRunOf } from "./viewerRuns";
-import { accessAllows, dataSourceAccess } from "./index";
+import { accessAllows, dataSourceAccess, queryAccess } from "./index";
+
+// Who may read a stored result (SECURITY.md rule 5): one rule, resultRefusal, for every reader and
+// every way a result is read. Which query a result is read as is the caller's to find
+// (services/viewerRuns.ts for share keys); this module only decides.
+
+/** The refusal of a reader without access (a route answers it as a plain 403). */
+export const NO_RESULT_ACCESS = "You do not have access to this query result.";
 
 /** A stored result, as far as who may read it goes. */
 export interface StoredResult {
@@ -84,86 +89,67 @@ export async function storedResultRefusal(
   const runner = source.type === null ? undefined : getRunner(source.type);
   if (!runner?.authorize) return null;
   if (reader !== undefined) return runner.authorize(result.query, principalResults(db, reader));
-  if (runner !== resultsRunner) return NO_READER_MESSAGE;
+  if (runner !== resultsRunner) return NO_RESULT_ACCESS;
   const groupIds = source.links.map((l) => l.group_id);
   return runner.authorize(result.query, groupsResults(db, result.orgId, groupIds));
 }
 
-const NO_READER_MESSAGE = "You do not have access to this query result.";
+/**
+ * Why `reader` may not read a stored result, or null: THE rule every way of reading a stored
+ * result goes through (result routes and downloads, dropdown options, a saved query's adopted
+ * result, parameter validation of runs; SECURITY.md rule 5), with the reader's current rights.
+ *
+ * - An API key reads only through a query it opens (`via`: a share key's dashboard widget query,
+ *   a query key's own query; queryAccess), or where its route has checked which queries it
+ *   reaches (`via` undefined: the dropdown queries of a query it opens). Either way it reads only
+ *   what its owner may view now: its identity carries the owner's current groups and admin
+ *   rights, and a key of a disabled owner or an archived dashboard resolves to nothing.
+ * - Every reader needs view access to the result's data source; then the runner's own check
+ *   (storedResultRefusal).
+ * - `null`: nobody (a disabled user); `undefined`: the reader cannot be named (see
+ *   storedResultRefusal).
+ */
+export async function resultRefusal(
+  db: Kysely<DB>,
+  reader: Identity | null | undefined,
+  result: StoredResult,
+  via?: Pick<Query, "id" | "data_source_id">,
+): Promise<string | null> {
+  if (reader === null || reader?.kind === "anonymous") return NO_RESULT_ACCESS;
+  const source = await resultSource(db, result.orgId, result.dataSourceId);
+  if (reader === undefined) return storedResultRefusal(db, result, source, undefined);
+  if (reader.kind === "api_key" && via) {
+    const links = via.data_source_id === null ? [] : await groupLinksOf(db, via.data_source_id);
+    if ((await queryAccess(db, reader, via, links)) === "none") return NO_RESULT_ACCESS;
+  }
+  if (!accessAllows(dataSourceAccess(reader, source.links), "view")) return NO_RESULT_ACCESS;
+  return storedResultRefusal(db, result, source, principalOf(reader));
+}
 
 /**
- * Why `reader` may not see a stored result, or null: what requireStoredResultAccess asks of a
- * request's caller, for a run principal (dropdown options, parameter validation, a saved query's
- * latest result). A user needs view access to the result's data source; an API key's reach is
- * its route's to check (its own query, the dropdown queries that query names); then the runner's
- * check. `reader` undefined: see storedResultRefusal.
+ * resultRefusal for a run principal (dropdown options, parameter validation), judged by its
+ * current identity (principalIdentity reads the user or key afresh).
  */
 export async function readerResultRefusal(
   db: Kysely<DB>,
   result: StoredResult,
   reader: RunPrincipal | null | undefined,
 ): Promise<string | null> {
-  if (reader === null) return NO_READER_MESSAGE;
-  const source = await resultSource(db, result.orgId, result.dataSourceId);
-  if (reader && !reader.apiKey) {
-    const links = source.links.map((l) => ({ groupId: l.group_id, viewOnly: l.view_only }));
-    if (coreDataSourceAccess(reader.groupIds, reader.isAdmin, links) === "none") {
-      return NO_READER_MESSAGE;
-    }
-  }
-  return storedResultRefusal(db, result, source, reader);
+  if (reader === undefined) return resultRefusal(db, undefined, result);
+  const identity = reader && (await principalIdentity(db, reader));
+  return resultRefusal(db, identity, result);
 }
 
 /**
- * A stored result for a request's caller: view access to its data source (generic 403), then the
- * runner's own check (403 with its reason). Returns the data source's type and links.
+ * resultRefusal for a request's caller, as an answer: a plain 403 without access, a 403 with
+ * the runner's reason otherwise.
  */
-export async function requireStoredResultAccess(
+export async function requireReadableResult(
   db: Kysely<DB>,
   identity: Identity,
   result: StoredResult,
-): Promise<ResultSource> {
-  const source = await resultSource(db, result.orgId, result.dataSourceId);
-  if (!accessAllows(dataSourceAccess(identity, source.links), "view")) throw forbidden();
-  const refusal = await storedResultRefusal(db, result, source, principalOf(identity));
-  if (refusal) throw forbidden(refusal);
-  return source;
-}
-
-/**
- * The query of a share key's dashboard that made a result (a result id alone names no query):
- * one of its widgets' queries on the result's data source whose saved text, or whose text
- * rendered with the viewer's values (`args`), has the result's hash; or null.
- */
-export async function dashboardQueryOfResult(
-  db: Kysely<DB>,
-  orgId: number,
-  dashboardId: number,
-  result: { dataSourceId: number; queryHash: string },
-  args: UrlQuery,
-  principal: RunPrincipal | null,
-): Promise<Query | null> {
-  const ids = await db
-    .selectFrom("widgets")
-    .innerJoin("visualizations", "visualizations.id", "widgets.visualization_id")
-    .innerJoin("queries", "queries.id", "visualizations.query_id")
-    .select("queries.id")
-    .distinct()
-    .where("widgets.dashboard_id", "=", dashboardId)
-    .where("queries.org_id", "=", orgId)
-    .where("queries.data_source_id", "=", result.dataSourceId)
-    .orderBy("queries.id")
-    .execute();
-  const queries = await findQueriesByIds(
-    db,
-    orgId,
-    ids.map((row) => row.id),
-  );
-  // Saved texts first (no rendering needed), then each query with the viewer's values.
-  const own = queries.find((q) => q.query_hash === result.queryHash);
-  if (own) return own;
-  for (const query of queries) {
-    if (await isViewerRunOf(db, query, result, args, principal)) return query;
-  }
-  return null;
+  via?: Pick<Query, "id" | "data_source_id">,
+): Promise<void> {
+  const refusal = await resultRefusal(db, identity, result, via);
+  if (refusal) throw forbidden(refusal === NO_RESULT_ACCESS ? undefined : refusal);
 }

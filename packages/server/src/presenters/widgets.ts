@@ -49,7 +49,7 @@ function presentOne(
   const visualization =
     w.visualization_id === null ? undefined : sources.visualizations.get(w.visualization_id);
   const query = visualization ? sources.queries.get(visualization.query_id) : undefined;
-  if (w.visualization_id !== null && (!visualization || !query || !sources.canView(query))) {
+  if (isRestricted(w, sources)) {
     return {
       id: w.id,
       width: w.width,
@@ -76,6 +76,14 @@ function presentOne(
     };
   }
   return presented;
+}
+
+/** A widget the caller sees locked: its visualization or query is gone, or not theirs to view. */
+export function isRestricted(w: Widget, sources: WidgetSources): boolean {
+  if (w.visualization_id === null) return false;
+  const visualization = sources.visualizations.get(w.visualization_id);
+  const query = visualization ? sources.queries.get(visualization.query_id) : undefined;
+  return !query || !sources.canView(query);
 }
 
 export interface PresentedWidget {

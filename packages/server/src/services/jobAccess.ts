@@ -7,7 +7,7 @@ import type { JobOwner } from "../execution/types";
 import type { DB } from "../store/schema";
 import { groupLinksOf } from "../store/dataSources";
 import { findQuery } from "../store/queries";
-import { dataSourceAccess, isAdmin, queryAccess } from "./index";
+import { dataSourceAccess, isAdmin, queryAccess } from "../policies";
 
 /**
  * Who may see or cancel a job (SECURITY.md rule 5): only within its organisation; its own user

@@ -10,11 +10,15 @@ import {
 } from "@sightline/core";
 import { queryHash } from "../execution/hash";
 import type { RunPrincipal } from "../runners/types";
-import { findRunner } from "../services/dataSourceTypes";
-import { validationContext } from "../services/queryDropdowns";
+import { findRunner } from "./dataSourceTypes";
+import { validationContext } from "./queryDropdowns";
 import { findDataSource } from "../store/dataSources";
-import { parameterSchema, type Query } from "../store/queries";
+import { findQueriesByIds, parameterSchema, type Query } from "../store/queries";
 import type { DB } from "../store/schema";
+
+// Which query of a public dashboard a run belongs to: the text a share key's run executes is
+// rendered here as the run pipeline renders it (a service: it reads dropdown results to validate
+// values); who may read the run is then the policies' to decide (policies/results.ts).
 
 /**
  * Which runs of a dashboard's query a public viewer may read (SECURITY.md rule 5): a result or
@@ -71,4 +75,42 @@ export async function viewerRunHash(
 /** Whether a share key's run of a query limits its rows: the query's saved choice. */
 export function viewerAutoLimit(query: Pick<Query, "options">): boolean {
   return query.options.apply_auto_limit === true;
+}
+
+/**
+ * The query of a share key's dashboard that made a result (a result id alone names no query):
+ * one of its widgets' queries on the result's data source whose saved text, or whose text
+ * rendered with the viewer's values (`args`), has the result's hash; or null.
+ */
+export async function dashboardQueryOfResult(
+  db: Kysely<DB>,
+  orgId: number,
+  dashboardId: number,
+  result: { dataSourceId: number; queryHash: string },
+  args: UrlQuery,
+  principal: RunPrincipal | null,
+): Promise<Query | null> {
+  const ids = await db
+    .selectFrom("widgets")
+    .innerJoin("visualizations", "visualizations.id", "widgets.visualization_id")
+    .innerJoin("queries", "queries.id", "visualizations.query_id")
+    .select("queries.id")
+    .distinct()
+    .where("widgets.dashboard_id", "=", dashboardId)
+    .where("queries.org_id", "=", orgId)
+    .where("queries.data_source_id", "=", result.dataSourceId)
+    .orderBy("queries.id")
+    .execute();
+  const queries = await findQueriesByIds(
+    db,
+    orgId,
+    ids.map((row) => row.id),
+  );
+  // Saved texts first (no rendering needed), then each query with the viewer's values.
+  const own = queries.find((q) => q.query_hash === result.queryHash);
+  if (own) return own;
+  for (const query of queries) {
+    if (await isViewerRunOf(db, query, result, args, principal)) return query;
+  }
+  return null;
 }

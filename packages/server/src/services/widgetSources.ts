@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Identity } from "../auth/identity";
-import { accessAllows, userQueryAccess } from "../policies";
+import { accessAllows, apiKeyQueryAccess, userQueryAccess } from "../policies";
 import type { WidgetSources } from "../presenters/widgets";
 import { groupLinks } from "../store/dataSources";
 import { findQueriesByIds } from "../store/queries";
@@ -49,16 +49,19 @@ export async function readWidgetSources(
     queries,
     users,
     canView(query) {
+      const ds = query.data_source_id;
+      const queryLinks = ds === null ? [] : (links.get(ds) ?? []);
       if (identity.kind === "user") {
-        const ds = query.data_source_id;
-        const access = userQueryAccess(identity, query, ds === null ? [] : (links.get(ds) ?? []));
-        return accessAllows(access, "view");
+        return accessAllows(userQueryAccess(identity, query, queryLinks), "view");
       }
-      // A dashboard's share key sees the widgets of its dashboard; a query's key its query.
+      // A dashboard's share key sees the widgets of its dashboard; a query's key its query; each
+      // only what the key's owner may view now.
       if (identity.kind === "api_key") {
-        return identity.object.type === "dashboards"
-          ? dashboardIds.size === 1 && dashboardIds.has(identity.object.id)
-          : query.api_key === identity.apiKey;
+        const opens =
+          identity.object.type === "dashboards"
+            ? dashboardIds.size === 1 && dashboardIds.has(identity.object.id)
+            : query.id === identity.object.id;
+        return opens && accessAllows(apiKeyQueryAccess(identity, query, queryLinks), "view");
       }
       return false;
     },

@@ -3,6 +3,7 @@ import type { DashboardsTable, DB } from "./schema";
 import { bool, now, parseJson, toJson } from "./values";
 import { saveVersioned } from "./versions";
 import { findInOrg } from "./orgRows";
+import type { Widget } from "./widgets";
 
 export interface Dashboard {
   id: number;
@@ -281,6 +282,8 @@ export async function forkDashboard(
   db: Kysely<DB>,
   source: Dashboard,
   userId: number,
+  /** The widgets the fork gets (the caller chooses which of the source's). */
+  widgets: Pick<Widget, "visualization_id" | "text" | "width" | "options">[],
 ): Promise<Dashboard> {
   return db.transaction().execute(async (tx) => {
     const fork = await insertDashboard(
@@ -301,20 +304,26 @@ export async function forkDashboard(
     const slug = String(fork.id);
     await tx.updateTable("dashboards").set({ slug }).where("id", "=", fork.id).execute();
     const ts = now();
-    const widgets = await tx
-      .selectFrom("widgets")
-      .select(["visualization_id", "text", "width", "options"])
-      .where("dashboard_id", "=", source.id)
-      .orderBy("id")
-      .execute();
-    if (widgets.length > 0) {
+    // In batches: one statement's bound values are limited (SQLite: 32766).
+    for (let start = 0; start < widgets.length; start += WIDGET_COPY_BATCH) {
       await tx
         .insertInto("widgets")
         .values(
-          widgets.map((w) => ({ ...w, dashboard_id: fork.id, created_at: ts, updated_at: ts })),
+          widgets.slice(start, start + WIDGET_COPY_BATCH).map((w) => ({
+            visualization_id: w.visualization_id,
+            text: w.text,
+            width: w.width,
+            options: toJson(w.options),
+            dashboard_id: fork.id,
+            created_at: ts,
+            updated_at: ts,
+          })),
         )
         .execute();
     }
     return { ...fork, slug };
   });
 }
+
+/** Widgets copied per statement (7 values each). */
+const WIDGET_COPY_BATCH = 500;

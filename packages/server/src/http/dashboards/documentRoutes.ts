@@ -14,11 +14,15 @@ import {
   insertDashboard,
   updateDashboard,
 } from "../../store/dashboards";
+import { isRestricted } from "../../presenters/widgets";
+import { readWidgetSources } from "../../services/widgetSources";
+import { widgetsOf } from "../../store/widgets";
 import { conflict, forbidden, notFound } from "../errors";
 import { bodyObject, flag } from "../input";
 import { readChanges, readName, readVersion } from "./bodyFields";
 import { docs } from "./docs";
 import { userIdOf, type DashboardSupport, type Params } from "./support";
+import { requireWidgetCount } from "./widgetLimit";
 
 export function dashboardDocumentRoutes(
   app: FastifyInstance,
@@ -125,7 +129,13 @@ export function dashboardDocumentRoutes(
       const { identity, org } = requireUser(request);
       if (!hasPermission(identity, "edit_dashboard")) throw forbidden();
       const source = await loadDashboard(request, org.id);
-      const fork = await forkDashboard(db, source, identity.user.id);
+      // A fork copies only what the forker may view: a widget they see restricted is left out,
+      // so their copy (and any share key of it) holds nothing of a data source they cannot use.
+      const widgets = (await widgetsOf(db, [source.id])).get(source.id) ?? [];
+      const sources = await readWidgetSources(db, identity, org.id, widgets);
+      const copied = widgets.filter((w) => !isRestricted(w, sources));
+      requireWidgetCount(copied.length);
+      const fork = await forkDashboard(db, source, identity.user.id, copied);
       await recordChange(db, {
         objectType: "dashboards",
         before: null,

@@ -1,5 +1,6 @@
-// A readable result sent in its format: JSON (up to the display cap without an extension), CSV,
-// TSV or XLSX, with its download name, and the view recorded.
+// A readable result sent in its format: JSON (up to the display cap without an extension; reduced
+// to data and retrieved_at for API keys), CSV, TSV or XLSX, with its download name, and the view
+// recorded.
 import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Identity } from "../../auth/identity";
@@ -28,6 +29,8 @@ export async function sendDownload(
     meta: ResultMeta;
     type: FileType | null;
     explicitResult: boolean;
+    /** Redash's reduced JSON, `{data, retrieved_at}` (results read with an API key). */
+    reduced: boolean;
   },
 ) {
   const { identity, org, query, meta } = input;
@@ -57,6 +60,7 @@ export async function sendDownload(
       // No extension: the web app's view, up to the display cap; ".json": the whole stored result.
       return sendQueryResult(ctx, reply, meta, {
         maxRows: input.type === null ? ctx.resultLimits.displayRows : Number.POSITIVE_INFINITY,
+        reduced: input.reduced,
       });
     case "csv":
     case "tsv": {

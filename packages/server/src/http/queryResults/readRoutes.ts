@@ -25,8 +25,8 @@ export function resultReadRoutes(app: FastifyInstance, ctx: AppContext): void {
     reply: FastifyReply,
     input: ResultRequest & { type: FileType | null },
   ) {
-    const { meta, query } = await readableResult(ctx, request, input);
-    return sendDownload(ctx, request, reply, { ...input, query, meta });
+    const { meta, query, reduced } = await readableResult(ctx, request, input);
+    return sendDownload(ctx, request, reply, { ...input, query, meta, reduced });
   }
 
   app.get("/api/query_results/:id", { schema: docs.result }, async (request, reply) => {

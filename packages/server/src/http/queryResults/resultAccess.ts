@@ -2,18 +2,14 @@
 // share key (only its widgets' runs) or a query's key (only its own query's results).
 import type { FastifyRequest } from "fastify";
 import type { UrlQuery } from "@sightline/core";
-import type { Identity } from "../../auth/identity";
+import type { ApiKeyIdentity, Identity } from "../../auth/identity";
 import type { AppContext } from "../../context";
 import { principalOf } from "../../execution/principal";
 import { hasPermission, queryAccess, requireLogin } from "../../policies";
-import {
-  dashboardQueryOfResult,
-  isOwnResult,
-  requireStoredResultAccess,
-} from "../../policies/results";
-import { isViewerRunOf } from "../../policies/viewerRuns";
+import { isOwnResult, requireReadableResult } from "../../policies/results";
 import { loadResultMeta, type ResultMeta } from "../../results";
-import { groupIdsOfDataSource } from "../../store/groups";
+import { dashboardQueryOfResult, isViewerRunOf } from "../../services/viewerRuns";
+import { groupLinksOf } from "../../store/dataSources";
 import type { Organization } from "../../store/organizations";
 import type { Query } from "../../store/queries";
 import { forbidden, notFound } from "../errors";
@@ -44,38 +40,54 @@ export interface ResultRequest {
 
 /**
  * The stored result, once the caller may read it, with the query it is read as (null: a result
- * read on its own).
+ * read on its own) and whether it is answered in the reduced form.
  */
 export async function readableResult(
   ctx: AppContext,
   request: FastifyRequest,
   input: ResultRequest,
-): Promise<{ meta: ResultMeta; query: Query | null }> {
+): Promise<{ meta: ResultMeta; query: Query | null; reduced: boolean }> {
   const { identity, org } = input;
   const db = ctx.database.db;
   const meta = await loadResultMeta(db, org.id, input.resultId);
   if (!meta) throw input.explicitResult ? notFound() : notFound(NO_CACHED_RESULT_MESSAGE);
   let query = input.query;
-  let reader = identity;
-  if (identity.kind === "api_key" && identity.object.type === "dashboards") {
-    // One of the dashboard's widget queries made it: its saved text, or the text rendered with
-    // the values the viewer ran it with (p_<name> arguments); then read as that query's key would.
-    const args = queryArgs(request) as UrlQuery;
-    const principal = principalOf(identity);
-    if (query) {
-      if ((await queryAccess(db, identity, query, [])) === "none") throw forbidden();
-      if (!(await isViewerRunOf(db, query, meta, args, principal))) query = null;
-    } else {
-      query = await dashboardQueryOfResult(db, org.id, identity.object.id, meta, args, principal);
-    }
+  if (identity.kind === "api_key") {
+    query = await keyQueryOfResult(ctx, request, identity, query, meta);
     if (!query) throw notFound(NO_CACHED_RESULT_MESSAGE);
-    reader = { ...identity, groupIds: await groupIdsOfDataSource(db, query.data_source_id) };
-  } else if (identity.kind === "api_key") {
-    // A query's key opens only its query's results: its current text on its data source.
-    if (!query || !isOwnResult(query, meta, true)) throw notFound(NO_CACHED_RESULT_MESSAGE);
-    if (identity.object.id !== query.id) throw forbidden();
   }
-  // The data source's groups, and for Query Results the queries its text read (SECURITY.md rule 5).
-  await requireStoredResultAccess(db, reader, meta);
-  return { meta, query };
+  // The one rule (SECURITY.md rule 5): an API key through the query it opens, with its owner's
+  // current rights; every reader with view access to the result's data source; the runner's check.
+  await requireReadableResult(db, identity, meta, query ?? undefined);
+  // API keys read Redash's reduced form: neither the query text nor the data source id.
+  return { meta, query, reduced: identity.kind === "api_key" };
+}
+
+/**
+ * The query an API key reads a result as, or null: for a share key, one of its dashboard's
+ * widget queries that made it (its saved text, or the text rendered with the values the viewer
+ * ran it with, p_<name> arguments); for a query key, its own query's current text on its data
+ * source. A query the path names that the key does not open is a 403.
+ */
+async function keyQueryOfResult(
+  ctx: AppContext,
+  request: FastifyRequest,
+  identity: ApiKeyIdentity,
+  named: Query | null,
+  meta: ResultMeta,
+): Promise<Query | null> {
+  const db = ctx.database.db;
+  if (identity.object.type === "queries") {
+    if (!named || !isOwnResult(named, meta, true)) return null;
+    if (identity.object.id !== named.id) throw forbidden();
+    return named;
+  }
+  const args = queryArgs(request) as UrlQuery;
+  const principal = principalOf(identity);
+  if (!named) {
+    return dashboardQueryOfResult(db, identity.orgId, identity.object.id, meta, args, principal);
+  }
+  const links = named.data_source_id === null ? [] : await groupLinksOf(db, named.data_source_id);
+  if ((await queryAccess(db, identity, named, links)) === "none") throw forbidden();
+  return (await isViewerRunOf(db, named, meta, args, principal)) ? named : null;
 }

@@ -65,7 +65,7 @@ export const queryResult = object(
     retrieved_at: timestamp,
   },
   ["data", "retrieved_at"],
-  "A query result; API keys on the execution routes get only `data` and `retrieved_at`",
+  "A query result; read with an API key (a share key or a query key), on every route, only `data` and `retrieved_at`",
 );
 export const queryResultResponse = complete({ query_result: queryResult }, "The result");
 /** A stored result as a download: JSON, CSV, TSV or XLSX by the path's extension. */

@@ -79,6 +79,14 @@ export function startFailure(error: unknown): { job?: Job; message?: string } {
   return { message: UNKNOWN_EXECUTION_ERROR };
 }
 
+/**
+ * A result with its id: results read with an API key (public dashboards, embeds) come in Redash's
+ * reduced form, data and retrieved_at only, and their downloads need the id the job named.
+ */
+function withId(result: QueryResult, id: number | null | undefined): QueryResult {
+  return result.id === undefined && typeof id === "number" ? { ...result, id } : result;
+}
+
 export interface ExecutionHandle {
   cancel(): Promise<void>;
   /** Stops every timer; no more updates are reported. */
@@ -119,7 +127,7 @@ export function runExecution(
   async function loadResult(resultId: number, attempt = 0): Promise<void> {
     report({ status: "loading-result", job });
     try {
-      const result = await calls.getResult(resultId);
+      const result = withId(await calls.getResult(resultId), resultId);
       if (disposed) return;
       report({ status: "done", result, job });
       disposed = true;
@@ -176,7 +184,10 @@ export function runExecution(
     (answer) => {
       if (disposed) return;
       if (answer.query_result) {
-        report({ status: "done", result: answer.query_result });
+        report({
+          status: "done",
+          result: withId(answer.query_result, answer.job?.query_result_id),
+        });
         disposed = true;
       } else if (answer.job) {
         handleJob(answer.job);

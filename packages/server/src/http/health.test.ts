@@ -194,5 +194,31 @@ describe.runIf((await postgresAvailable()) && (await redisAvailable()))(
         await down.close().catch(() => undefined);
       }
     });
+
+    it("reports the Redis queues' depth: a run with no worker to take it waits", async () => {
+      const prefix = randomName("sltest_depth");
+      const { server, admin } = await startWithAdmin("postgres", {
+        SIGHTLINE_REDIS_URL: TEST_REDIS_URL,
+        SIGHTLINE_REDIS_PREFIX: prefix,
+        SIGHTLINE_METRICS_TOKEN: TOKEN,
+      });
+      try {
+        fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
+        const source = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
+        const run = await admin.post("/api/query_results", {
+          data_source_id: source,
+          query: "SELECT 1 AS waiting",
+          max_age: 0,
+        });
+        expect(run.body.job?.status, run.text).toBe(1);
+        const text = (await get(`${server.url}/metrics`, { authorization: `Bearer ${TOKEN}` }))
+          .text;
+        expect(series(text, "sightline_queue_jobs", 'queue="queries",state="waiting"')).toBe(1);
+        expect(series(text, "sightline_queue_jobs", 'queue="queries",state="running"')).toBe(0);
+      } finally {
+        await server.close();
+        await deleteRedisKeys(prefix);
+      }
+    });
   },
 );

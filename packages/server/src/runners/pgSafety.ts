@@ -218,15 +218,16 @@ export async function assertSafeSession(
     if (sameDatabase(session, metadata)) {
       throw new DataSourceRefusedError(METADATA_DATABASE_REFUSED);
     }
-    if (
+    // Another database of the metadata server. Compared by start time (a role without
+    // pg_control_system), a restart since it was read could hide it: the address decides then.
+    const neighbour =
       sameCluster(session, metadata) ||
-      (await onMetadataServer(
-        addressOf({ host: client.host, port: client.port }),
-        options.metadataDatabaseUrl,
-      ))
-    ) {
-      await assertNoNeighbourReach(client);
-    }
+      (byStartTime &&
+        (await onMetadataServer(
+          addressOf({ host: client.host, port: client.port }),
+          options.metadataDatabaseUrl,
+        )));
+    if (neighbour) await assertNoNeighbourReach(client);
   }
   if (options.readOnly) {
     const { rows } = await client.query<{ writes_files: boolean }>(WRITES_FILES);

@@ -109,6 +109,18 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
   useEffect(() => {
     if (!spec && formats) setSpec(newSpec(formats, props.data));
   }, [spec, formats]);
+  // A new visualization's options are its type's defaults for the result, and follow the result
+  // until the user changes one: a new query's first Add Visualization saves the query and opens
+  // the dialog while the page loads the result again, so the columns arrive after it opened.
+  const [optionsTouched, setOptionsTouched] = useState(false);
+  useEffect(() => {
+    if (!formats || optionsTouched) return;
+    setSpec((s) =>
+      s && s.id === undefined
+        ? { ...s, options: newVisualizationOptions(s.type, formats, props.data) }
+        : s,
+    );
+  }, [props.data.columns, props.data.rows]);
   const taken = useTakenNames(props.queryId, !props.visualization);
   const numbered = (name: string) =>
     taken && isDefaultName(name) ? numberedName(name, taken) : name;
@@ -209,6 +221,7 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
             // A new visualization given another type starts from that type's defaults: with
             // the organisation's formats too, as the first type did.
             const retyped = next.id === undefined && next.type !== spec.type;
+            if (!retyped && next.options !== spec.options) setOptionsTouched(true);
             setSpec(
               retyped
                 ? {

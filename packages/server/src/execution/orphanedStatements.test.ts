@@ -107,7 +107,7 @@ describe.runIf(READY)("a worker killed mid-query leaves no statement behind", ()
     });
     expect(run.status, run.text).toBe(200);
     // The worker process starts (tsx compiles on start: slow on a loaded machine) and runs it.
-    await waitUntil(async () => (await running()) > 0, 90_000, "the statement to run").catch(
+    await waitUntil(async () => (await running()) > 0, 180_000, "the statement to run").catch(
       (error: Error) => {
         throw new Error(`${error.message}\n${worker.output()}`);
       },
@@ -121,7 +121,7 @@ describe.runIf(READY)("a worker killed mid-query leaves no statement behind", ()
   it(
     "PostgreSQL ends the statement of a killed worker within seconds, long before its time limit",
     {
-      timeout: 180_000,
+      timeout: 400_000,
     },
     async () => {
       const url = new URL(TEST_PG_URL);
@@ -145,7 +145,7 @@ describe.runIf(READY)("a worker killed mid-query leaves no statement behind", ()
   it(
     "MySQL/MariaDB ends the statement of a killed worker at the query's time limit",
     {
-      timeout: 180_000,
+      timeout: 400_000,
     },
     async () => {
       const url = new URL(TEST_MYSQL_URL);

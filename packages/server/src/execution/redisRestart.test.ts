@@ -50,7 +50,7 @@ async function waitForRedis(handle: ChildHandle): Promise<void> {
  * query. The worker finishes and stores the result; the poll must then answer done with that
  * result, not 404 "Job not found".
  */
-describe.runIf(READY)("a Redis restart during a run", { timeout: 180_000 }, () => {
+describe.runIf(READY)("a Redis restart during a run", { timeout: 400_000 }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-redis-"));
   let redisPort = 0;
   let redis: ChildHandle | null = null;
@@ -102,7 +102,7 @@ describe.runIf(READY)("a Redis restart during a run", { timeout: 180_000 }, () =
     // The worker process starts (tsx compiles on start: slow on a loaded machine) and takes it.
     await waitUntil(
       async () => (await admin.get(`/api/jobs/${jobId}`)).body.job?.status === 2,
-      90_000,
+      180_000,
       "the worker to take the job",
     );
 

@@ -1,4 +1,4 @@
-import type { ResultMeta } from "./resultStore";
+import type { ResultMeta } from "./resultMeta";
 
 /**
  * Small results this process wrote in the last minute, kept in memory with their row text.

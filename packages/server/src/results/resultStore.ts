@@ -12,23 +12,9 @@ import {
 } from "./chunks";
 import { formatBytes, type ResultLimits } from "./limits";
 import { forgetResults, recentResult, rememberResult } from "./recentResults";
+import type { ResultMeta } from "./resultMeta";
 
-/** A stored result's metadata row; the rows themselves stay in the chunks. */
-export interface ResultMeta {
-  id: number;
-  orgId: number;
-  dataSourceId: number;
-  queryHash: string;
-  query: string;
-  runtime: number;
-  retrievedAt: string;
-  columns: ResultColumn[];
-  rowCount: number;
-  byteSize: number;
-  truncated: boolean;
-  log: string[];
-  chunkCount: number;
-}
+export type { ResultMeta } from "./resultMeta";
 
 /** The result is larger than the byte cap: the run fails instead of filling memory or disk. */
 export class ResultTooLargeError extends Error {

@@ -90,13 +90,13 @@ describe.runIf(READY)("losing the metadata database's connections", { timeout: 6
       SIGHTLINE_LOG_LEVEL: "warn",
     };
     server = startSightline("server", env);
-    await waitForServer(url, server);
+    await waitForServer(url, server, 240_000);
     // Started once the server has migrated the new database.
     worker = startSightline("worker", env);
     scheduler = startSightline("scheduler", env);
     admin = await setUpAndLogin(url);
     sourceId = await createDataSource(admin, "results", "results", {});
-  });
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all([server?.stop(), worker?.stop(), scheduler?.stop()]);

@@ -27,7 +27,8 @@ async function get(
 
 /** The value of one series in a Prometheus text exposition, or null. */
 function series(text: string, name: string, labels: string): number | null {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}{${labels}}`));
+  const prefix = labels === "" ? `${name} ` : `${name}{${labels}}`;
+  const line = text.split("\n").find((l) => l.startsWith(prefix));
   return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : null;
 }
 
@@ -142,6 +143,8 @@ describe.each(DATABASES)("health and metrics on %s", (db) => {
         1,
       );
       expect(text).toContain("# TYPE sightline_queue_jobs gauge");
+      expect(series(text, "sightline_query_results_bytes", "")).toBeGreaterThan(0);
+      expect(text).toContain("# TYPE sightline_scheduler_last_pass_age_seconds gauge");
       expect(text).toContain("process_cpu_user_seconds_total");
       expect(text).toContain("# TYPE sightline_alert_deliveries_total counter");
     });

@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import type { AppContext } from "../context";
 import { metricsRoute } from "../metrics/endpoint";
 import { registerHttpMetrics } from "../metrics/http";
+import { registerStoreMetrics } from "../metrics/store";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -48,6 +49,7 @@ function fresh(reply: FastifyReply): FastifyReply {
 export async function registerOperations(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // A hook on the root app: every route of every scope is counted.
   const httpRegistry = registerHttpMetrics(app, ctx.execution);
+  registerStoreMetrics(httpRegistry, ctx.database.db);
 
   // Its own connection: the queue's clients retry without end, a probe must fail fast.
   let redis: Redis | null = null;

@@ -15,14 +15,21 @@ const TIMEOUT_MS = 300;
  * and never answers, collecting garbage while they wait: every one ends with a time-out, soon.
  */
 describe("outbound time-outs under garbage collection", () => {
-  it("ends every request to a silent server with its time-out", { timeout: 90_000 }, async () => {
+  it("ends every request to a silent server with its time-out", { timeout: 240_000 }, async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ["--expose-gc", "--import", "tsx", SCRIPT],
       {
         cwd: HERE,
-        env: { ...process.env, CALLS: "1000", ROUNDS: "5", TIMEOUT_MS: String(TIMEOUT_MS) },
-        timeout: 80_000,
+        // A lost time-out never fires: 30 s tells it from a slow one on a loaded machine.
+        env: {
+          ...process.env,
+          CALLS: "1000",
+          ROUNDS: "5",
+          TIMEOUT_MS: String(TIMEOUT_MS),
+          GIVE_UP_MS: "30000",
+        },
+        timeout: 220_000,
       },
     );
     const rounds = JSON.parse(stdout) as {
@@ -30,12 +37,15 @@ describe("outbound time-outs under garbage collection", () => {
       hung: number;
       slowest: number;
     }[];
-    expect(rounds.map((round) => round.hung)).toEqual([0, 0, 0, 0, 0]);
+    expect(
+      rounds.map((round) => round.hung),
+      stdout,
+    ).toEqual([0, 0, 0, 0, 0]);
     for (const round of rounds) {
       expect(round.hung).toBe(0);
       expect(round.outcomes).toEqual({ "timed out": 1000 });
-      // Well within the script's give-up time, even on a loaded machine.
-      expect(round.slowest).toBeLessThan(TIMEOUT_MS + 4000);
+      // Soon after the time-out (generous: other test processes share the machine).
+      expect(round.slowest).toBeLessThan(TIMEOUT_MS + 15_000);
     }
   });
 });

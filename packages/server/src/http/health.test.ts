@@ -1,9 +1,11 @@
 import fs from "node:fs";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataSource, type TestClient } from "../testing/httpClient";
 import { saveAndRun, settledJob, startWithAdmin } from "../testing/apiServer";
 import { freePort, waitUntil } from "../testing/processes";
 import {
+  TEST_PG_URL,
   TEST_REDIS_URL,
   deleteRedisKeys,
   metadataDatabases,
@@ -166,6 +168,36 @@ describe.each(DATABASES)("health and metrics on %s", (db) => {
     }
   });
 });
+
+describe.runIf(await postgresAvailable())(
+  "readiness on a PostgreSQL database that goes away",
+  () => {
+    it("answers 503 once the database is dropped, while /healthz still answers", async () => {
+      const name = randomName("sightline_ready").toLowerCase();
+      const admin = new pg.Client({ connectionString: TEST_PG_URL });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+        const url = new URL(TEST_PG_URL);
+        url.pathname = `/${name}`;
+        const server = await startTestServer("sqlite", { SIGHTLINE_DATABASE_URL: url.toString() });
+        try {
+          expect((await get(`${server.url}/readyz`)).status).toBe(200);
+          await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+          const ready = await get(`${server.url}/readyz`);
+          expect(ready.status).toBe(503);
+          expect(JSON.parse(ready.text)).toEqual({ message: METADATA_UNREACHABLE });
+          expect((await get(`${server.url}/healthz`)).status).toBe(200);
+        } finally {
+          await server.close().catch(() => undefined);
+        }
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    });
+  },
+);
 
 describe.runIf((await postgresAvailable()) && (await redisAvailable()))(
   "readiness in scaled mode",

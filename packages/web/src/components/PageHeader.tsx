@@ -11,14 +11,25 @@ interface PageHeaderProps {
   actions?: ReactNode;
   /** Sets the browser tab title too (default true). */
   setDocumentTitle?: boolean;
+  /** Lets a long title wrap instead of cutting its end (an alert's name ends in its threshold). */
+  wrapTitle?: boolean;
 }
 
-export function PageHeader({ title, badges, actions, setDocumentTitle = true }: PageHeaderProps) {
+export function PageHeader({
+  title,
+  badges,
+  actions,
+  setDocumentTitle = true,
+  wrapTitle = false,
+}: PageHeaderProps) {
   usePageTitle(title, setDocumentTitle);
   return (
     <div className={styles.header}>
       <div className={styles.titleRow}>
-        <Typography.Title level={3} className={styles.title}>
+        <Typography.Title
+          level={3}
+          className={`${styles.title} ${wrapTitle ? styles.wrappedTitle : ""}`}
+        >
           {title}
         </Typography.Title>
         {badges}

@@ -64,7 +64,7 @@ afterEach(() => {
 function renderPanel() {
   renderWithQueries(
     <App>
-      <AlertDestinations alertId={9} />
+      <AlertDestinations alertId={9} canTest={false} />
     </App>,
   );
 }

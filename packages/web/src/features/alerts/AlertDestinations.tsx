@@ -1,6 +1,7 @@
 // The view page's Destinations panel (spec 3 §2): the alert's destinations, the caller's own
-// e-mail switch, and 'Add Existing Alert Destinations'.
-import { CloseOutlined, MailOutlined, PlusOutlined } from "@ant-design/icons";
+// e-mail switch, and 'Add Existing Alert Destinations'; each destination's last failed delivery,
+// and "Send test notification" for the alert's owner and admins (issue 25).
+import { CloseOutlined, MailOutlined, PlusOutlined, SendOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert as Banner, Button, Skeleton, Switch, Tooltip, Typography } from "antd";
 import { useState } from "react";
@@ -15,6 +16,13 @@ import { notify } from "../../app/notifications";
 import { isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { DestinationLogo } from "../destinations/DestinationLogo";
+import { testSubscription, type DestinationWithFailure } from "../destinations/deliveries";
+import { LastFailure } from "../destinations/LastFailure";
+import {
+  TEST_NOTIFICATION,
+  TestOutcomeMessage,
+  useTestNotification,
+} from "../destinations/TestNotification";
 import { DESTINATIONS_KEY } from "../destinations/queryKeys";
 import { AddDestinationsDialog } from "./AddDestinationsDialog";
 import { subscriptionsKey } from "./queryKeys";
@@ -23,7 +31,13 @@ import styles from "./alerts.module.css";
 export const MAIL_NOT_CONFIGURED =
   "Your mail server isn't configured correctly, and is needed for this feature to work.";
 
-export function AlertDestinations({ alertId }: { alertId: number }) {
+interface AlertDestinationsProps {
+  alertId: number;
+  /** The alert's owner or an admin: may send test notifications. */
+  canTest: boolean;
+}
+
+export function AlertDestinations({ alertId, canTest }: AlertDestinationsProps) {
   const session = useSession();
   const me = session.user;
   const admin = isAdmin(me);
@@ -35,6 +49,7 @@ export function AlertDestinations({ alertId }: { alertId: number }) {
     queryFn: () => listSubscriptions(alertId),
   });
   const destinations = useQuery({ queryKey: DESTINATIONS_KEY, queryFn: listDestinations });
+  const test = useTestNotification();
   const refresh = () => queryClient.invalidateQueries({ queryKey: subscriptionsKey(alertId) });
 
   const list = subscriptions.data ?? [];
@@ -76,6 +91,20 @@ export function AlertDestinations({ alertId }: { alertId: number }) {
     await refresh();
   };
 
+  const testButton = (subscription: AlertSubscription, name: string) =>
+    canTest && (
+      <Tooltip title={TEST_NOTIFICATION}>
+        <Button
+          type="text"
+          size="small"
+          icon={<SendOutlined />}
+          aria-label={`${TEST_NOTIFICATION} to ${name}`}
+          loading={test.sending}
+          onClick={() => void test.run(() => testSubscription(alertId, subscription.id))}
+        />
+      </Tooltip>
+    );
+
   let body;
   if (subscriptions.isError) {
     body = <Banner type="error" showIcon title={subscriptions.error.message} />;
@@ -90,6 +119,7 @@ export function AlertDestinations({ alertId }: { alertId: number }) {
           <div className={styles.destination}>
             <MailOutlined style={{ fontSize: 18 }} aria-hidden />
             <span className={styles.destinationName}>{me.email}</span>
+            {ownMail && testButton(ownMail, me.email)}
             <Switch
               size="small"
               aria-label="Notify me by e-mail"
@@ -100,27 +130,28 @@ export function AlertDestinations({ alertId }: { alertId: number }) {
           </div>
         )}
         {withDestination.map((s) => (
-          <div
-            key={s.id}
-            className={styles.destination}
-            data-testid={`subscription-${s.destination!.id}`}
-          >
-            <DestinationLogo type={s.destination!.type} size={24} />
-            <span className={styles.destinationName}>{s.destination!.name}</span>
-            {(admin || s.user?.id === me.id) && (
-              <Tooltip title="Remove">
-                <Button
-                  type="text"
-                  size="small"
-                  icon={<CloseOutlined />}
-                  aria-label={`Remove ${s.destination!.name}`}
-                  disabled={busy}
-                  onClick={() => void remove(s)}
-                />
-              </Tooltip>
-            )}
+          <div key={s.id} data-testid={`subscription-${s.destination!.id}`}>
+            <div className={styles.destination}>
+              <DestinationLogo type={s.destination!.type} size={24} />
+              <span className={styles.destinationName}>{s.destination!.name}</span>
+              {testButton(s, s.destination!.name)}
+              {(admin || s.user?.id === me.id) && (
+                <Tooltip title="Remove">
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<CloseOutlined />}
+                    aria-label={`Remove ${s.destination!.name}`}
+                    disabled={busy}
+                    onClick={() => void remove(s)}
+                  />
+                </Tooltip>
+              )}
+            </div>
+            <LastFailure destination={s.destination as DestinationWithFailure} compact />
           </div>
         ))}
+        <TestOutcomeMessage outcome={test.outcome} />
       </div>
     );
   }

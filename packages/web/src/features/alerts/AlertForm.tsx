@@ -31,6 +31,7 @@ import {
   selectorOf,
   thresholdHint,
   thresholdValue,
+  topRowValueText,
   usesCustomTemplate,
   withoutMuted,
   type RearmMode,
@@ -233,6 +234,14 @@ export function AlertForm({ alert }: AlertFormProps) {
                 value={thresholdText}
                 onChange={(e) => setThresholdText(e.target.value)}
               />
+            </Form.Item>
+            {/* Redash shows the value the condition would read now beside the threshold. */}
+            <Form.Item label="Top row value">
+              <div className={styles.topRowValue}>
+                <Typography.Text code data-testid="top-row-value">
+                  {loading ? "…" : topRowValueText(topRow, column)}
+                </Typography.Text>
+              </div>
             </Form.Item>
           </div>
 

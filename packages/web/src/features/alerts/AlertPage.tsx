@@ -61,7 +61,7 @@ function StoredAlertPage({ id }: { id: number }) {
   if (editing && canEdit) {
     return (
       <div>
-        <PageHeader title={alert.data.name} />
+        <PageHeader title={alert.data.name} wrapTitle />
         <AlertForm alert={alert.data} />
       </div>
     );

@@ -100,6 +100,7 @@ export function AlertView({ alert, canEdit }: { alert: Alert; canEdit: boolean }
     <div>
       <PageHeader
         title={alert.name}
+        wrapTitle
         badges={<AlertStateTag state={alert.state} />}
         actions={actions}
       />
@@ -147,7 +148,7 @@ export function AlertView({ alert, canEdit }: { alert: Alert; canEdit: boolean }
           </Descriptions>
         </section>
         <aside className={styles.side}>
-          <AlertDestinations alertId={alert.id} />
+          <AlertDestinations alertId={alert.id} canTest={canEdit} />
         </aside>
       </div>
     </div>

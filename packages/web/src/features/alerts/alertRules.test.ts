@@ -13,6 +13,7 @@ import {
   selectorLabel,
   selectorOf,
   thresholdHint,
+  topRowValueText,
   thresholdValue,
   usesCustomTemplate,
   withoutMuted,
@@ -94,5 +95,16 @@ describe("alert form rules", () => {
     expect(canEditAlert(2, { user: { id: 2 } }, false)).toBe(true);
     expect(canEditAlert(3, { user: { id: 2 } }, false)).toBe(false);
     expect(canEditAlert(3, { user: { id: 2 } }, true)).toBe(true);
+  });
+});
+
+describe("topRowValueText", () => {
+  it("shows the chosen column's value in the top row, or unknown", () => {
+    expect(topRowValueText({ orders: 145, month: "Feb" }, "orders")).toBe("145");
+    expect(topRowValueText({ ok: false }, "ok")).toBe("false");
+    expect(topRowValueText({ orders: null }, "orders")).toBe("unknown");
+    expect(topRowValueText({ orders: 1 }, "other")).toBe("unknown");
+    expect(topRowValueText(undefined, "orders")).toBe("unknown");
+    expect(topRowValueText({ orders: 1 }, undefined)).toBe("unknown");
   });
 });

@@ -79,6 +79,16 @@ export function thresholdHint(op: string | undefined, threshold: unknown, topVal
 }
 
 /**
+ * The chosen column's value in the query's top row, as the form shows it beside the threshold
+ * (Redash's "Top row value"): "unknown" without a result, a row or a value.
+ */
+export function topRowValueText(topRow: Record<string, unknown> | undefined, column?: string) {
+  const value = column === undefined ? undefined : topRow?.[column];
+  if (value === undefined || value === null || value === "") return "unknown";
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/**
  * The significant digits of a decimal numeral and the place of the first one ("0012.50" and
  * "1.25e1" both read 125 at 2), or null for what is not a decimal numeral (hex, say).
  */

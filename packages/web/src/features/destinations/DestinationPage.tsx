@@ -1,4 +1,4 @@
-import { DeleteOutlined } from "@ant-design/icons";
+import { DeleteOutlined, SendOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Skeleton } from "antd";
 import { useMemo, useState } from "react";
@@ -21,6 +21,9 @@ import { FAILED_SAVING } from "../../components/dynamicForm/CreateFromTypeDialog
 import { fieldsFromSchema } from "../../components/dynamicForm/schemaFields";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { DestinationLogo } from "./DestinationLogo";
+import { testDestination, type DestinationWithFailure } from "./deliveries";
+import { LastFailure } from "./LastFailure";
+import { TEST_NOTIFICATION, TestOutcomeMessage, useTestNotification } from "./TestNotification";
 import { DESTINATIONS_KEY, DESTINATION_TYPES_KEY, destinationKey } from "./queryKeys";
 import styles from "./destinations.module.css";
 
@@ -86,6 +89,7 @@ function DestinationEditor({ destination, type }: EditorProps) {
     () => (type ? fieldsFromSchema(type.configuration_schema, destination.options ?? {}) : []),
     [type, destination.options],
   );
+  const test = useTestNotification();
 
   async function save(values: DynamicFormValues) {
     setSaving(true);
@@ -136,6 +140,7 @@ function DestinationEditor({ destination, type }: EditorProps) {
           <div className={styles.editType}>{type?.name ?? destination.type}</div>
         </div>
       </div>
+      <LastFailure destination={destination as DestinationWithFailure} />
       {!type && (
         <Alert
           type="warning"
@@ -153,16 +158,27 @@ function DestinationEditor({ destination, type }: EditorProps) {
         submitting={saving}
         error={error}
         actions={
-          <Button
-            danger
-            icon={<DeleteOutlined />}
-            onClick={confirmDelete}
-            data-testid="delete-destination"
-          >
-            Delete
-          </Button>
+          <>
+            <Button
+              icon={<SendOutlined />}
+              loading={test.sending}
+              onClick={() => void test.run(() => testDestination(destination.id))}
+              data-testid="test-destination"
+            >
+              {TEST_NOTIFICATION}
+            </Button>
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              onClick={confirmDelete}
+              data-testid="delete-destination"
+            >
+              Delete
+            </Button>
+          </>
         }
       />
+      <TestOutcomeMessage outcome={test.outcome} />
     </Card>
   );
 }

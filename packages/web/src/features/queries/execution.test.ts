@@ -97,6 +97,21 @@ describe("execution", () => {
     expect(states.map((s) => s.status)).not.toContain("processing");
   });
 
+  it("keeps the id of a result read in the reduced form (API keys), for its downloads", async () => {
+    const reduced = { data: result.data, retrieved_at: result.retrieved_at } as QueryResult;
+    const polled = setup({
+      getJob: vi.fn(async () => job(3, { query_result_id: 9 })),
+      getResult: vi.fn(async () => reduced),
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(polled.last()).toMatchObject({ status: "done", result: { id: 9, data: result.data } });
+    const inline = setup({
+      start: async () => ({ job: job(3, { query_result_id: 8 }), query_result: reduced }),
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(inline.last().result?.id).toBe(8);
+  });
+
   it("keeps the job's error when it fails", async () => {
     const { last } = setup({ getJob: async () => job(4, { error: "no such table: x" }) });
     await vi.advanceTimersByTimeAsync(500);

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import Database from "better-sqlite3";
+import Database from "../packages/server/src/store/sqliteDriver.mjs";
 import {
   createDataSource,
   executeQuery,

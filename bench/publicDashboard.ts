@@ -6,7 +6,7 @@
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import Database from "../packages/server/src/store/sqliteDriver.mjs";
 import {
   createDataSource,
   isMain,

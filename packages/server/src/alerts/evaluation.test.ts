@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../store/sqliteDriver.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExecution, type RunningExecution } from "../execution/runtime";
 import {

@@ -4,7 +4,7 @@
 // user's query API keys stop working.
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../store/sqliteDriver.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../store/sqliteDriver.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";

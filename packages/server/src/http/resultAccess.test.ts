@@ -3,7 +3,7 @@
 // deeply; a query API key opens only its own query's results, on its own data source.
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../store/sqliteDriver.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataDatabases } from "../testing/services";
 import type { TestServer } from "../testing/testServer";

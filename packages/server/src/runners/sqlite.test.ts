@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import Database from "../store/sqliteDriver.mjs";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

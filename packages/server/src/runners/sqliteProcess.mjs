@@ -7,7 +7,7 @@
 //                   batch consumed
 //   child → parent: { id, type: "columns", columns }, { id, type: "batch", rows },
 //                   { id, type: "done" }, { id, type: "error", message }
-import Database from "better-sqlite3";
+import Database from "../store/sqliteDriver.mjs";
 
 let current = null;
 

@@ -1,4 +1,4 @@
-import SQLite from "better-sqlite3";
+import SQLite from "./sqliteDriver.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

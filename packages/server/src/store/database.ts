@@ -1,4 +1,4 @@
-import SQLite from "better-sqlite3";
+import SQLite from "./sqliteDriver.mjs";
 import path from "node:path";
 import pg from "pg";
 import { Kysely, SqliteDialect, sql, type LogEvent } from "kysely";

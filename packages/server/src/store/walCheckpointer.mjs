@@ -5,7 +5,7 @@
 // Plain JavaScript, so the worker starts without the TypeScript loader.
 import fs from "node:fs";
 import { parentPort } from "node:worker_threads";
-import Database from "better-sqlite3";
+import Database from "./sqliteDriver.mjs";
 
 /** How often each database is looked at; a checkpoint runs only when something was committed. */
 const INTERVAL_MS = 250;

@@ -1,7 +1,7 @@
 // Set-up shared by the API suites that make their own data sources and queries.
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../store/sqliteDriver.mjs";
 import { expect } from "vitest";
 import { DEFAULT_GROUP_PERMISSIONS } from "@sightline/core";
 import { insertDataSourceInGroups } from "../store/dataSources";

@@ -87,14 +87,19 @@ export const docs = {
     body: S.object(saveFields),
   },
   archive: oneDashboard("Archive a dashboard"),
-  fork: oneDashboard("Fork a dashboard, with its widgets"),
+  fork: oneDashboard(
+    "Fork a dashboard, with the widgets the caller may view (400 beyond the widget limit)",
+    [400, 403, 404],
+  ),
   share: {
     tags,
     summary: "Share a dashboard: its public link (admin or owner)",
+    description:
+      "Refused (400) while a widget shows a query with text parameters. The link acts with the current rights of the dashboard's owner and stops while the owner is disabled or the dashboard archived.",
     params: S.idParams,
     response: {
       200: S.object({ public_url: S.str, api_key: S.str }, ["public_url", "api_key"], "The link"),
-      ...S.errors(403, 404),
+      ...S.errors(400, 403, 404),
     },
   },
   unshare: answersNull("Stop sharing a dashboard (admin or owner)"),

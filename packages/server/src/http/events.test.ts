@@ -107,6 +107,8 @@ describe.each(DATABASES)("events API on %s", (dbKind) => {
   it("records events of API-key callers under the key's name", async () => {
     const db = server.ctx.database.db;
     const ts = new Date().toISOString();
+    // A share key opens only an existing dashboard (of an enabled owner, not archived).
+    const board = (await admin.post("/api/dashboards", { name: "Shared" })).body.id as number;
     await db
       .insertInto("api_keys")
       .values({
@@ -114,7 +116,7 @@ describe.each(DATABASES)("events API on %s", (dbKind) => {
         api_key: "k".repeat(40),
         active: true,
         object_type: "dashboards",
-        object_id: 3,
+        object_id: board,
         created_by_id: adminUser.id,
         created_at: ts,
         updated_at: ts,
@@ -127,7 +129,7 @@ describe.each(DATABASES)("events API on %s", (dbKind) => {
     const list = await admin.get("/api/events?page_size=1");
     expect(list.body.results[0]).toMatchObject({
       user_id: null,
-      user_name: "ApiKey: dashboards 3",
+      user_name: `ApiKey: dashboards ${board}`,
       action: "view",
       object_type: "dashboard",
     });

@@ -3,6 +3,9 @@ import type { ThemeConfig } from "antd";
 /** The one brand colour; everything else comes from antd's tokens (so dark mode is a token swap). */
 export const BRAND_PRIMARY = "#2251d1";
 
+/** The top bar's height (it sticks to the top of every signed-in page). */
+export const TOP_BAR_HEIGHT = 56;
+
 export const theme: ThemeConfig = {
   token: {
     colorPrimary: BRAND_PRIMARY,
@@ -15,7 +18,7 @@ export const theme: ThemeConfig = {
   components: {
     Layout: {
       headerBg: "#ffffff",
-      headerHeight: 56,
+      headerHeight: TOP_BAR_HEIGHT,
       headerPadding: "0 16px",
     },
     Menu: {

@@ -1,5 +1,6 @@
 // Add Widget (spec 3 §2, §5): search a query (recent ones before typing), then pick one of its
-// visualizations (the first is preselected); OK stays disabled until a query is chosen.
+// visualizations (its first chart, or any first non-table, is preselected: the table every query
+// has comes first); OK stays disabled until a query is chosen.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Modal, Select, Spin, Typography } from "antd";
 import { dialogFooter } from "../../components/dialogFooter";
@@ -17,6 +18,13 @@ import {
 } from "./dashboardParameters";
 import type { DashboardParameter } from "../../lib/parameterMappings";
 import { ParameterMappingsEditor } from "./ParameterMappingsEditor";
+
+/** The visualization offered first: the query's first one that is not a table, else its first. */
+export function preselectedVisualization(
+  visualizations: readonly Pick<Visualization, "id" | "type">[],
+): number | null {
+  return (visualizations.find((v) => v.type !== "TABLE") ?? visualizations[0])?.id ?? null;
+}
 
 interface AddWidgetDialogProps {
   open: boolean;
@@ -66,8 +74,7 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
   const parameters = chosen.data?.options.parameters ?? [];
   useEffect(() => {
     if (!chosen.data) return;
-    if (visualizationId === null && visualizations.length > 0)
-      setVisualizationId(visualizations[0].id);
+    if (visualizationId === null) setVisualizationId(preselectedVisualization(visualizations));
     setDrafts(
       Object.fromEntries(
         parameters.map((def) => [def.name, initialDraft(def, dashboardParameters)]),

@@ -24,7 +24,7 @@ import { DashboardHeader } from "./DashboardHeader";
 import { DashboardWidgetCard } from "./DashboardWidget";
 import { DrillDownBreadcrumbs } from "./drillDown/DrillDownBreadcrumbs";
 import { widgetPositions } from "./widgetSize";
-import { useLeaveWarning } from "../queries/useLeaveWarning";
+import { useLeaveAfterSave } from "./useLeaveAfterSave";
 import { refreshInterval } from "./refreshInterval";
 import { TextboxDialog } from "./TextboxDialog";
 import { WidgetParametersDialog } from "./WidgetParametersDialog";
@@ -32,9 +32,11 @@ import { useLayoutSaver } from "./useLayoutSaver";
 import { useDashboardSave } from "./useDashboardSave";
 import { useWidgetEditing } from "./useWidgetEditing";
 import { DashboardFilterBar } from "./DashboardFilterBar";
+import { escapeIsFree } from "./crossFilter/CrossFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
 import { useWidgetCrossFilterSwitch } from "./crossFilter/useDashboardCrossFilter";
 import { useDashboardFiltering } from "./useDashboardFiltering";
+import { TOP_BAR_HEIGHT } from "../../app/theme";
 import styles from "./DashboardPage.module.css";
 
 export const CONFLICT_MESSAGE = "It seems like the dashboard has been modified by another user. ";
@@ -117,6 +119,17 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     return out;
   }, [widgets, saver.pending]);
 
+  // Escape leaves fullscreen, once no cross-filter is left for it to remove (CrossFilterBar).
+  const crossFiltersSet = crossFilter.bar.filters.length > 0;
+  useEffect(() => {
+    if (!fullscreen || crossFiltersSet) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && escapeIsFree(event)) setFlag("fullscreen", null);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [fullscreen, crossFiltersSet, setFlag]);
+
   // Auto-refresh every N seconds while the page is open.
   useEffect(() => {
     if (refreshSeconds === null) return;
@@ -124,10 +137,15 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
     return () => clearInterval(id);
   }, [refreshSeconds]);
 
-  // Leaving the page with layout changes not saved yet asks first (spec 3 §4).
-  useLeaveWarning(editing, () => saver.pending.size > 0 || saver.status !== "saved");
-
   const { save, conflict, settled } = useDashboardSave(dashboard, setDashboard);
+
+  // Leaving the page with layout changes not saved yet saves them first, and asks only when that
+  // fails (spec 3 §4).
+  useLeaveAfterSave(
+    editing,
+    () => saver.pending.size > 0 || saver.status !== "saved",
+    async () => (await Promise.all([saver.flush(), settled()])).every(Boolean),
+  );
 
   async function archive() {
     try {
@@ -217,7 +235,8 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           setDashboard((current) => ({ ...current, public_url: publicUrl ?? undefined }))
         }
       />
-      <DashboardFilterBar {...filtering.filterBar} />
+      {/* Fullscreen covers the top bar: the bar sticks to the very top there. */}
+      <DashboardFilterBar {...filtering.filterBar} stickyTop={fullscreen ? 0 : TOP_BAR_HEIGHT} />
       {editing && (
         // Clear of the grid's dashed edit outline, which stands 6 px outside the grid.
         <div className={styles.editOptions}>

@@ -10,7 +10,7 @@ import {
 } from "@ant-design/icons";
 import { Alert, Button, Dropdown, Modal, Spin, Tooltip } from "antd";
 import type { MenuProps } from "antd";
-import { memo, useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { readWidgetCrossFilterOptions, type ParameterDefinition } from "@sightline/core";
 import { ParametersPanel } from "../queries/ParametersPanel";
@@ -29,11 +29,13 @@ import {
   type WidgetDatumClickHandler,
 } from "./crossFilter/useWidgetCrossFilter";
 import type { DashboardCrossFilter } from "./crossFilter/widgetCrossFilter";
+import { WidgetFilterMark } from "./crossFilter/WidgetFilterMark";
 import { useWidgetDrillDown } from "./drillDown/useWidgetDrillDown";
 import { useWidgetClickActions } from "../../components/drillDown/widgetClickActions";
 import { markdownHtml } from "./markdown";
 import { useWidgetResult } from "./useWidgetResult";
 import { usePaintTurn } from "./paintTurns";
+import { useSpinning } from "./useSpinning";
 import styles from "./DashboardWidget.module.css";
 
 export const RESTRICTED_TEXT =
@@ -79,11 +81,14 @@ export interface WidgetProps {
   onOptionsSaved?: (widgetId: number, options: WidgetOptions) => void;
 }
 
+/** The one wording of removing a widget: its menu item and its confirmation. */
+export const REMOVE_WIDGET = "Remove from Dashboard";
+
 function confirmRemove(widget: Widget, onRemove: (widget: Widget) => void) {
   Modal.confirm({
-    title: "Delete Widget",
+    title: REMOVE_WIDGET,
     content: `Are you sure you want to remove "${widgetName(widget)}" from the dashboard?`,
-    okText: "Delete",
+    okText: "Remove",
     okButtonProps: { danger: true },
     cancelText: "Cancel",
     onOk: () => onRemove(widget),
@@ -105,7 +110,7 @@ function RestrictedWidget(props: WidgetProps) {
         <span>{RESTRICTED_TEXT}</span>
         {props.editing && (
           <Button size="small" danger onClick={() => confirmRemove(props.widget, props.onRemove)}>
-            Remove from Dashboard
+            {REMOVE_WIDGET}
           </Button>
         )}
       </div>
@@ -122,7 +127,7 @@ function TextboxWidget(props: WidgetProps) {
       key: "remove",
       icon: <DeleteOutlined />,
       danger: true,
-      label: "Remove from Dashboard",
+      label: REMOVE_WIDGET,
       onClick: () => confirmRemove(widget, props.onRemove),
     },
   ];
@@ -203,9 +208,17 @@ function VisualizationWidget(props: WidgetProps) {
   const failed = state?.status === "failed";
   // Widgets draw one per frame, so a dashboard's results arriving together do not freeze it.
   const painted = usePaintTurn(result !== null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const spinning = useSpinning(bodyRef);
   const body = failed ? (
     <div className={styles.center}>
-      <Alert type="error" showIcon title={`Error running query: ${state.error ?? ""}`} />
+      {/* A database's message keeps its lines (the caret under the error's position). */}
+      <Alert
+        className={styles.error}
+        type="error"
+        showIcon
+        title={`Error running query: ${state.error ?? ""}`}
+      />
     </div>
   ) : cross.filteredOut ? (
     <div
@@ -279,7 +292,7 @@ function VisualizationWidget(props: WidgetProps) {
       key: "remove",
       icon: <DeleteOutlined />,
       danger: true,
-      label: "Remove from Dashboard",
+      label: REMOVE_WIDGET,
       onClick: () => confirmRemove(widget, props.onRemove),
     });
   }
@@ -303,6 +316,7 @@ function VisualizationWidget(props: WidgetProps) {
     <div className={styles.card} data-testid="widget" data-widget-type="visualization">
       <div className={styles.header}>
         {title}
+        {cross.reach && <WidgetFilterMark reach={cross.reach} />}
         {items.length > 0 && !props.readOnly && (
           <Dropdown menu={{ items }} trigger={["click"]}>
             <Button
@@ -330,13 +344,15 @@ function VisualizationWidget(props: WidgetProps) {
           />
         </div>
       )}
-      <div className={styles.body}>{body}</div>
+      <div className={styles.body} ref={bodyRef}>
+        {body}
+      </div>
       <div className={styles.footer} data-testid="widget-footer">
         <span
           style={failed ? { color: "var(--ant-color-error)" } : undefined}
           title={result ? new Date(result.retrieved_at).toLocaleString() : undefined}
         >
-          {widgetFooterText(result?.retrieved_at, failed, now)}
+          {widgetFooterText(result?.retrieved_at, failed, now, !!result && painted && !spinning)}
         </span>
         <span className="no-drag">
           {!props.readOnly && (

@@ -18,7 +18,11 @@ export function contentHeight(cell: Element): number | undefined {
   if (card.querySelector(".ant-spin-spinning") && !card.querySelector(".sightline-visualization"))
     return undefined;
   let height = 0;
-  for (const part of Array.from(card.children)) height += part.getBoundingClientRect().height;
+  for (const part of Array.from(card.children)) {
+    // A text box's menu button floats over its text: it adds no height.
+    if (getComputedStyle(part).position === "absolute") continue;
+    height += part.getBoundingClientRect().height;
+  }
   return height > 0 ? Math.ceil(height) : undefined;
 }
 

@@ -84,7 +84,12 @@ export function useWidgetEditing(
         visualization_id: null,
         text,
         width: 1,
-        options: { isHidden: false, position: placeNewWidget(positions()) },
+        // As tall as its text (the grid measures it), so none of it is cut off; a resize by
+        // hand fixes the height.
+        options: {
+          isHidden: false,
+          position: { ...placeNewWidget(positions()), autoHeight: true },
+        },
       });
       setWidgets((current) => [...current, created]);
     } catch (error) {

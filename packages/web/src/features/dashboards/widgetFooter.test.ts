@@ -9,6 +9,11 @@ describe("widget footer", () => {
     expect(widgetFooterText(null, false, now)).toBe("");
   });
 
+  it("says the widget loads while its body waits for the result or its drawing", () => {
+    expect(widgetFooterText("2026-11-25T11:59:50Z", false, now, false)).toBe("Loading…");
+    expect(widgetFooterText(null, false, now, false)).toBe("Loading…");
+  });
+
   it("after a failed refresh says so and gives the old result's age, not Updated", () => {
     expect(widgetFooterText("2026-11-25T11:50:00Z", true, now)).toBe(
       "Refresh failed · last result 10 minutes ago",

@@ -32,7 +32,7 @@ export function crossFilterLabel(filter: CrossFilter): string {
 }
 
 /** Escape belongs to whatever has focus first: fields and open dialogs keep it. */
-function escapeIsFree(event: KeyboardEvent): boolean {
+export function escapeIsFree(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return false;
   const target = event.target;
   if (!(target instanceof Element)) return true;

@@ -11,6 +11,7 @@ import {
 import { useCallback, useEffect, useMemo } from "react";
 import type { DashboardWidget } from "../../../api/dashboards";
 import type { DatumClick, DatumSelection, QueryResultData } from "../../../visualizations";
+import { filterReach, type FilterReach } from "./filterReach";
 import {
   appliedFilters,
   filteredResult,
@@ -62,6 +63,8 @@ export interface WidgetCrossFilterView {
   filteredOut: boolean;
   /** The renderer's click callback; undefined when the widget does not take part. */
   onDatumClick: ((click: DatumClick) => void) | undefined;
+  /** Which filters reach the widget, while filters are set and its result is in. */
+  reach: FilterReach | undefined;
 }
 
 export function useWidgetCrossFilter(
@@ -90,10 +93,16 @@ export function useWidgetCrossFilter(
       onClick?.(widget, { ...click, columnType: types.get(click.column) ?? null }),
     [onClick, widget, types],
   );
+  const all = crossFilter?.filters ?? [];
   return {
     data: filtered,
     selection,
     filteredOut: !!data && data.rows.length > 0 && filtered?.rows.length === 0,
     onDatumClick: enabled && onClick ? handle : undefined,
+    // Every filter counts, those the widget's switch turns off included (it misses them).
+    reach:
+      crossFilter && all.length > 0 && data
+        ? filterReach(widget.id, types, crossFilter, enabled)
+        : undefined,
   };
 }

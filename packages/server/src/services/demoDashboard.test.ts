@@ -87,8 +87,8 @@ describe.each(DATABASES)("the Demo dashboard after setup on %s", (db) => {
       expect.arrayContaining([
         expect.objectContaining({ name: "Demo: Customers", type: "COUNTER", sizeX: 2 }),
         expect.objectContaining({ name: "Demo: Orders per day", type: "CHART", sizeX: 3 }),
-        expect.objectContaining({ name: "Demo: Orders by country", type: "CHART", row: 6 }),
-        expect.objectContaining({ name: "Demo: Orders by status", type: "CHART", row: 6 }),
+        expect.objectContaining({ name: "Demo: Orders by country", type: "CHART", row: 5 }),
+        expect.objectContaining({ name: "Demo: Orders by status", type: "CHART", row: 5 }),
         expect.objectContaining({ name: "Demo: Latest orders", type: "TABLE", sizeX: 4 }),
         expect.objectContaining({ name: "Demo: Orders per month", type: "CHART", sizeX: 3 }),
       ]),

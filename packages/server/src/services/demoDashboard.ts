@@ -38,15 +38,15 @@ interface Position {
  * target, not a widget.
  */
 const CHART_POSITIONS: Readonly<Record<string, Position>> = {
-  [ORDERS_BY_COUNTRY]: { col: 0, row: 6, sizeX: 3, sizeY: 8 },
-  [ORDERS_BY_STATUS]: { col: 3, row: 6, sizeX: 3, sizeY: 8 },
-  [LATEST_ORDERS]: { col: 0, row: 14, sizeX: 4, sizeY: 9 },
-  [CUSTOMERS]: { col: 4, row: 14, sizeX: 2, sizeY: 9 },
-  [ORDERS_PER_DAY]: { col: 0, row: 23, sizeX: 3, sizeY: 8 },
-  [ORDERS_PER_MONTH]: { col: 3, row: 23, sizeX: 3, sizeY: 8 },
+  [ORDERS_BY_COUNTRY]: { col: 0, row: 5, sizeX: 3, sizeY: 8 },
+  [ORDERS_BY_STATUS]: { col: 3, row: 5, sizeX: 3, sizeY: 8 },
+  [LATEST_ORDERS]: { col: 0, row: 13, sizeX: 4, sizeY: 9 },
+  [CUSTOMERS]: { col: 4, row: 13, sizeX: 2, sizeY: 9 },
+  [ORDERS_PER_DAY]: { col: 0, row: 22, sizeX: 3, sizeY: 8 },
+  [ORDERS_PER_MONTH]: { col: 3, row: 22, sizeX: 3, sizeY: 8 },
 };
 
-const TEXT_POSITION: Position = { col: 0, row: 0, sizeX: 6, sizeY: 6 };
+const TEXT_POSITION: Position = { col: 0, row: 0, sizeX: 6, sizeY: 5 };
 
 /** Redash's full position: the place plus the default size limits and no auto height. */
 function fullPosition(place: Position) {

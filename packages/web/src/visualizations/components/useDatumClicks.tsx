@@ -39,7 +39,6 @@ export interface DatumClicks {
   onDatumClick: ((click: DatumClick) => void) | undefined;
   /** The menu of actions while it is open. */
   menu: ReactNode;
-  menuOpen: boolean;
 }
 
 export function useDatumClicks(actions: readonly DatumAction[] | undefined): DatumClicks {
@@ -126,5 +125,5 @@ export function useDatumClicks(actions: readonly DatumAction[] | undefined): Dat
       </Dropdown>
     ) : null;
 
-  return { wrapperProps: { ref, onClickCapture }, onDatumClick, menu, menuOpen: menu !== null };
+  return { wrapperProps: { ref, onClickCapture }, onDatumClick, menu };
 }

@@ -9,7 +9,6 @@ import { normalizeData } from "./lib/normalize";
 import { VisualizationRenderer } from "./VisualizationRenderer";
 import {
   resolveFormats,
-  type EditorProps,
   type Options,
   type QueryResultData,
   type VisualizationFormats,
@@ -21,8 +20,6 @@ export interface VisualizationEditorProps {
   data: QueryResultData;
   onChange: (visualization: VisualizationSpec) => void;
   formats?: Partial<VisualizationFormats>;
-  /** Where link columns find their targets (see EditorProps). */
-  drillDownTargets?: EditorProps["drillDownTargets"];
 }
 
 /** Options as the editor saves them: defaults filled in, runtime-only keys dropped. */
@@ -42,7 +39,6 @@ export function VisualizationEditor({
   data: rawData,
   onChange,
   formats: partialFormats,
-  drillDownTargets,
 }: VisualizationEditorProps) {
   const formats = useMemo(() => resolveFormats(partialFormats), [partialFormats]);
   const data = useMemo(() => normalizeData(rawData), [rawData]);
@@ -95,7 +91,6 @@ export function VisualizationEditor({
                 options={options}
                 data={data}
                 formats={formats}
-                drillDownTargets={drillDownTargets}
                 onOptionsChange={(changes) =>
                   onChange({ ...visualization, options: mergeOptions(options, changes) })
                 }

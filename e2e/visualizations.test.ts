@@ -444,6 +444,37 @@ describe("visualizations in the embed page", () => {
     await context.close();
   });
 
+  it("CHART pie with thin slices: no label overprints another", { timeout: 60_000 }, async () => {
+    // One large slice and many thin ones side by side, as a long tail draws them.
+    const values = [2000, 40, 35, 30, 28, 25, 22, 20, 18, 15, 12, 10, 8, 6, 4, 2];
+    const sql = `SELECT * FROM (VALUES ${values
+      .map((v, i) => `('Item ${i + 1}', ${v})`)
+      .join(", ")}) AS t(item, amount)`;
+    const { page, context, errors } = await embed(sql, "CHART", "Long tail", {
+      globalSeriesType: "pie",
+      columnMapping: { item: "x", amount: "y" },
+      legend: { enabled: true },
+      showDataLabels: true,
+    });
+    const chart = await chartDrawn(page);
+    expect(chart.series[0]!.names).toHaveLength(values.length);
+    const { texts } = await readTexts(page);
+    const labels = texts.filter((t) => t.visible && /%$/.test(t.text));
+    // The large slice keeps its label; the thin ones that would overprint show none.
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.length).toBeLessThan(values.length);
+    expect(overlapping(labels)).toEqual([]);
+    await screenshot(page, "viz-chart-pie-thin-slices");
+    await page.setViewportSize(PHONE);
+    await page.waitForTimeout(800);
+    expect(
+      overlapping((await readTexts(page)).texts.filter((t) => t.visible && /%$/.test(t.text))),
+    ).toEqual([]);
+    await screenshot(page, "viz-chart-pie-thin-slices-phone");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it(
     "CHART crowded category axis: every label drawn, rotated, inside the canvas",
     { timeout: 60_000 },

@@ -9,6 +9,7 @@ import { normalizeData } from "./lib/normalize";
 import { VisualizationRenderer } from "./VisualizationRenderer";
 import {
   resolveFormats,
+  type EditorProps,
   type Options,
   type QueryResultData,
   type VisualizationFormats,
@@ -20,6 +21,8 @@ export interface VisualizationEditorProps {
   data: QueryResultData;
   onChange: (visualization: VisualizationSpec) => void;
   formats?: Partial<VisualizationFormats>;
+  /** Where link columns find their targets (see EditorProps). */
+  drillDownTargets?: EditorProps["drillDownTargets"];
 }
 
 /** Options as the editor saves them: defaults filled in, runtime-only keys dropped. */
@@ -39,6 +42,7 @@ export function VisualizationEditor({
   data: rawData,
   onChange,
   formats: partialFormats,
+  drillDownTargets,
 }: VisualizationEditorProps) {
   const formats = useMemo(() => resolveFormats(partialFormats), [partialFormats]);
   const data = useMemo(() => normalizeData(rawData), [rawData]);
@@ -91,6 +95,7 @@ export function VisualizationEditor({
                 options={options}
                 data={data}
                 formats={formats}
+                drillDownTargets={drillDownTargets}
                 onOptionsChange={(changes) =>
                   onChange({ ...visualization, options: mergeOptions(options, changes) })
                 }

@@ -1,6 +1,7 @@
 import { Alert, Spin } from "antd";
 import { memo, Suspense, useEffect, useMemo, useState } from "react";
 import { VisualizationErrorBoundary } from "./components/ErrorBoundary";
+import { DatumMenuOpen } from "./components/datumMenuOpen";
 import { clickHint, useDatumClicks } from "./components/useDatumClicks";
 import { RenderContextValue } from "./components/renderContextValue";
 import { findDefinition } from "./definitions";
@@ -101,18 +102,20 @@ export const VisualizationRenderer = memo(function VisualizationRenderer(
           {/* Chart types load their drawing code on first use (definitions.ts). */}
           <Suspense fallback={<Spin />}>
             <RenderContextValue.Provider value={context}>
-              <Renderer
-                name={visualization.name}
-                options={options}
-                data={filtered}
-                formats={formats}
-                context={context}
-                onOptionsChange={onOptionsChange}
-                hideToolbox={hideToolbox}
-                onDatumClick={clicks.onDatumClick}
-                clickHint={hint}
-                selection={props.selection}
-              />
+              <DatumMenuOpen.Provider value={clicks.menuOpen}>
+                <Renderer
+                  name={visualization.name}
+                  options={options}
+                  data={filtered}
+                  formats={formats}
+                  context={context}
+                  onOptionsChange={onOptionsChange}
+                  hideToolbox={hideToolbox}
+                  onDatumClick={clicks.onDatumClick}
+                  clickHint={hint}
+                  selection={props.selection}
+                />
+              </DatumMenuOpen.Provider>
             </RenderContextValue.Provider>
           </Suspense>
         </VisualizationErrorBoundary>

@@ -1,4 +1,5 @@
 // The data and records every visualization receives, and the host settings that shape formatting.
+import type { DrillDownTargetSource } from "../components/drillDown/drillDownTargets";
 
 export interface QueryResultColumn {
   name: string;
@@ -144,4 +145,9 @@ export interface EditorProps {
   onOptionsChange: (changes: Options) => void;
   /** Replace the whole options object (for keys that are replaced, not merged). */
   onReplaceOptions: (options: Options) => void;
+  /**
+   * Where link columns find the dashboards and queries they may open, handed in by the host;
+   * without it a link column offers its URL template only.
+   */
+  drillDownTargets?: DrillDownTargetSource;
 }

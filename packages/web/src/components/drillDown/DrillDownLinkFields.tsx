@@ -5,12 +5,8 @@ import { Alert, Checkbox, Segmented, Select, Spin, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
 import type { DrillDownTarget } from "@sightline/core";
 import { suggestedParameters, withParameterColumn, type DrillDownDraft } from "./drillDownDraft";
-import {
-  useTargetParameters,
-  useTargetSearch,
-  type TargetParameter,
-  type TargetType,
-} from "./useDrillDownTargets";
+import type { DrillDownTargetSource, TargetParameter, TargetType } from "./drillDownTargets";
+import { useTargetParameters, useTargetSearch } from "./useDrillDownTargets";
 import styles from "./DrillDownLinkFields.module.css";
 
 const TYPE_OPTIONS: { value: TargetType; label: string }[] = [
@@ -25,6 +21,8 @@ export interface DrillDownLinkFieldsProps {
   columns: readonly string[];
   /** Where the values come from, for the mapping's help text. */
   source: "clicked" | "row";
+  /** Where the targets and their parameters are read from. */
+  targets: DrillDownTargetSource;
 }
 
 function targetKey(target: DrillDownTarget): string {
@@ -36,10 +34,11 @@ export function DrillDownLinkFields({
   onChange,
   columns,
   source,
+  targets: targetSource,
 }: DrillDownLinkFieldsProps) {
   const [text, setText] = useState("");
-  const search = useTargetSearch(draft.targetType, text);
-  const parameters = useTargetParameters(draft.target);
+  const search = useTargetSearch(targetSource, draft.targetType, text);
+  const parameters = useTargetParameters(targetSource, draft.target);
   const noun = draft.targetType === "query" ? "query" : "dashboard";
   // The chosen target stays among the options even when the search no longer finds it.
   const found = search.data ?? [];
@@ -96,6 +95,7 @@ export function DrillDownLinkFields({
           onChange={onChange}
           columns={columns}
           source={source}
+          targets={targetSource}
           state={parameters}
         />
       )}

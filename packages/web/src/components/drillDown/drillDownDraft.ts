@@ -1,6 +1,6 @@
 // A drill-down link while it is being set up: the form's state, and the link it saves.
 import type { DrillDownLink, DrillDownParameter, DrillDownTarget } from "@sightline/core";
-import type { TargetParameter, TargetType } from "./useDrillDownTargets";
+import type { TargetParameter, TargetType } from "./drillDownTargets";
 
 export interface DrillDownDraft {
   targetType: TargetType;

@@ -10,6 +10,7 @@ import {
   saveVisualization,
 } from "../../api/queries";
 import { notify } from "../../app/notifications";
+import { apiDrillDownTargets } from "../../components/drillDown/apiDrillDownTargets";
 import { useVisualizationFormats } from "../../app/visualizationFormats";
 import {
   DEFAULT_FORMATS,
@@ -217,6 +218,7 @@ export function VisualizationDialog(props: VisualizationDialogProps) {
           visualization={spec}
           data={props.data}
           formats={formats}
+          drillDownTargets={apiDrillDownTargets}
           onChange={(next) => {
             // A new visualization given another type starts from that type's defaults: with
             // the organisation's formats too, as the first type did.

@@ -8,6 +8,9 @@ import type { ChartOptions } from "./options";
 import { preparePies, type ChartPoint } from "./prepare";
 import { pointText } from "./text";
 
+/** Degrees of a slice below which its label is left out: about a label's height at the rim. */
+export const MIN_LABEL_ANGLE = 12;
+
 export function buildPie(
   data: QueryResultData,
   options: ChartOptions,
@@ -17,7 +20,9 @@ export function buildPie(
   const n = pies.length;
   const rows = n <= 1 ? 1 : n <= 3 && ctx.width >= ctx.height ? 1 : 2;
   const cols = Math.max(1, Math.ceil(n / rows));
-  const legendShown = options.legend?.enabled !== false;
+  const names = [...new Set(pies.flatMap((p) => p.slices.map((s) => s.label)))];
+  const legend = legendOption(options, ctx, names);
+  const legendShown = legend.show === true;
   const below = options.legend?.placement === "below" || ctx.width <= 600;
   const usableW = ctx.width - (legendShown && !below ? Math.min(180, ctx.width * 0.25) : 0);
   const usableH = ctx.height - (legendShown && below ? 40 : 0) - 10;
@@ -46,6 +51,10 @@ export function buildPie(
         formatter: (p: { percent: number }) => formatNumber(p.percent, "0[.]0%", ctx.seps),
         color: "#ffffff",
       },
+      // A slice too thin for its label shows none (its tooltip has it), and labels that would
+      // still overprint each other are hidden.
+      minShowLabelAngle: MIN_LABEL_ANGLE,
+      labelLayout: { hideOverlap: true },
       labelLine: { show: false },
     };
   });
@@ -58,10 +67,9 @@ export function buildPie(
         textAlign: "center",
         textStyle: { fontSize: 12, fontWeight: "normal" },
       }));
-  const names = [...new Set(pies.flatMap((p) => p.slices.map((s) => s.label)))];
   const option: Obj = {
     title: titles,
-    legend: legendOption(options, ctx, names),
+    legend,
     tooltip: {
       trigger: "item",
       confine: true,

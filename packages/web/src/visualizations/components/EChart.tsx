@@ -11,6 +11,7 @@ import {
 } from "react";
 import { markRendered } from "../lib/renderMark";
 import { moveFocus, reachableCounts, type ChartFocus } from "./chartKeyboard";
+import { useDatumMenuOpen } from "./datumMenuOpen";
 import { useRenderContext } from "./renderContextValue";
 
 // Browser tests and benchmarks read what is drawn through this (echarts.getInstanceByDom).
@@ -126,6 +127,17 @@ export function EChart({ option, onClick, style, notMerge = true, onEvent }: ECh
       for (const { name, handler } of bound) chart.off(name, handler);
     };
   }, [chart, eventNames]);
+
+  // While the menu of click actions is open at a value, no tooltip shows beside it.
+  const menuOpen = useDatumMenuOpen();
+  const hasTooltip = !!option.tooltip;
+  const tipsOff = useRef(false);
+  useEffect(() => {
+    if (!chart || chart.isDisposed() || !hasTooltip || tipsOff.current === menuOpen) return;
+    tipsOff.current = menuOpen;
+    if (menuOpen) chart.dispatchAction({ type: "hideTip" });
+    chart.setOption({ tooltip: { triggerOn: menuOpen ? "none" : "mousemove|click" } });
+  }, [menuOpen, chart, hasTooltip]);
 
   // Only the first option animates: later ones (new rows, a cross-filter, an edited setting) are
   // drawn at once, so a dashboard of charts updating together is not busy animating for a second.

@@ -39,6 +39,7 @@ export interface DatumClicks {
   onDatumClick: ((click: DatumClick) => void) | undefined;
   /** The menu of actions while it is open. */
   menu: ReactNode;
+  menuOpen: boolean;
 }
 
 export function useDatumClicks(actions: readonly DatumAction[] | undefined): DatumClicks {
@@ -125,5 +126,5 @@ export function useDatumClicks(actions: readonly DatumAction[] | undefined): Dat
       </Dropdown>
     ) : null;
 
-  return { wrapperProps: { ref, onClickCapture }, onDatumClick, menu };
+  return { wrapperProps: { ref, onClickCapture }, onDatumClick, menu, menuOpen: menu !== null };
 }

@@ -5,9 +5,9 @@
 import { registerMap } from "echarts/core";
 import type { Feature, FeatureCollection, Geometry } from "geojson";
 import type { GeometryCollection, Topology } from "topojson-specification";
-import { loadJapan, type SvgRegions } from "./japan";
+import { loadJapan } from "./japan";
+import type { GeoProperties, SvgRegions } from "./mapRegions";
 
-export type GeoProperties = Record<string, string>;
 export type GeoCollection = FeatureCollection<Geometry, GeoProperties>;
 
 export interface MapDefinition {

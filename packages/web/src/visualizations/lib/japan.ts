@@ -1,6 +1,6 @@
 // Japan/Prefectures for CHOROPLETH: outlines from @svg-maps/japan (CC BY 4.0, Victor Cazanave)
 // drawn as an ECharts SVG map, and the region properties Redash's catalogue lists, per prefecture.
-import type { GeoProperties } from "./geo";
+import type { GeoProperties, SvgRegions } from "./mapRegions";
 
 export type PrefectureType = "Dō" | "To" | "Fu" | "Ken";
 
@@ -134,11 +134,6 @@ export function buildSvg(viewBox: string, locations: readonly SvgLocation[]): st
     .map((l) => `<path name="${escapeAttr(l.id)}" d="${escapeAttr(l.path)}"/>`)
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${escapeAttr(viewBox)}">${paths}</svg>`;
-}
-
-export interface SvgRegions {
-  svg: string;
-  regions: { name: string; properties: GeoProperties }[];
 }
 
 export async function loadJapan(): Promise<SvgRegions> {

@@ -8,6 +8,7 @@ import {
 } from "@ant-design/icons";
 import { Field, TextField } from "../components/controls";
 import { optionFields } from "../editorFields";
+import type { EditorProps } from "../types";
 import { DISPLAY_AS, type ColumnOptions } from "./columns";
 import { DrillDownColumnSettings } from "./DrillDownColumnSettings";
 
@@ -15,10 +16,12 @@ export function ColumnsEditor({
   columns,
   onChange,
   kind,
+  drillDownTargets,
 }: {
   columns: ColumnOptions[];
   onChange: (columns: ColumnOptions[]) => void;
   kind: "table" | "details";
+  drillDownTargets?: EditorProps["drillDownTargets"];
 }) {
   const update = (name: string, changes: Partial<ColumnOptions>) =>
     onChange(columns.map((c) => (c.name === name ? { ...c, ...changes } : c)));
@@ -70,6 +73,7 @@ export function ColumnsEditor({
             column={c}
             kind={kind}
             columnNames={columns.map((col) => col.name)}
+            drillDownTargets={drillDownTargets}
             onChange={(changes) => update(c.name, changes)}
           />
         ),
@@ -84,11 +88,13 @@ function ColumnSettings({
   column: c,
   kind,
   columnNames,
+  drillDownTargets,
   onChange,
 }: {
   column: ColumnOptions;
   kind: "table" | "details";
   columnNames: readonly string[];
+  drillDownTargets?: EditorProps["drillDownTargets"];
   onChange: (changes: Partial<ColumnOptions>) => void;
 }) {
   const f = optionFields(c, onChange);
@@ -153,7 +159,12 @@ function ColumnSettings({
       ) : null}
       {c.displayAs === "link" ? (
         <>
-          <DrillDownColumnSettings column={c} columnNames={columnNames} onChange={onChange}>
+          <DrillDownColumnSettings
+            column={c}
+            columnNames={columnNames}
+            targets={drillDownTargets}
+            onChange={onChange}
+          >
             {f.text("URL template", "linkUrlTemplate")}
             {f.check("Open in new tab", "linkOpenInNewTab")}
           </DrillDownColumnSettings>

@@ -3,6 +3,7 @@
 import { Radio } from "antd";
 import { useState } from "react";
 import { readDrillDownLink } from "@sightline/core";
+import type { DrillDownTargetSource } from "../../components/drillDown/drillDownTargets";
 import { DrillDownLinkFields } from "../../components/drillDown/DrillDownLinkFields";
 import {
   draftFromLink,
@@ -17,12 +18,15 @@ type LinkKind = "template" | "target";
 export function DrillDownColumnSettings({
   column,
   columnNames,
+  targets,
   onChange,
   children,
 }: {
   column: ColumnOptions;
   /** Every column of the row, offered for the target's parameters. */
   columnNames: readonly string[];
+  /** Where dashboards and queries are found, as the editor's host hands it in; none: URL only. */
+  targets: DrillDownTargetSource | undefined;
   onChange: (changes: Partial<ColumnOptions>) => void;
   /** The URL template fields, shown for the template kind. */
   children: React.ReactNode;
@@ -35,6 +39,7 @@ export function DrillDownColumnSettings({
     // Until a target is chosen the column keeps no link; the URL template applies meanwhile.
     onChange({ drillDown: linkFromDraft(next, undefined) ?? undefined });
   };
+  if (!targets) return <>{children}</>;
   return (
     <>
       <Field label="Link to">
@@ -56,7 +61,13 @@ export function DrillDownColumnSettings({
         />
       </Field>
       {kind === "target" ? (
-        <DrillDownLinkFields draft={draft} onChange={change} columns={columnNames} source="row" />
+        <DrillDownLinkFields
+          draft={draft}
+          onChange={change}
+          columns={columnNames}
+          source="row"
+          targets={targets}
+        />
       ) : (
         children
       )}

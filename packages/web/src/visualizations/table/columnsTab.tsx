@@ -12,7 +12,7 @@ import type { ColumnOptions } from "./columns";
 export function useColumnsTab<O extends Options & { columns: ColumnOptions[] }>(
   kind: "table" | "details",
   read: (stored: Options, columns: QueryResultColumn[], formats: VisualizationFormats) => O,
-  { options: stored, data, formats, onReplaceOptions }: EditorProps,
+  { options: stored, data, formats, onReplaceOptions, drillDownTargets }: EditorProps,
 ) {
   const options = useMemo(
     () => read(stored, data.columns, formats),
@@ -23,6 +23,7 @@ export function useColumnsTab<O extends Options & { columns: ColumnOptions[] }>(
     <ColumnsEditor
       kind={kind}
       columns={options.columns}
+      drillDownTargets={drillDownTargets}
       onChange={(columns) => onReplaceOptions({ ...stored, ...options, columns })}
     />,
   );

@@ -13,6 +13,7 @@ import {
 import { DrillDownLinkFields } from "../../../components/drillDown/DrillDownLinkFields";
 import { useSaveWidgetDrillDown } from "./useSaveWidgetDrillDown";
 import { useTargetParameters } from "../../../components/drillDown/useDrillDownTargets";
+import { apiDrillDownTargets } from "../../../components/drillDown/apiDrillDownTargets";
 
 export const DRILL_DOWN_DIALOG_TITLE = "Drill-down";
 
@@ -29,7 +30,7 @@ interface DrillDownDialogProps {
 export function DrillDownDialog({ widget, columns, onClose, onSaved }: DrillDownDialogProps) {
   const stored = readWidgetDrillDown(widget.options);
   const [draft, setDraft] = useState<DrillDownDraft>(() => draftFromLink(stored));
-  const parameters = useTargetParameters(draft.target);
+  const parameters = useTargetParameters(apiDrillDownTargets, draft.target);
   const { save, saving } = useSaveWidgetDrillDown(widget, (options) => {
     onSaved(widget.id, options);
     onClose();
@@ -60,7 +61,13 @@ export function DrillDownDialog({ widget, columns, onClose, onSaved }: DrillDown
         A click on a value of this widget opens another dashboard or query, with the clicked values
         as its parameters. Clicks then no longer filter this dashboard.
       </Typography.Paragraph>
-      <DrillDownLinkFields draft={draft} onChange={setDraft} columns={columns} source="clicked" />
+      <DrillDownLinkFields
+        draft={draft}
+        onChange={setDraft}
+        columns={columns}
+        source="clicked"
+        targets={apiDrillDownTargets}
+      />
     </Modal>
   );
 }

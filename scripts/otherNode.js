@@ -45,7 +45,7 @@ function withNode(nodeHome, extra = {}) {
 }
 
 /**
- * Runs the unit-and-api project on Node `major`; answers its counts (a failure to set up counts
+ * Runs the server's and core's tests of the unit-and-api project on Node `major`; answers its counts (a failure to set up counts
  * as one failed test, with the reason printed).
  */
 export function testOnNode(major) {
@@ -61,6 +61,10 @@ export function testOnNode(major) {
         "run",
         "--project",
         "unit-and-api",
+        // The server's API and runner tests and core's rules; the web app's unit tests run in
+        // jsdom, where the Node version changes nothing, so they run once (on the machine's Node).
+        "packages/server/",
+        "packages/core/",
         "--reporter=default",
         "--reporter=json",
         `--outputFile.json=${report}`,

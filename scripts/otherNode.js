@@ -45,8 +45,8 @@ function withNode(nodeHome, extra = {}) {
 }
 
 /**
- * Runs the server's and core's tests of the unit-and-api project on Node `major`; answers its counts (a failure to set up counts
- * as one failed test, with the reason printed).
+ * Runs the server's and core's tests of the unit-and-api project on Node `major`; answers its
+ * counts (a failure to set up counts as one failed test, with the reason printed).
  */
 export function testOnNode(major) {
   try {

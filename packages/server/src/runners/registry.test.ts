@@ -4,6 +4,7 @@ import { getRunner, listRunners } from "./registry";
 describe("runner registry", () => {
   it("registers every type under its Redash identifier, sorted by name", () => {
     expect(listRunners().map((r) => [r.type, r.name])).toEqual([
+      ["clickhouse", "ClickHouse"],
       ["duckdb", "DuckDB"],
       ["json", "JSON"],
       ["mysql", "MySQL"],

@@ -1,3 +1,4 @@
+import { clickhouseRunner } from "./clickhouse";
 import { duckdbRunner } from "./duckdb";
 import { jsonRunner } from "./json";
 import { mysqlRunner } from "./mysql";
@@ -8,10 +9,15 @@ import type { Runner } from "./types";
 
 /** Every data source type Sightline can query, by Redash type identifier. */
 export const runners: ReadonlyMap<string, Runner> = new Map(
-  [sqliteRunner, duckdbRunner, pgRunner, mysqlRunner, jsonRunner, resultsRunner].map((runner) => [
-    runner.type,
-    runner,
-  ]),
+  [
+    sqliteRunner,
+    duckdbRunner,
+    pgRunner,
+    mysqlRunner,
+    jsonRunner,
+    resultsRunner,
+    clickhouseRunner,
+  ].map((runner) => [runner.type, runner]),
 );
 
 export function getRunner(type: string): Runner | undefined {

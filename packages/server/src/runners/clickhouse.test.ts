@@ -1,0 +1,247 @@
+// The ClickHouse runner against a real server (Debian's clickhouse-server, started by the test).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  clickhouseExec,
+  startTestClickHouse,
+  type TestClickHouse,
+} from "../testing/clickhouseServer";
+import { clickhouseRunner } from "./clickhouse";
+import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
+
+let server: TestClickHouse | null = null;
+const db = `sl_${Math.random().toString(36).slice(2, 8)}`;
+const ctx = testContext();
+const options = () => ({
+  url: server!.url,
+  user: server!.user,
+  password: server!.password,
+  dbname: db,
+});
+
+beforeAll(async () => {
+  server = await startTestClickHouse();
+  if (!server) return;
+  await clickhouseExec(server.url, `CREATE DATABASE ${db}`);
+  await clickhouseExec(
+    server.url,
+    `CREATE TABLE ${db}.events (id UInt64, name String, amount Decimal(18, 4),
+       at DateTime, day Date, tags Array(String), note Nullable(String),
+       kind LowCardinality(String)) ENGINE = MergeTree ORDER BY id`,
+  );
+  await clickhouseExec(
+    server.url,
+    `INSERT INTO ${db}.events VALUES
+       (18446744073709551615, 'tab\\there', 12345678901234.5678, '2024-01-02 03:04:05',
+        '2024-01-02', ['a', 'it''s'], NULL, 'x'),
+       (2, 'two', 1.5, '2024-02-03 00:00:00', '2024-02-03', [], 'n', 'y')`,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("clickhouse runner", () => {
+  const skip = () => !server;
+
+  it("maps every column type, keeping 64-bit integers and decimals exact", async (t) => {
+    if (skip()) return t.skip();
+    const { columns, rows } = await runAll(
+      clickhouseRunner.run(options(), `SELECT * FROM ${db}.events ORDER BY id DESC`, ctx),
+    );
+    expect(columns.map((c) => [c.name, c.type])).toEqual([
+      ["id", "integer"],
+      ["name", "string"],
+      ["amount", "float"],
+      ["at", "datetime"],
+      ["day", "date"],
+      ["tags", "string"],
+      ["note", "string"],
+      ["kind", "string"],
+    ]);
+    expect(rows[0]).toEqual([
+      "18446744073709551615",
+      "tab\there",
+      "12345678901234.5678",
+      "2024-01-02T03:04:05",
+      "2024-01-02",
+      '["a","it\'s"]',
+      null,
+      "x",
+    ]);
+    expect(rows[1]).toEqual([2, "two", 1.5, "2024-02-03T00:00:00", "2024-02-03", "[]", "n", "y"]);
+  });
+
+  it("reads scalars, tuples, wide integers and NaN", async (t) => {
+    if (skip()) return t.skip();
+    const { columns, rows } = await runAll(
+      clickhouseRunner.run(
+        options(),
+        `SELECT toInt64(-9007199254740993) AS big, toInt64(42) AS small, toUInt8(7) AS u8,
+           toFloat64(1.25) AS f, nan AS n, (1, 'x', [1.5]) AS tup, toUUID('61f0c404-5cb3-11e7-907b-a6006ad3dba0') AS id,
+           toFixedString('ab', 4) AS fixed, CAST(NULL AS Nullable(DateTime)) AS nothing`,
+        ctx,
+      ),
+    );
+    expect(columns.map((c) => c.type)).toEqual([
+      "integer",
+      "integer",
+      "integer",
+      "float",
+      "float",
+      "string",
+      "string",
+      "string",
+      "datetime",
+    ]);
+    expect(rows).toEqual([
+      [
+        "-9007199254740993",
+        42,
+        7,
+        1.25,
+        null,
+        '[1,"x",[1.5]]',
+        "61f0c404-5cb3-11e7-907b-a6006ad3dba0",
+        "ab",
+        null,
+      ],
+    ]);
+  });
+
+  it("streams a big result in batches", async (t) => {
+    if (skip()) return t.skip();
+    const { rows, batches } = await runAll(
+      clickhouseRunner.run(options(), "SELECT number, toString(number) FROM numbers(100000)", ctx),
+    );
+    expect(rows).toHaveLength(100_000);
+    expect(rows[99_999]).toEqual([99_999, "99999"]);
+    expect(batches).toBeGreaterThan(1);
+  });
+
+  it("refuses writes unless read-only is turned off", async (t) => {
+    if (skip()) return t.skip();
+    await expect(
+      runAll(
+        clickhouseRunner.run(
+          options(),
+          `CREATE TABLE ${db}.refused (x UInt8) ENGINE = Memory`,
+          ctx,
+        ),
+      ),
+    ).rejects.toThrow(/readonly/i);
+    await expect(
+      runAll(
+        clickhouseRunner.run(
+          { ...options(), read_only: false },
+          `CREATE TABLE ${db}.made (x UInt8) ENGINE = Memory`,
+          ctx,
+        ),
+      ),
+    ).rejects.toThrow(/no data/);
+    expect(await clickhouseExec(server!.url, `EXISTS TABLE ${db}.made`)).toBe("1\n");
+  });
+
+  it("runs for an account that is read-only already (no settings may be sent)", async (t) => {
+    if (skip()) return t.skip();
+    const { rows } = await runAll(
+      clickhouseRunner.run(
+        { url: server!.url, user: server!.readonlyUser, dbname: db },
+        "SELECT count() FROM events",
+        { ...ctx, timeoutMs: 30_000 },
+      ),
+    );
+    expect(rows).toEqual([[2]]);
+  });
+
+  it("stops a query on cancel and on timeout, killing it in the server", async (t) => {
+    if (skip()) return t.skip();
+    const slow = "SELECT sleepEachRow(0.5), number FROM numbers(100) SETTINGS max_block_size = 1";
+    const cancelled = await timeRejection(
+      runAll(clickhouseRunner.run(options(), slow, { ...ctx, signal: abortAfter(500) })),
+    );
+    expect(cancelled.error.message).toBe("Query cancelled by user.");
+    expect(cancelled.ms).toBeLessThan(10_000);
+    const timedOut = await timeRejection(
+      runAll(clickhouseRunner.run(options(), slow, { ...ctx, timeoutMs: 1000 })),
+    );
+    expect(timedOut.error.message).toMatch(/time limit of 1 second/);
+    // Both are gone from the server, not only from Sightline.
+    await expect
+      .poll(
+        async () =>
+          clickhouseExec(
+            server!.url,
+            "SELECT count() FROM system.processes WHERE query_id LIKE 'sightline-%'",
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe("0\n");
+  });
+
+  it("tests the connection and says what failed", async (t) => {
+    if (skip()) return t.skip();
+    await clickhouseRunner.test(options(), ctx);
+    await expect(clickhouseRunner.test({ ...options(), password: "wrong" }, ctx)).rejects.toThrow(
+      /password/i,
+    );
+    await expect(
+      clickhouseRunner.test({ ...options(), url: "http://127.0.0.1:1" }, ctx),
+    ).rejects.toThrow(/Could not reach ClickHouse at http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+    await expect(clickhouseRunner.test({ ...options(), url: "ftp://x" }, ctx)).rejects.toThrow(
+      /http:\/\/ or https:\/\//,
+    );
+  });
+
+  it("never puts the password in the URL, also when Redash's URL carried it", async () => {
+    const seen: { url: string; authorization: string }[] = [];
+    const fake = http.createServer((request, response) => {
+      seen.push({ url: request.url ?? "", authorization: request.headers.authorization ?? "" });
+      request.resume();
+      request.on("end", () => response.end("u\nString\nme\n"));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (fake.address() as AddressInfo).port;
+      const { rows } = await runAll(
+        clickhouseRunner.run(
+          { url: `http://127.0.0.1:${port}/?user=me&password=pa%20ss`, dbname: "d" },
+          "SELECT currentUser() AS u",
+          ctx,
+        ),
+      );
+      expect(rows).toEqual([["me"]]);
+      expect(seen[0].url).not.toMatch(/pa(%20| |\+)ss|password/);
+      expect(seen[0].authorization).toBe(`Basic ${Buffer.from("me:pa ss").toString("base64")}`);
+    } finally {
+      fake.close();
+    }
+  });
+
+  it("lists the schema per database, lazily too", async (t) => {
+    if (skip()) return t.skip();
+    const schema = await clickhouseRunner.getSchema(options(), { ...ctx, timeoutMs: 30_000 });
+    const events = schema.find((table) => table.name === `${db}.events`);
+    expect(events?.columns.slice(0, 3)).toEqual([
+      { name: "id", type: "UInt64" },
+      { name: "name", type: "String" },
+      { name: "amount", type: "Decimal(18, 4)" },
+    ]);
+    expect(schema.some((table) => table.name.startsWith("system."))).toBe(false);
+    expect(await clickhouseRunner.listDatabases!(options(), ctx)).toContain(db);
+    expect(await clickhouseRunner.listTables!(options(), db, ctx)).toEqual(["events", "made"]);
+    const columns = await clickhouseRunner.listColumns!(options(), db, "events", ctx);
+    expect(columns.map((c) => c.name)).toEqual([
+      "id",
+      "name",
+      "amount",
+      "at",
+      "day",
+      "tags",
+      "note",
+      "kind",
+    ]);
+  });
+});

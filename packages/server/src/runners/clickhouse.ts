@@ -1,0 +1,313 @@
+// ClickHouse over HTTP(S) with the official client: results streamed as TabSeparated text (every
+// type readable, 64-bit values exact), cancellation by KILL QUERY on the run's query id, the
+// data source's timeout as max_execution_time, read-only by the `readonly` setting.
+import type { ClickHouseClient } from "@clickhouse/client";
+import { BatchChannel } from "./batchChannel";
+import {
+  DEFAULT_URL,
+  clickhouseMessage,
+  endpointOf,
+  newQueryId,
+  openClient,
+  quoteString,
+  runSettings,
+  withSettingsRetry,
+} from "./clickhouseClient";
+import {
+  clickhouseCell,
+  clickhouseColumn,
+  unescapeText,
+  type ClickHouseColumn,
+} from "./clickhouseValues";
+import { watchQuery } from "./queryWatch";
+import { schemaTables } from "./schemaTables";
+import type {
+  Cell,
+  DataSourceOptions,
+  QueryRun,
+  RunContext,
+  Runner,
+  SchemaColumn,
+  SchemaTable,
+} from "./types";
+import { buildColumns } from "./values";
+
+const BATCH_SIZE = 5000;
+const FORMAT = "TabSeparatedWithNamesAndTypes";
+const SYSTEM_DATABASES = ["system", "information_schema", "INFORMATION_SCHEMA"];
+
+/** Lines of a TabSeparated body, one at a time. */
+type Lines = AsyncIterator<string>;
+
+async function* linesOf(stream: AsyncIterable<{ text: string }[]>): AsyncGenerator<string> {
+  for await (const rows of stream) for (const row of rows) yield row.text;
+}
+
+/** An exception ClickHouse wrote into a body it had started (a failure mid-stream). */
+function streamedException(line: string): Error | null {
+  return /^Code: \d+[.,] .*Exception/.test(line)
+    ? new Error(clickhouseMessage(new Error(line)))
+    : null;
+}
+
+/** Stops the query in the server; the request's own abort only closes the connection. */
+async function killQuery(client: ClickHouseClient, queryId: string): Promise<void> {
+  try {
+    await client.command({ query: `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC` });
+  } catch {
+    // The query may be over already, or the account may not kill; the connection is closed anyway.
+  }
+}
+
+async function runQuery(
+  options: DataSourceOptions,
+  query: string,
+  ctx: RunContext,
+): Promise<QueryRun> {
+  const endpoint = endpointOf(options);
+  const watch = watchQuery(ctx);
+  const client = openClient(options, ctx.timeoutMs);
+  const queryId = newQueryId();
+  const request = new AbortController();
+  let closed = false;
+  let killed: Promise<void> | null = null;
+  const stop = () => {
+    killed ??= killQuery(client, queryId);
+    request.abort();
+  };
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    watch.dispose();
+    void (killed ?? Promise.resolve()).then(() => client.close().catch(() => undefined));
+  };
+  watch.signal.addEventListener("abort", stop, { once: true });
+
+  let lines: Lines;
+  let columns: ClickHouseColumn[];
+  let names: string[];
+  try {
+    if (watch.signal.aborted) throw watch.signal.reason;
+    const result = await withSettingsRetry(runSettings(options, ctx.timeoutMs), (settings) =>
+      client.query({
+        query,
+        format: FORMAT,
+        query_id: queryId,
+        clickhouse_settings: settings,
+        abort_signal: request.signal,
+      }),
+    );
+    lines = linesOf(result.stream() as AsyncIterable<{ text: string }[]>);
+    const header = await lines.next();
+    const types = await lines.next();
+    if (header.done || types.done) throw new Error("Query completed but it returned no data.");
+    const failure = streamedException(header.value);
+    if (failure) throw failure;
+    names = header.value.split("\t").map(unescapeText);
+    columns = types.value.split("\t").map((t) => clickhouseColumn(unescapeText(t)));
+  } catch (error) {
+    const explained = watch.explain(
+      error instanceof Error && error.message.startsWith("Query completed")
+        ? error
+        : new Error(clickhouseMessage(error, endpoint.url)),
+    );
+    stop();
+    close();
+    throw explained;
+  }
+
+  const channel = new BatchChannel(() => {
+    stop();
+    close();
+  });
+  watch.signal.addEventListener("abort", () => channel.fail(watch.signal.reason as Error), {
+    once: true,
+  });
+  void (async () => {
+    try {
+      let batch: Cell[][] = [];
+      for (;;) {
+        const next = await lines.next();
+        if (next.done) break;
+        const fields = next.value.split("\t");
+        if (fields.length !== columns.length) {
+          throw streamedException(next.value) ?? new Error("ClickHouse sent a malformed row.");
+        }
+        const row: Cell[] = new Array<Cell>(fields.length);
+        for (let i = 0; i < fields.length; i++) row[i] = clickhouseCell(fields[i], columns[i]);
+        batch.push(row);
+        if (batch.length >= BATCH_SIZE) {
+          if (!(await channel.push(batch))) return;
+          batch = [];
+        }
+      }
+      if (watch.signal.aborted) throw watch.signal.reason;
+      if (batch.length > 0 && !(await channel.push(batch))) return;
+      channel.end();
+    } catch (error) {
+      channel.fail(watch.explain(new Error(clickhouseMessage(error, endpoint.url))));
+      stop();
+    } finally {
+      close();
+    }
+  })();
+
+  return {
+    columns: buildColumns(names.map((name, i) => ({ name, type: columns[i].type }))),
+    batches: channel,
+  };
+}
+
+/**
+ * Reads a catalog query's rows as text. `what` names what was being read, for the message when
+ * the time runs out (the server's own max_execution_time stops it there too).
+ */
+async function catalogRows(
+  options: DataSourceOptions,
+  sql: string,
+  ctx: RunContext,
+  what: string,
+  timeoutMs: number | null = ctx.timeoutMs,
+): Promise<string[][]> {
+  const endpoint = endpointOf(options);
+  const client = openClient(options, timeoutMs);
+  const queryId = newQueryId();
+  const request = new AbortController();
+  const onAbort = () => request.abort();
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    timeoutMs && timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          void killQuery(client, queryId);
+          request.abort();
+        }, timeoutMs)
+      : null;
+  try {
+    const result = await withSettingsRetry(runSettings(options, timeoutMs), (settings) =>
+      client.query({
+        query: sql,
+        format: "TabSeparated",
+        query_id: queryId,
+        clickhouse_settings: settings,
+        abort_signal: request.signal,
+      }),
+    );
+    const body = await result.text();
+    return body === ""
+      ? []
+      : body
+          .replace(/\n$/, "")
+          .split("\n")
+          .map((line) => line.split("\t").map(unescapeText));
+  } catch (error) {
+    if (timedOut) {
+      throw new Error(
+        `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from ClickHouse at ${endpoint.url.origin}.`,
+        { cause: error },
+      );
+    }
+    throw new Error(clickhouseMessage(error, endpoint.url), { cause: error });
+  } finally {
+    if (timer) clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onAbort);
+    await client.close().catch(() => undefined);
+  }
+}
+
+const USER_DATABASES = `NOT IN (${SYSTEM_DATABASES.map(quoteString).join(", ")})`;
+
+async function listDatabases(options: DataSourceOptions, ctx: RunContext): Promise<string[]> {
+  const rows = await catalogRows(
+    options,
+    `SELECT name FROM system.databases WHERE name ${USER_DATABASES} ORDER BY name`,
+    ctx,
+    "the list of databases (system.databases)",
+  );
+  return rows.map(([name]) => name);
+}
+
+/**
+ * Every table's columns, one system.columns query per database so a big catalog is read in
+ * pieces, each within what is left of the schema's time.
+ */
+async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<SchemaTable[]> {
+  const budget = ctx.timeoutMs && ctx.timeoutMs > 0 ? ctx.timeoutMs - 1000 : null;
+  const deadline = budget ? Date.now() + budget : null;
+  const remaining = () => (deadline ? Math.max(deadline - Date.now(), 1) : null);
+  const databases = await listDatabases(options, { ...ctx, timeoutMs: remaining() });
+  const columns: [string, unknown, unknown][] = [];
+  for (const database of databases) {
+    const rows = await catalogRows(
+      options,
+      `SELECT table, name, type FROM system.columns WHERE database = ${quoteString(database)}`,
+      ctx,
+      `the columns of database "${database}" (system.columns)`,
+      remaining(),
+    );
+    for (const [table, name, type] of rows) columns.push([`${database}.${table}`, name, type]);
+  }
+  return schemaTables(columns);
+}
+
+export const clickhouseRunner: Runner = {
+  type: "clickhouse",
+  name: "ClickHouse",
+  syntax: "sql",
+  supportsAutoLimit: true,
+  configurationSchema: {
+    type: "object",
+    properties: {
+      url: { type: "string", default: DEFAULT_URL, title: "URL" },
+      user: { type: "string", default: "default" },
+      password: { type: "string" },
+      dbname: { type: "string", title: "Database Name" },
+      timeout: { type: "number", title: "Request Timeout", default: 30 },
+      verify: { type: "boolean", title: "Verify SSL certificate", default: true },
+      read_only: {
+        type: "boolean",
+        title: "Read only (the readonly setting: no writes, whatever the account may do)",
+        default: true,
+      },
+    },
+    order: ["url", "user", "password", "dbname", "read_only"],
+    required: ["dbname"],
+    secret: ["password"],
+    extra_options: ["timeout", "verify"],
+  },
+
+  async checkOptions(options) {
+    endpointOf(options);
+  },
+
+  run: runQuery,
+
+  async test(options, ctx) {
+    await catalogRows(options, "SELECT 1", ctx, "SELECT 1");
+  },
+
+  getSchema,
+  listDatabases,
+
+  async listTables(options, database, ctx) {
+    const rows = await catalogRows(
+      options,
+      `SELECT name FROM system.tables WHERE database = ${quoteString(database)} ORDER BY name`,
+      ctx,
+      `the tables of database "${database}" (system.tables)`,
+    );
+    return rows.map(([name]) => name);
+  },
+
+  async listColumns(options, database, table, ctx): Promise<SchemaColumn[]> {
+    const rows = await catalogRows(
+      options,
+      `SELECT name, type FROM system.columns
+       WHERE database = ${quoteString(database)} AND table = ${quoteString(table)}`,
+      ctx,
+      `the columns of table "${database}.${table}" (system.columns)`,
+    );
+    return rows.map(([name, type]) => ({ name, type }));
+  },
+};

@@ -246,7 +246,7 @@ async function runMultiStatement(
 }
 
 /** Runs a catalog query with parameters and returns its rows. */
-async function catalogRows(
+export async function catalogRows(
   options: DataSourceOptions,
   sql: string,
   params: unknown[],

@@ -5,12 +5,18 @@ describe("runner registry", () => {
   it("registers every type under its Redash identifier, sorted by name", () => {
     expect(listRunners().map((r) => [r.type, r.name])).toEqual([
       ["clickhouse", "ClickHouse"],
+      ["cockroach", "CockroachDB"],
       ["duckdb", "DuckDB"],
       ["json", "JSON"],
+      ["mariadb", "MariaDB"],
       ["mysql", "MySQL"],
+      ["rds_mysql", "MySQL (Amazon RDS)"],
       ["pg", "PostgreSQL"],
       ["results", "Query Results"],
+      ["redshift", "Redshift"],
       ["sqlite", "SQLite"],
+      ["tidb", "TiDB"],
+      ["timescaledb", "TimescaleDB"],
     ]);
     expect(getRunner("nope")).toBeUndefined();
   });

@@ -2,7 +2,9 @@ import { clickhouseRunner } from "./clickhouse";
 import { duckdbRunner } from "./duckdb";
 import { jsonRunner } from "./json";
 import { mysqlRunner } from "./mysql";
+import { mariadbRunner, rdsMysqlRunner, tidbRunner } from "./mysqlFamily";
 import { pgRunner } from "./pg";
+import { cockroachRunner, redshiftRunner, timescaleRunner } from "./pgFamily";
 import { resultsRunner } from "./results";
 import { sqliteRunner } from "./sqlite";
 import type { Runner } from "./types";
@@ -17,6 +19,12 @@ export const runners: ReadonlyMap<string, Runner> = new Map(
     jsonRunner,
     resultsRunner,
     clickhouseRunner,
+    redshiftRunner,
+    cockroachRunner,
+    timescaleRunner,
+    mariadbRunner,
+    rdsMysqlRunner,
+    tidbRunner,
   ].map((runner) => [runner.type, runner]),
 );
 

@@ -13,6 +13,13 @@ const MARKS: Record<string, Mark> = {
   json: { label: "{ }", color: "#6b46c1" },
   url: { label: "URL", color: "#2f855a" },
   results: { label: "QR", color: "#c05621" },
+  clickhouse: { label: "CH", color: "#1f1f1f" },
+  redshift: { label: "RS", color: "#8c4fff" },
+  cockroach: { label: "CR", color: "#6933ff" },
+  timescaledb: { label: "TS", color: "#a85d00" },
+  mariadb: { label: "Ma", color: "#003545" },
+  rds_mysql: { label: "RDS", color: "#dd344c" },
+  tidb: { label: "Ti", color: "#e30c34" },
 };
 
 /** A color for an unknown type, stable per type name. */

@@ -21,7 +21,18 @@ const SCHEMA_POLL_MS = 1000;
 export const SCHEMA_REFRESH_FAILED = "Schema refresh failed. Please try again later.";
 
 /** Types whose server runner lists databases (or schemas) one by one (api-queries §12). */
-const LAZY_SCHEMA_TYPES = new Set(["databricks", "pg", "mysql"]);
+const LAZY_SCHEMA_TYPES = new Set([
+  "databricks",
+  "pg",
+  "mysql",
+  "clickhouse",
+  "redshift",
+  "cockroach",
+  "timescaledb",
+  "mariadb",
+  "rds_mysql",
+  "tidb",
+]);
 
 export function hasLazySchema(type: string | undefined): boolean {
   return !!type && LAZY_SCHEMA_TYPES.has(type);

@@ -76,6 +76,8 @@ export interface Config {
    * off and answers 404.
    */
   metricsToken: string | null;
+  /** Versions kept per query or dashboard (oldest pruned, never the current one); 0 keeps all. */
+  versionsPerObject: number;
 }
 
 export interface MailConfig {
@@ -341,5 +343,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: trustedProxies(env),
     showApiKeysToAdmins: bool(env, "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS", false),
     metricsToken: metricsToken(env),
+    versionsPerObject: int(env, "SIGHTLINE_VERSIONS_PER_OBJECT", 0, 0),
   };
 }

@@ -8,6 +8,7 @@ import { queryDropdownRoutes } from "./queries/dropdownRoutes";
 import { queryExecutionRoutes } from "./queries/executionRoutes";
 import { queryListRoutes } from "./queries/listRoutes";
 import { querySupport } from "./queries/support";
+import { queryVersionRoutes } from "./queries/versionRoutes";
 
 export { storedQueryHash } from "./queries/storedQueryHash";
 
@@ -18,4 +19,5 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
   queryActionRoutes(app, ctx, support);
   queryDropdownRoutes(app, ctx, support);
   queryExecutionRoutes(app, ctx, support);
+  queryVersionRoutes(app, ctx, support);
 }

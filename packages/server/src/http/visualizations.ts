@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Kysely } from "kysely";
 import { VISUALIZATION_TYPES, isVisualizationType } from "@sightline/core";
 import type { AppContext } from "../context";
+import type { Identity } from "../auth/identity";
 import { canModify, requirePermission } from "../policies";
 import { presentVisualization } from "../presenters/visualizations";
 import { findQuery } from "../store/queries";
@@ -11,11 +13,17 @@ import {
   updateVisualization,
   type VisualizationFields,
 } from "../store/visualizations";
+import { recordWidgetChanges } from "../services/dashboardVersions";
+import { queryVersions } from "../services/queryVersions";
+import { recordBaseline, recordVersion } from "../services/versioning";
+import type { DB } from "../store/schema";
 import { badRequest, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId } from "./input";
 import * as S from "./schemas";
 
 type Params = { id: string };
+
+const userIdOf = (identity: Identity) => (identity.kind === "user" ? identity.user.id : null);
 
 // ---- Route documentation (the shapes are in ./schemas) ----
 
@@ -92,7 +100,28 @@ export async function visualizationRoutes(app: FastifyInstance, ctx: AppContext)
     if (!visualization) throw notFound();
     const query = await findQuery(db, org.id, visualization.query_id);
     if (!query || !(await canModify(db, identity, "queries", query))) throw forbidden();
-    return visualization;
+    return { visualization, identity };
+  }
+
+  /**
+   * A change of a visualization is a save of its query: in one transaction with the change, the
+   * query's version moves up and the query is recorded as a new version.
+   */
+  function withQueryVersion<T>(
+    queryId: number,
+    userId: number | null,
+    change: (tx: Kysely<DB>) => Promise<T>,
+  ): Promise<T> {
+    return db.transaction().execute(async (tx) => {
+      await recordBaseline(tx, queryVersions, queryId);
+      const result = await change(tx);
+      await recordVersion(tx, queryVersions, queryId, {
+        userId,
+        keep: ctx.config.versionsPerObject,
+        bump: true,
+      });
+      return result;
+    });
   }
 
   app.post("/api/visualizations", { schema: docs.create }, async (request) => {
@@ -102,12 +131,14 @@ export async function visualizationRoutes(app: FastifyInstance, ctx: AppContext)
     if (!query) throw notFound();
     if (!(await canModify(db, identity, "queries", query))) throw forbidden();
     const fields = readFields(body, true);
-    const created = await insertVisualization(db, query.id, {
-      type: fields.type!,
-      name: fields.name!,
-      description: fields.description ?? null,
-      options: fields.options ?? {},
-    });
+    const created = await withQueryVersion(query.id, userIdOf(identity), (tx) =>
+      insertVisualization(tx, query.id, {
+        type: fields.type!,
+        name: fields.name!,
+        description: fields.description ?? null,
+        options: fields.options ?? {},
+      }),
+    );
     return presentVisualization(created);
   });
 
@@ -115,8 +146,11 @@ export async function visualizationRoutes(app: FastifyInstance, ctx: AppContext)
     "/api/visualizations/:id",
     { schema: docs.update },
     async (request) => {
-      const visualization = await editable(request);
-      await updateVisualization(db, visualization.id, readFields(bodyObject(request), false));
+      const { visualization, identity } = await editable(request);
+      const changes = readFields(bodyObject(request), false);
+      await withQueryVersion(visualization.query_id, userIdOf(identity), (tx) =>
+        updateVisualization(tx, visualization.id, changes),
+      );
       const { org } = request.auth;
       return presentVisualization((await findVisualization(db, org!.id, visualization.id))!);
     },
@@ -126,8 +160,18 @@ export async function visualizationRoutes(app: FastifyInstance, ctx: AppContext)
     "/api/visualizations/:id",
     { schema: docs.delete },
     async (request) => {
-      const visualization = await editable(request);
-      await deleteVisualization(db, visualization.id);
+      const { visualization, identity } = await editable(request);
+      const userId = userIdOf(identity);
+      const keep = ctx.config.versionsPerObject;
+      await recordBaseline(db, queryVersions, visualization.query_id);
+      await deleteVisualization(db, visualization.id, async (tx, dashboardIds) => {
+        await recordVersion(tx, queryVersions, visualization.query_id, {
+          userId,
+          keep,
+          bump: true,
+        });
+        await recordWidgetChanges(tx, dashboardIds, { userId, keep });
+      });
       return null;
     },
   );

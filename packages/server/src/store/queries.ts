@@ -141,7 +141,16 @@ export async function newestResultId(
  * Archives a query: schedule cleared, widgets showing its visualizations deleted, its alerts
  * and their subscriptions deleted. The row and its visualizations remain.
  */
-export async function archiveQuery(db: Kysely<DB>, id: number, userId: number): Promise<void> {
+/**
+ * Archives a query: its widgets leave their dashboards and its alerts go. `inTransaction` runs
+ * before the commit with the ids of the dashboards that lost widgets (their versions are kept).
+ */
+export async function archiveQuery(
+  db: Kysely<DB>,
+  id: number,
+  userId: number,
+  inTransaction?: (tx: Kysely<DB>, dashboardIds: number[]) => Promise<void>,
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx
       .updateTable("queries")
@@ -155,10 +164,20 @@ export async function archiveQuery(db: Kysely<DB>, id: number, userId: number): 
       .where("id", "=", id)
       .execute();
     const visualizations = tx.selectFrom("visualizations").select("id").where("query_id", "=", id);
+    const dashboards = await tx
+      .selectFrom("widgets")
+      .select("dashboard_id")
+      .distinct()
+      .where("visualization_id", "in", visualizations)
+      .execute();
     await tx.deleteFrom("widgets").where("visualization_id", "in", visualizations).execute();
     const alerts = tx.selectFrom("alerts").select("id").where("query_id", "=", id);
     await tx.deleteFrom("alert_subscriptions").where("alert_id", "in", alerts).execute();
     await tx.deleteFrom("alerts").where("query_id", "=", id).execute();
+    await inTransaction?.(
+      tx,
+      dashboards.map((d) => d.dashboard_id),
+    );
   });
 }
 

@@ -241,6 +241,21 @@ export interface ChangesTable {
   created_at: Timestamp;
 }
 
+/** A saved version of a query or dashboard (store/objectVersions.ts). */
+export interface ObjectVersionsTable {
+  id: Id;
+  org_id: number;
+  object_type: string;
+  object_id: number;
+  version: number;
+  user_id: number | null;
+  /** JSON list of the names of the fields that changed. */
+  changes: Json;
+  /** Deflated JSON of the whole object as it was after the save. */
+  snapshot: Buffer;
+  created_at: Timestamp;
+}
+
 export interface AccessPermissionsTable {
   id: Id;
   object_type: string;
@@ -293,6 +308,7 @@ export interface DB {
   favorites: FavoritesTable;
   events: EventsTable;
   changes: ChangesTable;
+  object_versions: ObjectVersionsTable;
   access_permissions: AccessPermissionsTable;
   query_snippets: QuerySnippetsTable;
   server_state: ServerStateTable;

@@ -110,10 +110,27 @@ export async function updateVisualization(
     .execute();
 }
 
-/** Deletes a visualization and every dashboard widget that shows it. */
-export async function deleteVisualization(db: Kysely<DB>, id: number): Promise<void> {
+/**
+ * Deletes a visualization and every dashboard widget that shows it. `inTransaction` runs before
+ * the commit with the ids of the dashboards that lost widgets (their versions are kept).
+ */
+export async function deleteVisualization(
+  db: Kysely<DB>,
+  id: number,
+  inTransaction?: (tx: Kysely<DB>, dashboardIds: number[]) => Promise<void>,
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    const dashboards = await tx
+      .selectFrom("widgets")
+      .select("dashboard_id")
+      .distinct()
+      .where("visualization_id", "=", id)
+      .execute();
     await tx.deleteFrom("widgets").where("visualization_id", "=", id).execute();
     await tx.deleteFrom("visualizations").where("id", "=", id).execute();
+    await inTransaction?.(
+      tx,
+      dashboards.map((d) => d.dashboard_id),
+    );
   });
 }

@@ -9,6 +9,8 @@ import {
 } from "../../policies";
 import { addFavorite, removeFavorite } from "../../store/favorites";
 import { recordChange } from "../../store/changes";
+import { queryVersions } from "../../services/queryVersions";
+import { recordVersion } from "../../services/versioning";
 import { findQuery, insertQuery, setQueryApiKey } from "../../store/queries";
 import { insertVisualization, visualizationsOf } from "../../store/visualizations";
 import { forbidden } from "../errors";
@@ -24,30 +26,33 @@ export function queryActionRoutes(app: FastifyInstance, ctx: AppContext, q: Quer
     if (identity.kind !== "user") throw forbidden();
     const original = await loadQuery(request, org.id);
     requireDataSourceAccess(identity, await linksOf(original), "full");
-    const fork = await insertQuery(db, org.id, {
-      data_source_id: original.data_source_id,
-      latest_query_data_id: original.latest_query_data_id,
-      name: `Copy of (#${original.id}) ${original.name}`,
-      description: original.description,
-      query: original.query,
-      query_hash: original.query_hash,
-      user_id: identity.user.id,
-      last_modified_by_id: identity.user.id,
-      is_archived: false,
-      is_draft: true,
-      schedule: null,
-      options: original.options,
-      tags: original.tags,
+    const userId = identity.user.id;
+    const fork = await db.transaction().execute(async (tx) => {
+      const inserted = await insertQuery(tx, org.id, {
+        data_source_id: original.data_source_id,
+        latest_query_data_id: original.latest_query_data_id,
+        name: `Copy of (#${original.id}) ${original.name}`,
+        description: original.description,
+        query: original.query,
+        query_hash: original.query_hash,
+        user_id: userId,
+        last_modified_by_id: userId,
+        is_archived: false,
+        is_draft: true,
+        schedule: null,
+        options: original.options,
+        tags: original.tags,
+      });
+      for (const v of (await visualizationsOf(tx, [original.id])).get(original.id) ?? []) {
+        await insertVisualization(tx, inserted.id, v);
+      }
+      await recordVersion(tx, queryVersions, inserted.id, {
+        userId,
+        keep: ctx.config.versionsPerObject,
+      });
+      return inserted;
     });
-    await recordChange(db, {
-      objectType: "queries",
-      before: null,
-      after: fork,
-      userId: identity.user.id,
-    });
-    for (const v of (await visualizationsOf(db, [original.id])).get(original.id) ?? []) {
-      await insertVisualization(db, fork.id, v);
-    }
+    await recordChange(db, { objectType: "queries", before: null, after: fork, userId });
     await event(request, identity, org.id, "fork", original.id);
     return presentWrite(fork, identity);
   });

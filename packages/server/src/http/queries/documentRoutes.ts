@@ -13,6 +13,9 @@ import {
   type QueryFields,
 } from "../../store/queries";
 import { recordChange } from "../../store/changes";
+import { recordWidgetChanges } from "../../services/dashboardVersions";
+import { queryVersions } from "../../services/queryVersions";
+import { onlySideChangesSince, recordBaseline, recordVersion } from "../../services/versioning";
 import { usersByIds } from "../../store/users";
 import { insertVisualization, visualizationsOf } from "../../store/visualizations";
 import { badRequest, conflict, forbidden } from "../errors";
@@ -60,18 +63,25 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
     }
     const latest = await newestResultId(db, org.id, ds.id, fields.query_hash);
     if (latest !== null) fields.latest_query_data_id = latest;
-    const query = await insertQuery(db, org.id, fields);
+    const query = await db.transaction().execute(async (tx) => {
+      const inserted = await insertQuery(tx, org.id, fields);
+      await insertVisualization(tx, inserted.id, {
+        type: "TABLE",
+        name: "Table",
+        description: "",
+        options: {},
+      });
+      await recordVersion(tx, queryVersions, inserted.id, {
+        userId: identity.user.id,
+        keep: ctx.config.versionsPerObject,
+      });
+      return inserted;
+    });
     await recordChange(db, {
       objectType: "queries",
       before: null,
       after: query,
       userId: identity.user.id,
-    });
-    await insertVisualization(db, query.id, {
-      type: "TABLE",
-      name: "Table",
-      description: "",
-      options: {},
     });
     await event(request, identity, org.id, "create", query.id);
     return presentWrite(query, identity);
@@ -133,8 +143,13 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
       if (typeof body.version !== "number" || !Number.isInteger(body.version)) {
         throw badRequest("version must be a whole number.");
       }
-      if (body.version !== query.version) throw conflict();
-      version = body.version;
+      // A save of an older version goes ahead when nothing but visualizations changed since
+      // (their edits move the query's version too, so that each has a version of its own).
+      const sent = body.version;
+      if (!(await onlySideChangesSince(db, queryVersions, query.id, sent, query.version))) {
+        throw conflict();
+      }
+      version = query.version;
     }
     if (changes.options) await checkDropdownQueries(identity, org.id, changes.options);
     if (requestedResult !== undefined) {
@@ -148,7 +163,16 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
       if (adopted !== null || requestedResult === null) changes.latest_query_data_id = adopted;
     }
     changes.last_modified_by_id = identity.user.id;
-    if (!(await updateQuery(db, query.id, changes, version))) throw conflict();
+    const updated = await db.transaction().execute(async (tx) => {
+      await recordBaseline(tx, queryVersions, query.id);
+      if (!(await updateQuery(tx, query.id, changes, version))) return false;
+      await recordVersion(tx, queryVersions, query.id, {
+        userId: identity.user.id,
+        keep: ctx.config.versionsPerObject,
+      });
+      return true;
+    });
+    if (!updated) throw conflict();
     const saved = await rehash((await findQuery(db, org.id, query.id))!);
     await recordChange(db, {
       objectType: "queries",
@@ -168,7 +192,12 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
       const query = await loadQuery(request, org.id);
       requireAdminOrOwner(identity, query.user_id);
       const userId = identity.kind === "user" ? identity.user.id : query.user_id;
-      await archiveQuery(db, query.id, userId);
+      const keep = ctx.config.versionsPerObject;
+      await recordBaseline(db, queryVersions, query.id);
+      await archiveQuery(db, query.id, userId, async (tx, dashboardIds) => {
+        await recordVersion(tx, queryVersions, query.id, { userId, keep });
+        await recordWidgetChanges(tx, dashboardIds, { userId, keep });
+      });
       const archived = (await findQuery(db, org.id, query.id))!;
       await recordChange(db, { objectType: "queries", before: query, after: archived, userId });
       await event(request, identity, org.id, "archive", query.id);

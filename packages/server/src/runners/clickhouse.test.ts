@@ -121,6 +121,21 @@ describe("clickhouse runner", () => {
     expect(batches).toBeGreaterThan(1);
   });
 
+  it("reports an error ClickHouse writes after the first rows", async (t) => {
+    if (skip()) return t.skip();
+    for (const columns of ["number", "number, toString(number)"]) {
+      await expect(
+        runAll(
+          clickhouseRunner.run(
+            options(),
+            `SELECT ${columns}, throwIf(number = 150000) FROM numbers(300000) SETTINGS max_block_size = 1000`,
+            ctx,
+          ),
+        ),
+      ).rejects.toThrow(/throwIf|Value passed to/);
+    }
+  });
+
   it("refuses writes unless read-only is turned off", async (t) => {
     if (skip()) return t.skip();
     await expect(

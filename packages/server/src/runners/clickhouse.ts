@@ -130,8 +130,13 @@ async function runQuery(
         const next = await lines.next();
         if (next.done) break;
         const fields = next.value.split("\t");
-        if (fields.length !== columns.length) {
-          throw streamedException(next.value) ?? new Error("ClickHouse sent a malformed row.");
+        if (
+          fields.length !== columns.length ||
+          (fields.length === 1 && fields[0].startsWith("Code: "))
+        ) {
+          const failure = streamedException(next.value);
+          if (failure) throw failure;
+          if (fields.length !== columns.length) throw new Error("ClickHouse sent a malformed row.");
         }
         const row: Cell[] = new Array<Cell>(fields.length);
         for (let i = 0; i < fields.length; i++) row[i] = clickhouseCell(fields[i], columns[i]);

@@ -1,14 +1,15 @@
 // ClickHouse text → cells, including the types of modern servers (DateTime64, Date32, Map,
 // Int128, Bool, Enum), checked on the lines such a server writes (taken from ClickHouse 26.7's
-// TabSeparatedWithNamesAndTypes output; Debian's 18.16 used by the runner tests lacks them).
+// TabSeparatedWithNamesAndTypes output, the last column with date_time_output_format = 'iso';
+// Debian's 18.16 used by the runner tests lacks them).
 import { describe, expect, it } from "vitest";
 import { clickhouseCell, clickhouseColumn, literalToJson, unwrapType } from "./clickhouseValues";
 
 const NAMES = "d64\td32\tm\ttup\ti128\tdec\tn\tu\tip\ts\tb\tf\te\tiso";
 const TYPES =
-  "DateTime64(6, \\'UTC\\')\tDate32\tMap(String, UInt8)\tTuple(UInt8, String, Array(Float64))\tInt128\tDecimal(38, 3)\tNullable(DateTime)\tUUID\tIPv4\tString\tBool\tFloat64\tEnum8(\\'x\\' = 1)\tDateTime64(3)";
+  "DateTime64(6, \\'UTC\\')\tDate32\tMap(String, UInt8)\tTuple(UInt8, String, Array(Float64))\tInt128\tDecimal(38, 3)\tNullable(DateTime)\tUUID\tIPv4\tString\tBool\tFloat64\tEnum8(\\'x\\' = 1)\tDateTime64(3, \\'Asia/Tokyo\\')";
 const ROW =
-  "2024-01-02 03:04:05.123456\t1900-01-01\t{'a':1,'b\\'x':2}\t(1,'x',[1.5])\t170141183460469231731687303715884105727\t123456789012345678901234567.123\t\\N\t61f0c404-5cb3-11e7-907b-a6006ad3dba0\t1.2.3.4\ta\\tb\\nc\ttrue\tnan\tx\t2024-01-02T03:04:05.123Z";
+  "2024-01-02 03:04:05.123456\t1900-01-01\t{'a':1,'b\\'x':2}\t(1,'x',[1.5])\t170141183460469231731687303715884105727\t123456789012345678901234567.123\t\\N\t61f0c404-5cb3-11e7-907b-a6006ad3dba0\t1.2.3.4\ta\\tb\\nc\ttrue\tnan\tx\t2024-01-01T18:04:05.123Z";
 
 describe("ClickHouse values", () => {
   it("maps a modern server's row", () => {
@@ -45,7 +46,7 @@ describe("ClickHouse values", () => {
       true,
       null,
       "x",
-      "2024-01-02T03:04:05.123Z",
+      "2024-01-01T18:04:05.123Z",
     ]);
   });
 

@@ -12,6 +12,7 @@ describe("runner registry", () => {
       ["mysql", "MySQL"],
       ["rds_mysql", "MySQL (Amazon RDS)"],
       ["pg", "PostgreSQL"],
+      ["prometheus", "Prometheus"],
       ["results", "Query Results"],
       ["redshift", "Redshift"],
       ["sqlite", "SQLite"],

@@ -4,6 +4,7 @@ import { jsonRunner } from "./json";
 import { mysqlRunner } from "./mysql";
 import { mariadbRunner, rdsMysqlRunner, tidbRunner } from "./mysqlFamily";
 import { pgRunner } from "./pg";
+import { prometheusRunner } from "./prometheus";
 import { cockroachRunner, redshiftRunner, timescaleRunner } from "./pgFamily";
 import { resultsRunner } from "./results";
 import { sqliteRunner } from "./sqlite";
@@ -19,6 +20,7 @@ export const runners: ReadonlyMap<string, Runner> = new Map(
     jsonRunner,
     resultsRunner,
     clickhouseRunner,
+    prometheusRunner,
     redshiftRunner,
     cockroachRunner,
     timescaleRunner,

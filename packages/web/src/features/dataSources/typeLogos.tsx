@@ -13,6 +13,7 @@ const MARKS: Record<string, Mark> = {
   json: { label: "{ }", color: "#6b46c1" },
   url: { label: "URL", color: "#2f855a" },
   results: { label: "QR", color: "#c05621" },
+  prometheus: { label: "Pr", color: "#e6522c" },
   clickhouse: { label: "CH", color: "#1f1f1f" },
   redshift: { label: "RS", color: "#8c4fff" },
   cockroach: { label: "CR", color: "#6933ff" },

@@ -1,0 +1,115 @@
+// 1,000,000 rows × 6 columns from ClickHouse through a spawned `sightline all` to a full .json
+// download, next to the official client reading the same rows as JSON in this process.
+// ClickHouse is Debian's clickhouse-server started on free ports (packages/server/src/testing).
+import fs from "node:fs";
+import { createClient } from "@clickhouse/client";
+import {
+  clickhouseExec,
+  startTestClickHouse,
+} from "../packages/server/src/testing/clickhouseServer";
+import {
+  createDataSource,
+  download,
+  executeQuery,
+  isMain,
+  mb,
+  ms,
+  ratio,
+  setUpWithDemo,
+  spawnSightline,
+  tempDir,
+  type Figure,
+} from "./support";
+
+const ROWS = Number(process.env.BENCH_CLICKHOUSE_ROWS ?? 1_000_000);
+const QUERY = "SELECT * FROM bench.big";
+
+/** The official client streaming JSONEachRow and parsing every row, as an application would. */
+async function rawClient(url: string, user: string, password: string): Promise<number> {
+  const start = performance.now();
+  const client = createClient({ url, username: user, password });
+  const result = await client.query({ query: QUERY, format: "JSONEachRow" });
+  let rows = 0;
+  for await (const batch of result.stream()) {
+    for (const row of batch) {
+      row.json();
+      rows += 1;
+    }
+  }
+  await client.close();
+  if (rows !== ROWS) throw new Error(`the client read ${rows} rows`);
+  return performance.now() - start;
+}
+
+export async function clickhouseBenchmark(): Promise<Figure[]> {
+  const clickhouse = await startTestClickHouse();
+  if (!clickhouse) {
+    console.log("\n## ClickHouse: skipped (clickhouse-server is not installed)\n");
+    return [];
+  }
+  const dataDir = tempDir("clickhouse");
+  try {
+    console.log(`\n## ClickHouse (${ROWS.toLocaleString("en")} rows × 6 columns)\n`);
+    await clickhouseExec(clickhouse.url, "CREATE DATABASE bench");
+    await clickhouseExec(
+      clickhouse.url,
+      `CREATE TABLE bench.big ENGINE = MergeTree ORDER BY id AS
+       SELECT toUInt32(number) AS id, concat('customer ', toString(number)) AS name,
+         round(number * 1.37, 2) AS amount, toUInt8(number % 97) AS quantity,
+         toDateTime('2024-01-01 00:00:00') + number AS created_at, number % 3 = 0 AS active
+       FROM numbers(${ROWS})`,
+    );
+    const raw = Math.min(
+      await rawClient(clickhouse.url, clickhouse.user, clickhouse.password),
+      await rawClient(clickhouse.url, clickhouse.user, clickhouse.password),
+    );
+    const server = await spawnSightline("all", {
+      SIGHTLINE_DATA_DIR: dataDir,
+      SIGHTLINE_LOG_LEVEL: "warn",
+    });
+    try {
+      const { client } = await setUpWithDemo(server.url);
+      const id = await createDataSource(client, "Big ClickHouse", "clickhouse", {
+        url: clickhouse.url,
+        user: clickhouse.user,
+        password: clickhouse.password,
+        dbname: "bench",
+      });
+      let start = performance.now();
+      const resultId = await executeQuery(client, id, QUERY);
+      const execute = performance.now() - start;
+      start = performance.now();
+      const json = await download(client, `/api/query_results/${resultId}.json`);
+      const jsonMs = performance.now() - start;
+      if (json.status !== 200) throw new Error(`the .json download failed: ${json.status}`);
+      const total = execute + jsonMs;
+      console.log(`official client, JSONEachRow  ${ms(raw)}`);
+      console.log(`execute + store (job)         ${ms(execute)}`);
+      console.log(`GET .json (full export)       ${ms(jsonMs)}   ${mb(json.bytes)}`);
+      console.log(`request → JSON fetched        ${ms(total)}   ${ratio(total, raw)} the client`);
+      return [
+        {
+          benchmark: "ClickHouse big result",
+          measure: "official client reading JSON",
+          value: ms(raw),
+          target: "",
+          met: null,
+        },
+        {
+          benchmark: "ClickHouse big result",
+          measure: "request → JSON fetched",
+          value: `${ms(total)} (${ratio(total, raw)} the client)`,
+          target: "≤ 1.5× the client",
+          met: total / raw <= 1.5,
+        },
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await clickhouse.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) await clickhouseBenchmark();

@@ -36,11 +36,18 @@ const BATCH_SIZE = 5000;
 const FORMAT = "TabSeparatedWithNamesAndTypes";
 const SYSTEM_DATABASES = ["system", "information_schema", "INFORMATION_SCHEMA"];
 
-/** Lines of a TabSeparated body, one at a time. */
-type Lines = AsyncIterator<string>;
+/** The client's chunks of TabSeparated lines (one await per chunk, not per line). */
+type Chunks = AsyncIterator<{ text: string }[]>;
 
-async function* linesOf(stream: AsyncIterable<{ text: string }[]>): AsyncGenerator<string> {
-  for await (const rows of stream) for (const row of rows) yield row.text;
+/** Reads lines until `count` are there; returns them and what came with them. */
+async function firstLines(chunks: Chunks, count: number): Promise<string[]> {
+  const lines: string[] = [];
+  while (lines.length < count) {
+    const next = await chunks.next();
+    if (next.done) break;
+    for (const row of next.value) lines.push(row.text);
+  }
+  return lines;
 }
 
 /** An exception ClickHouse wrote into a body it had started (a failure mid-stream). */
@@ -83,7 +90,8 @@ async function runQuery(
   };
   watch.signal.addEventListener("abort", stop, { once: true });
 
-  let lines: Lines;
+  let chunks: Chunks;
+  let pending: string[];
   let columns: ClickHouseColumn[];
   let names: string[];
   try {
@@ -97,14 +105,16 @@ async function runQuery(
         abort_signal: request.signal,
       }),
     );
-    lines = linesOf(result.stream() as AsyncIterable<{ text: string }[]>);
-    const header = await lines.next();
-    const types = await lines.next();
-    if (header.done || types.done) throw new Error("Query completed but it returned no data.");
-    const failure = streamedException(header.value);
-    if (failure) throw failure;
-    names = header.value.split("\t").map(unescapeText);
-    columns = types.value.split("\t").map((t) => clickhouseColumn(unescapeText(t)));
+    chunks = (result.stream() as AsyncIterable<{ text: string }[]>)[Symbol.asyncIterator]();
+    const first = await firstLines(chunks, 2);
+    if (first.length > 0) {
+      const failure = streamedException(first[0]);
+      if (failure) throw failure;
+    }
+    if (first.length < 2) throw new Error("Query completed but it returned no data.");
+    names = first[0].split("\t").map(unescapeText);
+    columns = first[1].split("\t").map((t) => clickhouseColumn(unescapeText(t)));
+    pending = first.slice(2);
   } catch (error) {
     const explained = watch.explain(
       error instanceof Error && error.message.startsWith("Query completed")
@@ -126,25 +136,30 @@ async function runQuery(
   void (async () => {
     try {
       let batch: Cell[][] = [];
+      let lines = pending;
       for (;;) {
-        const next = await lines.next();
-        if (next.done) break;
-        const fields = next.value.split("\t");
-        if (
-          fields.length !== columns.length ||
-          (fields.length === 1 && fields[0].startsWith("Code: "))
-        ) {
-          const failure = streamedException(next.value);
-          if (failure) throw failure;
-          if (fields.length !== columns.length) throw new Error("ClickHouse sent a malformed row.");
+        for (const line of lines) {
+          const fields = line.split("\t");
+          if (
+            fields.length !== columns.length ||
+            (fields.length === 1 && fields[0].startsWith("Code: "))
+          ) {
+            const failure = streamedException(line);
+            if (failure) throw failure;
+            if (fields.length !== columns.length)
+              throw new Error("ClickHouse sent a malformed row.");
+          }
+          const row: Cell[] = new Array<Cell>(fields.length);
+          for (let i = 0; i < fields.length; i++) row[i] = clickhouseCell(fields[i], columns[i]);
+          batch.push(row);
         }
-        const row: Cell[] = new Array<Cell>(fields.length);
-        for (let i = 0; i < fields.length; i++) row[i] = clickhouseCell(fields[i], columns[i]);
-        batch.push(row);
         if (batch.length >= BATCH_SIZE) {
           if (!(await channel.push(batch))) return;
           batch = [];
         }
+        const next = await chunks.next();
+        if (next.done) break;
+        lines = next.value.map((row) => row.text);
       }
       if (watch.signal.aborted) throw watch.signal.reason;
       if (batch.length > 0 && !(await channel.push(batch))) return;

@@ -235,6 +235,36 @@ describe("clickhouse runner", () => {
     }
   });
 
+  it("names what timed out while reading the schema", async () => {
+    // A server that lists one database, then never answers for its columns.
+    const fake = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        if (body.includes("system.databases")) response.end("shop\n");
+        else if (body.startsWith("KILL")) response.end("");
+        else request.socket.on("close", () => response.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (fake.address() as AddressInfo).port;
+      const started = Date.now();
+      await expect(
+        clickhouseRunner.getSchema(
+          { url: `http://127.0.0.1:${port}`, dbname: "shop" },
+          { ...ctx, timeoutMs: 3000 },
+        ),
+      ).rejects.toThrow(
+        `while reading the columns of database "shop" (system.columns) from ClickHouse at http://127.0.0.1:${port}.`,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      fake.closeAllConnections();
+      fake.close();
+    }
+  });
+
   it("lists the schema per database, lazily too", async (t) => {
     if (skip()) return t.skip();
     const schema = await clickhouseRunner.getSchema(options(), { ...ctx, timeoutMs: 30_000 });

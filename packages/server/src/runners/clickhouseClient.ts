@@ -164,5 +164,7 @@ export function clickhouseMessage(error: unknown, endpoint?: URL): string {
     /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|Timeout error/;
   if (endpoint && network.test(message))
     return `Could not reach ClickHouse at ${endpoint.origin}: ${message}`;
+  if (endpoint && /certificate|EPROTO|SSL routines|TLS/i.test(message))
+    return `TLS connection to ClickHouse at ${endpoint.origin} failed: ${message}`;
   return message;
 }

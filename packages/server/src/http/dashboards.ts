@@ -7,6 +7,7 @@ import { dashboardFavoriteRoutes } from "./dashboards/favoriteRoutes";
 import { dashboardListRoutes } from "./dashboards/listRoutes";
 import { dashboardShareRoutes } from "./dashboards/shareRoutes";
 import { dashboardSupport } from "./dashboards/support";
+import { dashboardVersionRoutes } from "./dashboards/versionRoutes";
 
 export { MAX_JSON_LENGTH, MAX_NAME_LENGTH } from "./dashboards/bodyFields";
 
@@ -16,4 +17,5 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
   dashboardDocumentRoutes(app, ctx, support);
   dashboardShareRoutes(app, ctx, support);
   dashboardFavoriteRoutes(app, ctx, support);
+  dashboardVersionRoutes(app, ctx, support);
 }

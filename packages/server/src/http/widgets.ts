@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../context";
 import type { Identity } from "../auth/identity";
 import { accessAllows, canModify, queryAccess, requirePermission } from "../policies";
@@ -15,6 +16,9 @@ import {
   type Widget,
 } from "../store/widgets";
 import { recordEvent } from "../services/events";
+import { dashboardVersions } from "../services/dashboardVersions";
+import { recordBaseline, recordVersion } from "../services/versioning";
+import type { DB } from "../store/schema";
 import { readWidgetSources } from "../services/widgetSources";
 import { badRequest, forbidden, notFound } from "./errors";
 import { bodyId, bodyObject, parseId } from "./input";
@@ -120,6 +124,27 @@ export async function widgetRoutes(app: FastifyInstance, ctx: AppContext): Promi
     return { identity, org, widget };
   }
 
+  /**
+   * A change of a widget is a save of its dashboard: in one transaction with the change, the
+   * dashboard's version moves up and the dashboard is recorded as a new version.
+   */
+  function withDashboardVersion<T>(
+    dashboardId: number,
+    identity: Identity,
+    change: (tx: Kysely<DB>) => Promise<T>,
+  ): Promise<T> {
+    return db.transaction().execute(async (tx) => {
+      await recordBaseline(tx, dashboardVersions, dashboardId);
+      const result = await change(tx);
+      await recordVersion(tx, dashboardVersions, dashboardId, {
+        userId: identity.kind === "user" ? identity.user.id : null,
+        keep: ctx.config.versionsPerObject,
+        bump: true,
+      });
+      return result;
+    });
+  }
+
   async function present(identity: Identity, orgId: number, widget: Widget) {
     return presentWidget(widget, await readWidgetSources(db, identity, orgId, [widget]));
   }
@@ -150,11 +175,13 @@ export async function widgetRoutes(app: FastifyInstance, ctx: AppContext): Promi
         query.data_source_id === null ? [] : await groupLinksOf(db, query.data_source_id);
       if (!accessAllows(await queryAccess(db, identity, query, links), "view")) throw forbidden();
     }
-    const widget = await insertWidget(db, {
-      dashboard_id: dashboard.id,
-      visualization_id: visualizationId,
-      ...fields,
-    });
+    const widget = await withDashboardVersion(dashboard.id, identity, (tx) =>
+      insertWidget(tx, {
+        dashboard_id: dashboard.id,
+        visualization_id: visualizationId,
+        ...fields,
+      }),
+    );
     return present(identity, org.id, widget);
   });
 
@@ -165,13 +192,15 @@ export async function widgetRoutes(app: FastifyInstance, ctx: AppContext): Promi
       throw badRequest("text and options are required.");
     }
     const changes = { text: readText(body.text), options: readOptions(body.options) };
-    await updateWidget(db, widget.id, changes);
+    await withDashboardVersion(widget.dashboard_id, identity, (tx) =>
+      updateWidget(tx, widget.id, changes),
+    );
     return present(identity, org.id, (await findWidget(db, org.id, widget.id))!);
   });
 
   app.delete<{ Params: Params }>("/api/widgets/:id", { schema: docs.remove }, async (request) => {
     const { identity, org, widget } = await loadForEdit(request);
-    await deleteWidget(db, widget.id);
+    await withDashboardVersion(widget.dashboard_id, identity, (tx) => deleteWidget(tx, widget.id));
     await recordEvent(db, {
       orgId: org.id,
       userId: identity.kind === "user" ? identity.user.id : null,

@@ -284,6 +284,8 @@ export async function forkDashboard(
   userId: number,
   /** The widgets the fork gets (the caller chooses which of the source's). */
   widgets: Pick<Widget, "visualization_id" | "text" | "width" | "options">[],
+  /** Runs before the commit with the fork's id (its first version is recorded there). */
+  inTransaction?: (tx: Kysely<DB>, forkId: number) => Promise<void>,
 ): Promise<Dashboard> {
   return db.transaction().execute(async (tx) => {
     const fork = await insertDashboard(
@@ -321,6 +323,7 @@ export async function forkDashboard(
         )
         .execute();
     }
+    await inTransaction?.(tx, fork.id);
     return { ...fork, slug };
   });
 }

@@ -5,6 +5,8 @@ import type { AppContext } from "../../context";
 import { hasPermission, requirePermission, requireUser } from "../../policies";
 import { presentDashboard } from "../../presenters/dashboards";
 import { recordChange } from "../../store/changes";
+import { dashboardVersions } from "../../services/dashboardVersions";
+import { onlySideChangesSince, recordBaseline, recordVersion } from "../../services/versioning";
 import {
   findDashboard,
   findDashboardBySlug,
@@ -56,15 +58,23 @@ export function dashboardDocumentRoutes(
     const { identity, org } = requireUser(request);
     if (!hasPermission(identity, "create_dashboard")) throw forbidden();
     const body = bodyObject(request);
-    const dashboard = await insertDashboard(db, org.id, {
-      name: readName(body.name),
-      user_id: identity.user.id,
-      layout: [],
-      dashboard_filters_enabled: false,
-      is_archived: false,
-      is_draft: true,
-      tags: [],
-      options: {},
+    const name = readName(body.name);
+    const dashboard = await db.transaction().execute(async (tx) => {
+      const inserted = await insertDashboard(tx, org.id, {
+        name,
+        user_id: identity.user.id,
+        layout: [],
+        dashboard_filters_enabled: false,
+        is_archived: false,
+        is_draft: true,
+        tags: [],
+        options: {},
+      });
+      await recordVersion(tx, dashboardVersions, inserted.id, {
+        userId: identity.user.id,
+        keep: ctx.config.versionsPerObject,
+      });
+      return inserted;
     });
     await recordChange(db, {
       objectType: "dashboards",
@@ -93,9 +103,26 @@ export function dashboardDocumentRoutes(
     await requireModify(identity, dashboard);
     const body = bodyObject(request);
     const changes = readChanges(body);
-    const version = readVersion(body);
-    if (version !== undefined && version !== dashboard.version) throw conflict();
-    if (!(await updateDashboard(db, dashboard.id, changes, version))) throw conflict();
+    const sent = readVersion(body);
+    // A save of an older version goes ahead when nothing but widgets changed since (their edits
+    // move the dashboard's version too, so that each has a version of its own).
+    if (
+      sent !== undefined &&
+      !(await onlySideChangesSince(db, dashboardVersions, dashboard.id, sent, dashboard.version))
+    ) {
+      throw conflict();
+    }
+    const version = sent === undefined ? undefined : dashboard.version;
+    const updated = await db.transaction().execute(async (tx) => {
+      await recordBaseline(tx, dashboardVersions, dashboard.id);
+      if (!(await updateDashboard(tx, dashboard.id, changes, version))) return false;
+      await recordVersion(tx, dashboardVersions, dashboard.id, {
+        userId: userIdOf(identity),
+        keep: ctx.config.versionsPerObject,
+      });
+      return true;
+    });
+    if (!updated) throw conflict();
     await event(request, identity, org.id, "edit", dashboard.id);
     return presentWithWidgets(identity, org, (await findDashboard(db, org.id, dashboard.id))!);
   });
@@ -109,7 +136,14 @@ export function dashboardDocumentRoutes(
       const { identity, org } = requirePermission(request, "edit_dashboard");
       const dashboard = await loadDashboard(request, org.id);
       await requireModify(identity, dashboard);
-      await updateDashboard(db, dashboard.id, { is_archived: true });
+      await db.transaction().execute(async (tx) => {
+        await recordBaseline(tx, dashboardVersions, dashboard.id);
+        await updateDashboard(tx, dashboard.id, { is_archived: true });
+        await recordVersion(tx, dashboardVersions, dashboard.id, {
+          userId: userIdOf(identity),
+          keep: ctx.config.versionsPerObject,
+        });
+      });
       const archived = (await findDashboard(db, org.id, dashboard.id))!;
       await recordChange(db, {
         objectType: "dashboards",
@@ -135,7 +169,12 @@ export function dashboardDocumentRoutes(
       const sources = await readWidgetSources(db, identity, org.id, widgets);
       const copied = widgets.filter((w) => !isRestricted(w, sources));
       requireWidgetCount(copied.length);
-      const fork = await forkDashboard(db, source, identity.user.id, copied);
+      const fork = await forkDashboard(db, source, identity.user.id, copied, (tx, id) =>
+        recordVersion(tx, dashboardVersions, id, {
+          userId: identity.user.id,
+          keep: ctx.config.versionsPerObject,
+        }).then(() => undefined),
+      );
       await recordChange(db, {
         objectType: "dashboards",
         before: null,

@@ -7,6 +7,7 @@ describe("runner registry", () => {
       ["clickhouse", "ClickHouse"],
       ["cockroach", "CockroachDB"],
       ["duckdb", "DuckDB"],
+      ["influxdb", "InfluxDB"],
       ["json", "JSON"],
       ["mariadb", "MariaDB"],
       ["mysql", "MySQL"],

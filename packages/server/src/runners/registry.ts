@@ -1,5 +1,6 @@
 import { clickhouseRunner } from "./clickhouse";
 import { duckdbRunner } from "./duckdb";
+import { influxdbRunner } from "./influxdb";
 import { jsonRunner } from "./json";
 import { mysqlRunner } from "./mysql";
 import { mariadbRunner, rdsMysqlRunner, tidbRunner } from "./mysqlFamily";
@@ -21,6 +22,7 @@ export const runners: ReadonlyMap<string, Runner> = new Map(
     resultsRunner,
     clickhouseRunner,
     prometheusRunner,
+    influxdbRunner,
     redshiftRunner,
     cockroachRunner,
     timescaleRunner,

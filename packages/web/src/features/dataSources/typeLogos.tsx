@@ -14,6 +14,7 @@ const MARKS: Record<string, Mark> = {
   url: { label: "URL", color: "#2f855a" },
   results: { label: "QR", color: "#c05621" },
   prometheus: { label: "Pr", color: "#e6522c" },
+  influxdb: { label: "In", color: "#22adf6" },
   clickhouse: { label: "CH", color: "#1f1f1f" },
   redshift: { label: "RS", color: "#8c4fff" },
   cockroach: { label: "CR", color: "#6933ff" },

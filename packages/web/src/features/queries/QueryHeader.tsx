@@ -29,6 +29,8 @@ interface QueryHeaderProps {
   onSave: (changes: Partial<Query>) => void;
   onArchived: () => void;
   onOpenDialog: (kind: HeaderDialog) => void;
+  /** Opens the version history (Alt+H); none on a new query. */
+  onVersionHistory?: () => void;
 }
 
 export function QueryHeader({
@@ -42,6 +44,7 @@ export function QueryHeader({
   onSave,
   onArchived,
   onOpenDialog,
+  onVersionHistory,
 }: QueryHeaderProps) {
   const session = useSession();
   const config = session.client_config;
@@ -93,6 +96,14 @@ export function QueryHeader({
   };
 
   const menuItems = [
+    !isNew && onVersionHistory
+      ? {
+          key: "versionHistory",
+          label: "Version History",
+          extra: "Alt+H",
+          onClick: onVersionHistory,
+        }
+      : null,
     !isNew && hasPermission(session.user, "edit_query") && !dataSource?.view_only
       ? { key: "fork", label: "Fork", onClick: fork }
       : null,

@@ -35,6 +35,8 @@ import { useQueryEditorState } from "./useQueryEditorState";
 import { useQueryDialogs } from "./useQueryDialogs";
 import { useQueryRun } from "./useQueryRun";
 import { useVisualizationTabs } from "./useVisualizationTabs";
+import { QueryVersionHistory } from "./versions/QueryVersionHistory";
+import { SavedVersionCompare } from "./versions/SavedVersionCompare";
 
 type Mode = "new" | "source" | "view";
 
@@ -88,6 +90,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const dialogs = useQueryDialogs(doc, editor, tabs);
   const [panelHidden, setPanelHidden] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const parameters = query.options.parameters ?? [];
   const canSchedule = canEdit && hasPermission(session.user, "schedule_query");
 
@@ -96,6 +99,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   usePageShortcuts({ editing, canEdit }, (shortcut) => {
     if (shortcut === "togglePanel") setPanelHidden((h) => !h);
     else if (shortcut === "toggleFullscreen") setFullscreen((f) => !f);
+    else if (shortcut === "versionHistory") setHistoryOpen(!isNew);
     else if (shortcut === "save") void save();
     else if (shortcut === "addParameter") dialogs.addParameter();
     else editorState.formatText();
@@ -116,6 +120,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         onSave={(changes) => void save(changes, { quiet: true })}
         onArchived={() => setQuery((q) => ({ ...q, is_archived: true, schedule: null }))}
         onOpenDialog={(kind) => dialogs.open({ kind })}
+        onVersionHistory={() => setHistoryOpen(true)}
       />
     </>
   );
@@ -162,16 +167,41 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   );
 
   const dialogBox = (
-    <QueryDialogs
-      dialog={dialogs.dialog}
-      query={query}
-      canEdit={canEdit}
-      refreshIntervals={session.client_config.queryRefreshIntervals ?? []}
-      values={values.applied}
-      currentVisualizationId={tabs.current?.id}
-      data={execution.result?.data ?? { columns: [], rows: [] }}
-      {...dialogs.handlers}
-    />
+    <>
+      {historyOpen && !isNew && (
+        <QueryVersionHistory
+          doc={doc}
+          dataSources={dataSources}
+          canCreate={hasPermission(session.user, "create_query")}
+          onClose={() => setHistoryOpen(false)}
+        />
+      )}
+      {doc.conflict && (
+        <SavedVersionCompare
+          mine={doc.conflict.mine}
+          dataSources={dataSources}
+          onOverwrite={() => {
+            doc.conflict?.overwrite();
+            doc.closeConflict();
+          }}
+          onTakeSaved={(saved) => {
+            doc.replaceSaved(saved);
+            doc.closeConflict();
+          }}
+          onClose={doc.closeConflict}
+        />
+      )}
+      <QueryDialogs
+        dialog={dialogs.dialog}
+        query={query}
+        canEdit={canEdit}
+        refreshIntervals={session.client_config.queryRefreshIntervals ?? []}
+        values={values.applied}
+        currentVisualizationId={tabs.current?.id}
+        data={execution.result?.data ?? { columns: [], rows: [] }}
+        {...dialogs.handlers}
+      />
+    </>
   );
 
   const scheduleBlock = (

@@ -26,6 +26,15 @@ describe("pageShortcut", () => {
     );
   });
 
+  it("opens the version history on Alt+H in the view and the editor, by key or physical key", () => {
+    expect(pageShortcut(press({ altKey: true, key: "h" }), view)).toBe("versionHistory");
+    expect(pageShortcut(press({ altKey: true, key: "˙", code: "KeyH" }), editor)).toBe(
+      "versionHistory",
+    );
+    expect(pageShortcut(press({ ctrlKey: true, altKey: true, key: "h" }), editor)).toBeNull();
+    expect(pageShortcut(press({ key: "h" }), editor)).toBeNull();
+  });
+
   it("saves, adds a parameter and formats only in the editor's pages", () => {
     expect(pageShortcut(press({ ctrlKey: true, key: "s" }), editor)).toBe("save");
     expect(pageShortcut(press({ metaKey: true, key: "S" }), editor)).toBe("save");

@@ -1,8 +1,10 @@
 // The query page's keyboard shortcuts (spec 2 §9), outside the editor: Alt+D side panel,
-// Alt+F fullscreen, and in the editor's pages Ctrl/Cmd+S save, +P add parameter, +Shift+F format.
+// Alt+F fullscreen, Alt+H version history, and in the editor's pages Ctrl/Cmd+S save, +P add
+// parameter, +Shift+F format.
 import { useEffect, useRef } from "react";
 
-export type PageShortcut = "togglePanel" | "toggleFullscreen" | "save" | "addParameter" | "format";
+export type PageShortcut =
+  "togglePanel" | "toggleFullscreen" | "versionHistory" | "save" | "addParameter" | "format";
 
 export type ShortcutKey = Pick<
   KeyboardEvent,
@@ -11,7 +13,7 @@ export type ShortcutKey = Pick<
 
 /**
  * The action a key press asks for, or null. `editing`: the editor's pages (not the read-only
- * view); `canEdit`: the user may change the query. Alt+D and Alt+F are matched by their physical
+ * view); `canEdit`: the user may change the query. Alt+D, Alt+F and Alt+H are matched by their physical
  * key as well, since on a Mac Option changes the character.
  */
 export function pageShortcut(
@@ -22,6 +24,7 @@ export function pageShortcut(
   const key = e.key.toLowerCase();
   if (e.altKey && (e.code === "KeyD" || key === "d")) return "togglePanel";
   if (e.altKey && !mod && (e.code === "KeyF" || key === "f")) return "toggleFullscreen";
+  if (e.altKey && !mod && (e.code === "KeyH" || key === "h")) return "versionHistory";
   if (mod && key === "s" && editing) return "save";
   if (mod && key === "p" && editing && canEdit) return "addParameter";
   if (mod && e.shiftKey && key === "f" && editing) return "format";

@@ -15,8 +15,17 @@ import type { QueryEditorHandle } from "./QueryEditor";
 import { writePreference } from "./localPreferences";
 import { pickDataSource, publishesOnSave, saveBody, withSaved, withText } from "./queryDocument";
 import { useLeaveWarning } from "./useLeaveWarning";
+import { askOverwrite, CONFLICT_MESSAGE } from "./versions/overwriteQuestion";
 
-export const CONFLICT_MESSAGE = "It seems like the query has been modified by another user.";
+export { CONFLICT_MESSAGE };
+
+/** A save refused as a conflict, being compared with the saved version. */
+export interface SaveConflict {
+  /** Saves the user's version over the saved one. */
+  overwrite: () => void;
+  /** The query the refused save sent. */
+  mine: Query;
+}
 
 export interface SaveOptions {
   /** No "Query saved" message (saves that follow a setting's change). */
@@ -50,6 +59,15 @@ export interface QueryDocument {
   changeSchedule: (schedule: Query["schedule"]) => void;
   /** Another data source: the last result belonged to the old one, so it is dropped too. */
   changeDataSource: (id: number) => void;
+  /** The version of the last save (or load): what the next save expects the server to have. */
+  savedVersion: () => number;
+  /** The editor holds changes not saved yet (typed a moment ago included). */
+  hasUnsavedChanges: () => boolean;
+  /** The query as the server now has it (a restored version), replacing the page's copy. */
+  replaceSaved: (saved: Query) => void;
+  /** A conflicting save the user chose to compare with the saved version (null otherwise). */
+  conflict: SaveConflict | null;
+  closeConflict: () => void;
 }
 
 interface DocumentOptions {
@@ -87,6 +105,7 @@ export function useQueryDocument({
   // The text as last saved (or loaded): the leave-page check compares the editor's text with it.
   const savedText = useRef(initial.query);
   const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<SaveConflict | null>(null);
 
   const isNew = query.id === 0;
   const isOwner = !!query.user && query.user.id === session.user.id;
@@ -165,12 +184,10 @@ export function useQueryDocument({
         if (!creating) {
           if (conflictAsked.current) return null;
           conflictAsked.current = true;
-          modal.confirm({
-            title: "Overwrite Query",
-            content: `${CONFLICT_MESSAGE} Are you sure you want to overwrite the query with your version?`,
-            okText: "Overwrite",
-            okButtonProps: { danger: true },
-            onOk: () => void save(changes, { ...opts, overwrite: true }),
+          const overwrite = () => void save(changes, { ...opts, overwrite: true });
+          askOverwrite(modal, {
+            onOverwrite: overwrite,
+            onCompare: () => setConflict({ overwrite, mine: edited }),
             afterClose: () => {
               conflictAsked.current = false;
             },
@@ -218,11 +235,18 @@ export function useQueryDocument({
     if (!isNew) void save(changes, { quiet: true });
   };
 
-  useLeaveWarning(
-    editing,
-    () =>
-      dirtyRef.current || (editor.current?.getText() ?? savedText.current) !== savedText.current,
-  );
+  const hasUnsavedChanges = () =>
+    dirtyRef.current || (editor.current?.getText() ?? savedText.current) !== savedText.current;
+
+  const replaceSaved = (saved: Query) => {
+    lastSaved.current = { id: saved.id, version: saved.version };
+    savedText.current = saved.query;
+    setQuery((q) => ({ ...q, ...saved }));
+    setDirty(false);
+    queryClient.setQueryData(["query", String(saved.id)], saved);
+  };
+
+  useLeaveWarning(editing, hasUnsavedChanges);
 
   return {
     query,
@@ -239,5 +263,10 @@ export function useQueryDocument({
     rename,
     changeSchedule,
     changeDataSource,
+    savedVersion: () => lastSaved.current.version,
+    hasUnsavedChanges,
+    replaceSaved,
+    conflict,
+    closeConflict: () => setConflict(null),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DashboardWidget } from "../../../api/dashboards";
-import { summaryLine, summarySentence } from "../../../components/versionHistory/changeWords";
+import { summaryLine, summarySentence } from "../../versionHistory/changeWords";
 import { dashboardChanges, widgetLabel, type DashboardVersionFields } from "./dashboardChanges";
 import { layoutBoxes } from "./layoutBoxes";
 

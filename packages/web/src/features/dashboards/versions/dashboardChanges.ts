@@ -8,7 +8,7 @@ import {
   sameValue,
   shortText,
   type ChangeItem,
-} from "../../../components/versionHistory/changeWords";
+} from "../../versionHistory/changeWords";
 import { widgetPositions } from "../widgetSize";
 
 export type DashboardVersionFields = Pick<DashboardDetail, "name" | "widgets"> &

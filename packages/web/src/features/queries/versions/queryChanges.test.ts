@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Query, Visualization } from "@sightline/core";
-import { summaryLine, summarySentence } from "../../../components/versionHistory/changeWords";
+import { summaryLine, summarySentence } from "../../versionHistory/changeWords";
 import { queryChanges, type QueryVersionFields } from "./queryChanges";
 
 const base: QueryVersionFields = {

@@ -7,7 +7,7 @@ import {
   sameValue,
   shortText,
   type ChangeItem,
-} from "../../../components/versionHistory/changeWords";
+} from "../../versionHistory/changeWords";
 
 /** The fields compared; versions may lack some (older stores, partial answers). */
 export type QueryVersionFields = Pick<Query, "query" | "name" | "options"> &

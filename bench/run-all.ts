@@ -11,6 +11,7 @@ import { latencyBenchmark } from "./latency";
 import { publicDashboardBenchmark } from "./publicDashboard";
 import { queryListBenchmark } from "./queryList";
 import { transferBenchmark } from "./transfer";
+import { versionsBenchmark } from "./versions";
 import { markdownTable, type Figure } from "./support";
 
 const figures: Figure[] = [];
@@ -25,6 +26,7 @@ figures.push(...(await publicDashboardBenchmark()));
 figures.push(...(await alertsBenchmark()));
 figures.push(...(await crossFilterBenchmark()));
 figures.push(...(await crossFilterBrowserBenchmark()));
+figures.push(...(await versionsBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

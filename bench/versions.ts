@@ -53,71 +53,71 @@ async function save(client: TestClient, query: Saved, variant: number): Promise<
   return res.body;
 }
 
+/** The interleaved medians, on a server at `url`. */
+async function measure(url: string) {
+  const client = await setUpAndLogin(url);
+  const dsId = await createDataSource(client, "Memory", "duckdb", { dbpath: ":memory:" });
+  const create = async (name: string) => {
+    const res = await client.post<Saved>("/api/queries", {
+      name,
+      query: reportSql(0),
+      data_source_id: dsId,
+    });
+    if (res.status !== 200) throw new Error(`create answered ${res.status}`);
+    return res.body;
+  };
+  let long = await create("Long history");
+  const longId = long.id;
+  for (let i = 1; i <= HISTORY; i += 1) long = await save(client, long, i);
+  // One fresh query per measured save: each of those saves is its query's first.
+  const fresh: Saved[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i += 1) fresh.push(await create(`Fresh ${i}`));
+
+  const freshTimes: number[] = [];
+  const longTimes: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i += 1) {
+    let start = performance.now();
+    await save(client, fresh[i]!, 1);
+    const a = performance.now() - start;
+    start = performance.now();
+    long = await save(client, long, HISTORY + 1 + i);
+    const b = performance.now() - start;
+    if (i >= WARMUP) {
+      freshTimes.push(a);
+      longTimes.push(b);
+    }
+  }
+
+  const sessionTimes: number[] = [];
+  const listTimes: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i += 1) {
+    for (const [target, times] of [
+      ["/api/session", sessionTimes],
+      [`/api/queries/${long.id}/versions?page=1&page_size=25`, listTimes],
+    ] as const) {
+      const start = performance.now();
+      const res = await client.get(target);
+      if (res.status !== 200) throw new Error(`${target} answered ${res.status}`);
+      if (i >= WARMUP) times.push(performance.now() - start);
+    }
+  }
+  return {
+    saveFresh: median(freshTimes),
+    saveLong: median(longTimes),
+    session: median(sessionTimes),
+    list: median(listTimes),
+    longId,
+  };
+}
+
 export async function versionsBenchmark(): Promise<Figure[]> {
   const dataDir = tempDir("versions");
   const server = await spawnSightline("all", {
     SIGHTLINE_DATA_DIR: dataDir,
     SIGHTLINE_LOG_LEVEL: "warn",
   });
-  let saveFresh = 0;
-  let saveLong = 0;
-  let session = 0;
-  let list = 0;
-  let longId = 0;
-  try {
-    const client = await setUpAndLogin(server.url);
-    const dsId = await createDataSource(client, "Memory", "duckdb", { dbpath: ":memory:" });
-    const create = async (name: string) => {
-      const res = await client.post<Saved>("/api/queries", {
-        name,
-        query: reportSql(0),
-        data_source_id: dsId,
-      });
-      if (res.status !== 200) throw new Error(`create answered ${res.status}`);
-      return res.body;
-    };
-    let long = await create("Long history");
-    longId = long.id;
-    for (let i = 1; i <= HISTORY; i += 1) long = await save(client, long, i);
-    // One fresh query per measured save: each of those saves is its query's first.
-    const fresh: Saved[] = [];
-    for (let i = 0; i < WARMUP + RUNS; i += 1) fresh.push(await create(`Fresh ${i}`));
-
-    const freshTimes: number[] = [];
-    const longTimes: number[] = [];
-    for (let i = 0; i < WARMUP + RUNS; i += 1) {
-      let start = performance.now();
-      await save(client, fresh[i]!, 1);
-      const a = performance.now() - start;
-      start = performance.now();
-      long = await save(client, long, HISTORY + 1 + i);
-      const b = performance.now() - start;
-      if (i >= WARMUP) {
-        freshTimes.push(a);
-        longTimes.push(b);
-      }
-    }
-    saveFresh = median(freshTimes);
-    saveLong = median(longTimes);
-
-    const sessionTimes: number[] = [];
-    const listTimes: number[] = [];
-    for (let i = 0; i < WARMUP + RUNS; i += 1) {
-      for (const [url, times] of [
-        ["/api/session", sessionTimes],
-        [`/api/queries/${long.id}/versions?page=1&page_size=25`, listTimes],
-      ] as const) {
-        const start = performance.now();
-        const res = await client.get(url);
-        if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-        if (i >= WARMUP) times.push(performance.now() - start);
-      }
-    }
-    session = median(sessionTimes);
-    list = median(listTimes);
-  } finally {
-    await server.stop();
-  }
+  const measured = await measure(server.url).finally(() => server.stop());
+  const { saveFresh, saveLong, session, list, longId } = measured;
 
   const db = new Database(path.join(dataDir, "sightline.db"), { readonly: true });
   const sizes = db

@@ -3,6 +3,10 @@
 // bad input, and the size of a version.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultGroupId } from "../services/organizationSetup";
+import { queryVersions } from "../services/queryVersions";
+import { recordBaseline } from "../services/versioning";
+import { otherOrgObjects } from "../testing/apiServer";
+import { insertTestQuery } from "../testing/storeRows";
 import { snapshotBytes } from "../store/objectVersions";
 import { metadataDatabases } from "../testing/services";
 import { createDataSource, type TestClient } from "../testing/httpClient";
@@ -273,6 +277,46 @@ describe.each(DATABASES)("query versions on %s", (dbKind) => {
     const list = await versions(admin, q.id);
     expect(list.body.count).toBe(2);
     expect(list.body.results[0]!.changes).toContain("is_archived");
+  });
+
+  it("answers 404 for another organisation's query and its versions", async () => {
+    const other = await otherOrgObjects(ctx.server);
+    await recordBaseline(ctx.server.ctx.database.db, queryVersions, other.query.id);
+    const base = `/api/queries/${other.query.id}/versions`;
+    for (const res of [
+      await admin.get(base),
+      await admin.get(`${base}/1`),
+      await admin.post(`${base}/1/restore`, {}),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toHaveProperty("message");
+    }
+  });
+
+  it("records an older query's state before its first recorded save, so it can be restored", async () => {
+    const db = ctx.server.ctx.database.db;
+    const old = await insertTestQuery(db, ctx.org.id, {
+      dataSourceId: demoId,
+      userId: ctx.adminUser.id,
+      lastModifiedById: ctx.adminUser.id,
+      name: "From before versions",
+      text: "SELECT 'before' AS t",
+      hash: "x",
+    });
+    expect((await versions(admin, old.id)).body.count).toBe(0);
+    const saved = await admin.post<QueryAnswer>(`/api/queries/${old.id}`, {
+      query: "SELECT 'after' AS t",
+      version: old.version,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const list = await versions(admin, old.id);
+    expect(list.body.results.map((v) => v.version)).toEqual([saved.body.version, old.version]);
+    expect(list.body.results[0]!.changes).toEqual(["query"]);
+    const restored = await admin.post<QueryAnswer>(
+      `/api/queries/${old.id}/versions/${old.version}/restore`,
+    );
+    expect(restored.status, restored.text).toBe(200);
+    expect(restored.body.query).toBe("SELECT 'before' AS t");
   });
 
   it("stores a one-line change of a 5 kB query in under 2 kB", async () => {

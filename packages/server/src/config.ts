@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
 import { secretKeyWeakness } from "./auth/secretKey";
+import { DEFAULT_FAIRNESS, type FairnessLimits } from "./execution/fairness";
 
 /**
  * Every setting of the server, read once from the environment (SIGHTLINE_* variables) and
@@ -35,6 +36,8 @@ export interface Config {
   /** Addresses (CIDR) that outbound requests may reach despite being internal. */
   outboundAllowedRanges: string[];
   workerConcurrency: number;
+  /** Fair queues (execution/fairness.ts): per data source running, per user waiting. */
+  fairness: FairnessLimits;
   /**
    * How long a worker's lock on a running query lasts unless renewed (it is, while the worker
    * lives): a query whose worker died is reported failed at most this long after the death.
@@ -328,6 +331,22 @@ export function loadConfig(env: Env = process.env): Config {
           .filter(Boolean)
       : [],
     workerConcurrency: int(env, "SIGHTLINE_WORKER_CONCURRENCY", 4, 1, 256),
+    fairness: {
+      perDataSource: int(
+        env,
+        "SIGHTLINE_DATA_SOURCE_MAX_RUNNING",
+        DEFAULT_FAIRNESS.perDataSource,
+        0,
+        1024,
+      ),
+      waitingPerUser: int(
+        env,
+        "SIGHTLINE_USER_MAX_WAITING",
+        DEFAULT_FAIRNESS.waitingPerUser,
+        0,
+        100_000,
+      ),
+    },
     workerLockSeconds: int(env, "SIGHTLINE_WORKER_LOCK_SECONDS", 20, 2, 600),
     queryTimeoutSeconds: int(env, "SIGHTLINE_QUERY_TIMEOUT", 300, 1),
     allowCustomJsVisualizations: bool(env, "SIGHTLINE_ALLOW_CUSTOM_JS_VISUALIZATIONS", false),

@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
-import os from "node:os";
-import { Job, Queue, Worker } from "bullmq";
+import { Job, Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { DEFAULT_FAIRNESS, type FairnessLimits } from "./fairness";
+import { BullmqWorkers, DEFAULT_LOCK_MS } from "./bullmqWorkers";
+import { RedisFairness } from "./redisFairness";
 import {
   CANCELLED_MESSAGE,
   FAILED_JOB_TTL_MS,
@@ -34,14 +36,14 @@ export interface BullmqQueueOptions {
   stalledIntervalMs?: number;
   /** A Redis call slower than this fails the execution (default 3 s). */
   commandTimeoutMs?: number;
+  /** Per-data-source and per-user limits (execution/fairness.ts). */
+  fairness?: FairnessLimits;
   onError?: (error: Error) => void;
 }
 
 const DEFAULT_QUEUES = ["queries", "scheduled_queries"];
 const TASK_NAME = "execute_query";
-const HEARTBEAT_MS = 10_000;
 const STALLED_REASON = "job stalled more than allowable limit";
-const DEFAULT_LOCK_MS = 20_000;
 
 /** Job ids carry their queue so a job can be found from its id alone. */
 function makeJobId(queueName: string): string {
@@ -72,15 +74,6 @@ function statusOf(state: string): JobStatus | null {
   }
 }
 
-interface LocalWorkerStats {
-  name: string;
-  birthDate: string;
-  running: Map<string, AbortController>;
-  successful: number;
-  failed: number;
-  workingMs: number;
-}
-
 /**
  * The scaled queue: BullMQ on Redis, one BullMQ queue per Sightline queue name. Workers in any
  * process take jobs; a cancel is broadcast over Redis pub/sub to the worker running the job; a
@@ -90,13 +83,9 @@ interface LocalWorkerStats {
 export class BullmqQueue implements QueueBackend {
   private readonly client: Redis;
   private readonly queues = new Map<string, Queue>();
-  private readonly workers = new Map<string, Worker>();
-  private readonly workerConnections: Redis[] = [];
-  private subscriber: Redis | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private discovery: NodeJS.Timeout | null = null;
-  private stats: LocalWorkerStats | null = null;
+  private workerPool: BullmqWorkers | null = null;
   private readonly timeoutMs: number;
+  private readonly fairness: RedisFairness;
   private lastError = "";
 
   constructor(private readonly options: BullmqQueueOptions) {
@@ -107,6 +96,13 @@ export class BullmqQueue implements QueueBackend {
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
     this.client.on("error", (error: Error) => this.reportError(error));
+    this.fairness = new RedisFairness(
+      this.client,
+      (...parts) => this.key(...parts),
+      options.fairness ?? DEFAULT_FAIRNESS,
+      // A slot outlives its job's lock a little: the lock decides that a worker died.
+      (options.lockDurationMs ?? DEFAULT_LOCK_MS) * 1.5,
+    );
   }
 
   private reportError(error: Error): void {
@@ -167,12 +163,29 @@ export class BullmqQueue implements QueueBackend {
         // The lock pointed at a finished job: take it over.
         await this.client.set(lock, id, "PX", JOB_TTL_MS);
       }
-      await this.queue(data.queueName).add(TASK_NAME, data, {
-        jobId: id,
-        attempts: 1,
-        removeOnComplete: { age: JOB_TTL_MS / 1000 },
-        removeOnFail: { age: FAILED_JOB_TTL_MS / 1000 },
-      });
+      try {
+        await this.fairness.assertUserMayQueue(
+          data,
+          async (jobId) => (await this.read(jobId, false))?.status === 1,
+        );
+      } catch (error) {
+        if ((await this.client.get(lock)) === id) await this.client.del(lock);
+        throw error;
+      }
+      // Counted as waiting before a worker can see it: a worker's slot taken first would
+      // otherwise be followed by a stale "waiting" entry.
+      await this.fairness.queued(id, data);
+      try {
+        await this.queue(data.queueName).add(TASK_NAME, data, {
+          jobId: id,
+          attempts: 1,
+          removeOnComplete: { age: JOB_TTL_MS / 1000 },
+          removeOnFail: { age: FAILED_JOB_TTL_MS / 1000 },
+        });
+      } catch (error) {
+        await this.fairness.forget(id, data).catch(() => undefined);
+        throw error;
+      }
       return waitingJob(id, data);
     });
   }
@@ -209,12 +222,14 @@ export class BullmqQueue implements QueueBackend {
       if (!cancelled) return null;
       return this.cancelledState(jobId, JSON.parse(cancelled) as JobData, null);
     }
-    const status = statusOf(state);
+    let status = statusOf(state);
     if (status === null) return null;
     if (cancelled && status !== 3) return this.cancelledState(jobId, job.data, job.processedOn);
     if (status === 2 && checkWorker && (await this.failIfWorkerLost(queue, job))) {
       return this.read(jobId, false);
     }
+    // A worker holds a job it takes while it asks for a slot; without one the job still waits.
+    if (status === 2 && !(await this.fairness.holds(jobId, job.data))) status = 1;
     let error = "";
     if (status === 4) {
       error = job.failedReason === STALLED_REASON ? WORKER_LOST_MESSAGE : job.failedReason;
@@ -241,6 +256,11 @@ export class BullmqQueue implements QueueBackend {
     // Token "0": there is no lock to release. BullMQ moves the job only while it is still
     // active, so a job that finished since the lock was read keeps its outcome.
     await job.moveToFailed(new Error(WORKER_LOST_MESSAGE), "0").catch(() => undefined);
+    // Its slot is freed only if it did fail here: a job that a worker just put back to wait for
+    // a slot (it holds no lock then either) keeps its place.
+    if ((await queue.getJobState(job.id!)) === "failed") {
+      await this.fairness.forget(job.id!, job.data);
+    }
     return true;
   }
 
@@ -268,6 +288,7 @@ export class BullmqQueue implements QueueBackend {
       );
       const lock = this.key("lock", state.data.dataSourceId, state.data.queryHash);
       if ((await this.client.get(lock)) === jobId) await this.client.del(lock);
+      await this.fairness.forget(jobId, state.data);
       const job = await Job.fromId(this.queue(state.data.queueName), jobId);
       // A waiting job is simply removed; a running one is locked and is stopped by its worker.
       if (job && state.status === 1) await job.remove().catch(() => undefined);
@@ -287,99 +308,15 @@ export class BullmqQueue implements QueueBackend {
   }
 
   async startWorker(processor: JobProcessor, concurrency: number): Promise<void> {
-    const stats: LocalWorkerStats = {
-      name: `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`,
-      birthDate: new Date().toISOString(),
-      running: new Map(),
-      successful: 0,
-      failed: 0,
-      workingMs: 0,
-    };
-    this.stats = stats;
-    this.subscriber = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
-    this.subscriber.on("error", (error: Error) => this.reportError(error));
-    this.subscriber.on("message", (_channel: string, jobId: string) =>
-      stats.running.get(jobId)?.abort(),
-    );
-    await this.subscriber.subscribe(this.key("cancel"));
-
-    const listen = async (name: string) => {
-      if (this.workers.has(name)) return;
-      const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
-      connection.on("error", (error: Error) => this.reportError(error));
-      this.workerConnections.push(connection);
-      const worker = new Worker<JobData, number>(
-        name,
-        async (job) => {
-          const jobId = job.id!;
-          if (await this.client.get(this.key("cancelled", jobId)))
-            throw new Error(CANCELLED_MESSAGE);
-          const controller = new AbortController();
-          stats.running.set(jobId, controller);
-          void this.beat();
-          const started = Date.now();
-          try {
-            const resultId = await processor(job.data, jobId, controller.signal);
-            stats.successful += 1;
-            return resultId;
-          } catch (error) {
-            stats.failed += 1;
-            throw error;
-          } finally {
-            stats.running.delete(jobId);
-            stats.workingMs += Date.now() - started;
-            const lock = this.key("lock", job.data.dataSourceId, job.data.queryHash);
-            if ((await this.client.get(lock).catch(() => null)) === jobId) {
-              await this.client.del(lock).catch(() => undefined);
-            }
-            void this.beat();
-          }
-        },
-        {
-          connection,
-          prefix: this.options.prefix,
-          concurrency,
-          lockDuration: this.options.lockDurationMs ?? DEFAULT_LOCK_MS,
-          stalledInterval: this.options.stalledIntervalMs ?? 30_000,
-          // A job whose worker died is failed, never re-run behind the user's back.
-          maxStalledCount: 0,
-        },
-      );
-      worker.on("error", (error: Error) => this.reportError(error));
-      this.workers.set(name, worker);
-    };
-
-    const discover = async () => {
-      const names = new Set([...DEFAULT_QUEUES, ...(await this.options.listQueueNames())]);
-      for (const name of names) await listen(name);
-      await this.beat();
-    };
-    await discover();
-    this.discovery = setInterval(() => void discover().catch(() => undefined), 30_000);
-    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
-  }
-
-  /** Publishes this worker's state for the admin pages (expires if the process dies). */
-  private async beat(): Promise<void> {
-    const stats = this.stats;
-    if (!stats) return;
-    const [current] = stats.running.keys();
-    const info: WorkerInfo = {
-      name: stats.name,
-      hostname: os.hostname(),
-      pid: process.pid,
-      queues: [...this.workers.keys()].sort(),
-      state: stats.running.size > 0 ? "busy" : "idle",
-      lastHeartbeat: new Date().toISOString(),
-      birthDate: stats.birthDate,
-      currentJob: current ? `${current} (execute_query)` : null,
-      successfulJobs: stats.successful,
-      failedJobs: stats.failed,
-      totalWorkingTime: stats.workingMs / 1000,
-    };
-    await this.client
-      .set(this.key("worker", stats.name), JSON.stringify(info), "PX", HEARTBEAT_MS * 3)
-      .catch(() => undefined);
+    this.workerPool = new BullmqWorkers({
+      ...this.options,
+      client: this.client,
+      key: (...parts) => this.key(...parts),
+      fairness: this.fairness,
+      reportError: (error) => this.reportError(error),
+      queueNames: async () => [...DEFAULT_QUEUES, ...(await this.options.listQueueNames())],
+    });
+    await this.workerPool.start(processor, concurrency);
   }
 
   async status(): Promise<QueueStatus> {
@@ -419,7 +356,12 @@ export class BullmqQueue implements QueueBackend {
       } while (cursor !== "0");
       workers.sort((a, b) => a.name.localeCompare(b.name));
       const memory = /used_memory:(\d+)/.exec(await this.client.info("memory"));
-      return { queues, workers, redisUsedMemory: memory ? Number(memory[1]) : 0 };
+      return {
+        queues,
+        workers,
+        dataSources: await this.fairness.loads(),
+        redisUsedMemory: memory ? Number(memory[1]) : 0,
+      };
     });
   }
 
@@ -428,20 +370,8 @@ export class BullmqQueue implements QueueBackend {
    * `simulateCrash` (tests) drops the workers without finishing their jobs, as a killed process would.
    */
   async close(options: { simulateCrash?: boolean } = {}): Promise<void> {
-    if (this.discovery) clearInterval(this.discovery);
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (!options.simulateCrash) for (const c of this.stats?.running.values() ?? []) c.abort();
-    if (options.simulateCrash) for (const c of this.workerConnections) c.disconnect();
-    await Promise.all(
-      [...this.workers.values()].map((w) =>
-        w.close(options.simulateCrash === true).catch(() => undefined),
-      ),
-    );
-    for (const c of this.workerConnections) c.disconnect();
-    if (this.stats)
-      await this.client.del(this.key("worker", this.stats.name)).catch(() => undefined);
+    await this.workerPool?.close(options.simulateCrash === true);
     await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
-    this.subscriber?.disconnect();
     this.client.disconnect();
   }
 }

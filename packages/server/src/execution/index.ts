@@ -28,17 +28,18 @@ export async function listQueueNames(db: Kysely<DB>): Promise<string[]> {
  * client are loaded only then: the embedded server does without their ~10 MB.
  */
 export async function createQueueBackend(
-  config: Pick<Config, "redisUrl" | "redisPrefix" | "workerLockSeconds">,
+  config: Pick<Config, "redisUrl" | "redisPrefix" | "workerLockSeconds" | "fairness">,
   db: Kysely<DB>,
   options: { prefix?: string; onError?: (error: Error) => void } = {},
 ): Promise<QueueBackend> {
-  if (!config.redisUrl) return new MemoryQueue();
+  if (!config.redisUrl) return new MemoryQueue(config.fairness);
   const { BullmqQueue } = await import("./bullmqQueue");
   return new BullmqQueue({
     redisUrl: config.redisUrl,
     prefix: options.prefix ?? config.redisPrefix,
     listQueueNames: () => listQueueNames(db),
     lockDurationMs: config.workerLockSeconds * 1000,
+    fairness: config.fairness,
     onError: options.onError,
   });
 }

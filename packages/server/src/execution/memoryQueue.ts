@@ -1,5 +1,14 @@
 import crypto from "node:crypto";
 import os from "node:os";
+import { JobRefusalError } from "./pipeline";
+import {
+  DEFAULT_FAIRNESS,
+  userQueueRefusal,
+  countsAgainstUser,
+  mayStart,
+  type DataSourceLoad,
+  type FairnessLimits,
+} from "./fairness";
 import {
   CANCELLED_MESSAGE,
   FAILED_JOB_TTL_MS,
@@ -26,8 +35,9 @@ interface MemoryJob {
 const lockKey = (data: JobData) => `${data.dataSourceId}:${data.queryHash}`;
 
 /**
- * The embedded queue: jobs live in this process, FIFO, at most `concurrency` at a time. A job
- * that was running when the queue closes ends failed, never stuck in processing.
+ * The embedded queue: jobs live in this process, at most `concurrency` at a time, in order of
+ * arrival within the fairness rules (execution/fairness.ts). A job that was running when the
+ * queue closes ends failed, never stuck in processing.
  */
 export class MemoryQueue implements QueueBackend {
   private readonly jobs = new Map<string, MemoryJob>();
@@ -44,12 +54,24 @@ export class MemoryQueue implements QueueBackend {
   private failed = 0;
   private workingMs = 0;
   private readonly birth = new Date().toISOString();
+  /** Running jobs per data source id. */
+  private readonly runningBySource = new Map<number, number>();
+
+  constructor(private readonly limits: FairnessLimits = DEFAULT_FAIRNESS) {}
 
   async enqueue(data: JobData): Promise<JobState> {
     if (this.closed) throw new Error("The query queue is shut down.");
     this.expire();
     const existing = this.jobs.get(this.locks.get(lockKey(data)) ?? "");
     if (existing && isLiveJob(existing.state)) return { ...existing.state };
+    if (countsAgainstUser(data)) {
+      const waiting = this.waiting.filter((id) => {
+        const other = this.jobs.get(id)?.state.data;
+        return other !== undefined && countsAgainstUser(other) && other.userId === data.userId;
+      }).length;
+      const refusal = userQueueRefusal(waiting, this.limits);
+      if (refusal) throw new JobRefusalError(429, refusal);
+    }
     const state = waitingJob(crypto.randomUUID(), data);
     this.jobs.set(state.id, { state, controller: null, finishedAt: null, waiters: [] });
     this.locks.set(lockKey(data), state.id);
@@ -123,6 +145,7 @@ export class MemoryQueue implements QueueBackend {
             },
           ]
         : [],
+      dataSources: this.dataSourceLoads(),
     };
   }
 
@@ -136,13 +159,65 @@ export class MemoryQueue implements QueueBackend {
     this.waiting.length = 0;
   }
 
+  /** Per data source: running and waiting jobs (the status pages). */
+  private dataSourceLoads(): DataSourceLoad[] {
+    const loads = new Map<number, DataSourceLoad>();
+    const load = (id: number) => {
+      let entry = loads.get(id);
+      if (!entry) {
+        entry = { dataSourceId: id, running: 0, waiting: 0, limit: this.limits.perDataSource };
+        loads.set(id, entry);
+      }
+      return entry;
+    };
+    for (const [id, running] of this.runningBySource) if (running > 0) load(id).running = running;
+    for (const id of this.waiting) {
+      const data = this.jobs.get(id)?.state.data;
+      if (data) load(data.dataSourceId).waiting += 1;
+    }
+    return [...loads.values()].sort((a, b) => a.dataSourceId - b.dataSourceId);
+  }
+
   private pump(): void {
     while (this.processor && !this.closed && this.running < this.concurrency) {
-      const id = this.waiting.shift();
-      if (id === undefined) return;
-      const job = this.jobs.get(id);
-      if (job && job.state.status === 1) this.run(job, this.processor);
+      const job = this.nextJob();
+      if (!job) return;
+      this.waiting.splice(this.waiting.indexOf(job.state.id), 1);
+      this.run(job, this.processor);
     }
+  }
+
+  /** The oldest waiting job allowed to start: people's runs first, then scheduled ones. */
+  private nextJob(): MemoryJob | null {
+    const jobs = this.waiting
+      .map((id) => this.jobs.get(id))
+      .filter((job): job is MemoryJob => job !== undefined && job.state.status === 1);
+    const adHocWaiting = new Map<number, number>();
+    for (const job of jobs) {
+      if (job.state.data.scheduled) continue;
+      const source = job.state.data.dataSourceId;
+      adHocWaiting.set(source, (adHocWaiting.get(source) ?? 0) + 1);
+    }
+    const ordered = [
+      ...jobs.filter((job) => !job.state.data.scheduled),
+      ...jobs.filter((job) => job.state.data.scheduled),
+    ];
+    return (
+      ordered.find((job) => {
+        const source = job.state.data.dataSourceId;
+        const load = {
+          running: this.runningBySource.get(source) ?? 0,
+          adHocWaiting: adHocWaiting.get(source) ?? 0,
+        };
+        return mayStart(job.state.data, load, this.limits);
+      }) ?? null
+    );
+  }
+
+  private countRunning(dataSourceId: number, change: 1 | -1): void {
+    const running = (this.runningBySource.get(dataSourceId) ?? 0) + change;
+    if (running > 0) this.runningBySource.set(dataSourceId, running);
+    else this.runningBySource.delete(dataSourceId);
   }
 
   private run(job: MemoryJob, processor: JobProcessor): void {
@@ -151,6 +226,7 @@ export class MemoryQueue implements QueueBackend {
     job.state.status = 2;
     job.state.startedAt = Date.now();
     this.running += 1;
+    this.countRunning(job.state.data.dataSourceId, 1);
     processor(job.state.data, job.state.id, controller.signal)
       .then(
         (resultId) => this.finish(job, 3, "", resultId),
@@ -159,6 +235,7 @@ export class MemoryQueue implements QueueBackend {
       )
       .finally(() => {
         this.running -= 1;
+        this.countRunning(job.state.data.dataSourceId, -1);
         this.workingMs += Date.now() - (job.state.startedAt ?? Date.now());
         job.controller = null;
         this.pump();

@@ -1,4 +1,5 @@
 import type { RunPrincipal } from "../runners/types";
+import type { DataSourceLoad } from "./fairness";
 
 /** The execution engine's contract with the routes (see execution/index.ts). */
 
@@ -119,6 +120,8 @@ export type JobProcessor = (data: JobData, jobId: string, signal: AbortSignal) =
 export interface QueueStatus {
   queues: { name: string; queued: number; started: JobState[] }[];
   workers: WorkerInfo[];
+  /** Per data source with work: running and waiting jobs against its limit. */
+  dataSources: DataSourceLoad[];
   /** Memory used by the queue's store (Redis), when there is one. */
   redisUsedMemory?: number;
 }

@@ -119,8 +119,20 @@ const docs = {
             description: "Queue name to its running jobs and queued count",
           },
           workers: S.array(worker),
+          data_sources: S.array(
+            S.object(
+              {
+                id: S.int,
+                name: S.str,
+                running: S.int,
+                waiting: S.int,
+                limit: { type: "integer", description: "Queries at once (0 = no limit)" },
+              },
+              ["id", "name", "running", "waiting", "limit"],
+            ),
+          ),
         },
-        ["queues", "workers"],
+        ["queues", "workers", "data_sources"],
         "Queue status",
       ),
       ...S.errors(403, 503),
@@ -283,6 +295,20 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       objectType: "rq_status",
       request,
     });
+    // The queues serve every organisation; an admin sees their own data sources' load.
+    const ids = status.dataSources.map((d) => d.dataSourceId);
+    const names = new Map(
+      ids.length === 0
+        ? []
+        : (
+            await db
+              .selectFrom("data_sources")
+              .select(["id", "name"])
+              .where("org_id", "=", org.id)
+              .where("id", "in", ids)
+              .execute()
+          ).map((row) => [row.id, row.name]),
+    );
     return {
       queues: Object.fromEntries(
         status.queues.map((q) => [
@@ -303,6 +329,15 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         failed_jobs: w.failedJobs,
         total_working_time: w.totalWorkingTime,
       })),
+      data_sources: status.dataSources
+        .filter((d) => names.has(d.dataSourceId))
+        .map((d) => ({
+          id: d.dataSourceId,
+          name: names.get(d.dataSourceId)!,
+          running: d.running,
+          waiting: d.waiting,
+          limit: d.limit,
+        })),
     };
   });
 

@@ -8,6 +8,13 @@ import { useBrowserApp } from "./fixtures/browserApp";
 import { dataSourceIdByName } from "./fixtures/demo";
 import { pollFor } from "./fixtures/poll";
 import { createQuery } from "./fixtures/queries";
+import {
+  addTextboxWidget,
+  createDashboard,
+  dragResizeHandle,
+  waitForBoxSettled,
+  widgetCell,
+} from "./fixtures/dashboards";
 
 // The machine is shared: give slow moments room, but each wait stays bounded.
 vi.setConfig({ testTimeout: 120_000 });
@@ -233,6 +240,129 @@ describe("version history in the browser", () => {
     await detail.getByRole("button", { name: "All versions" }).click();
     await history(page).locator("[data-testid=version-list]").waitFor();
     expect(id).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  interface BoardWidget {
+    id: number;
+    text: string;
+    options: { position: { col: number; row: number; sizeX: number; sizeY: number } };
+  }
+  const boardWidgets = async (id: number) =>
+    (await app.api.get<{ widgets: BoardWidget[]; version: number }>(`/api/dashboards/${id}`)).body;
+  const places = async (id: number) =>
+    Object.fromEntries(
+      (await boardWidgets(id)).widgets.map((w) => [
+        w.text.split("\n")[0],
+        [w.options.position.col, w.options.position.row, w.options.position.sizeY],
+      ]),
+    );
+
+  /** A dashboard of two text boxes side by side, then one made taller in the browser and the other moved under it. */
+  async function rearrangedDashboard(page: Page, name: string) {
+    const board = await createDashboard(app.api, name, { published: true });
+    const sales = await addTextboxWidget(app.api, board.id, "## Sales\nOrders and revenue", {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 4 },
+    });
+    const costs = await addTextboxWidget(app.api, board.id, "## Costs\nShipping and returns", {
+      position: { col: 3, row: 0, sizeX: 3, sizeY: 4 },
+    });
+    const original = await places(board.id);
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await page.getByTestId("done-editing").waitFor();
+    await dragResizeHandle(widgetCell(page, sales), 120);
+    await poll(async () => (await places(board.id))["## Sales"]![2]).toBeGreaterThan(4);
+    await poll(() => page.getByTestId("save-status").textContent()).toBe("Saved");
+    await page.getByTestId("done-editing").click();
+    await page.getByTestId("done-editing").waitFor({ state: "detached" });
+    // Another editor moves the other box under the first.
+    const moved = await app.api.post(`/api/widgets/${costs}`, {
+      text: "## Costs\nShipping and returns",
+      options: { position: { col: 0, row: 10, sizeX: 3, sizeY: 4 } },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    await page.reload();
+    await widgetCell(page, costs).waitFor();
+    return { board, sales, costs, original, rearranged: await places(board.id) };
+  }
+
+  async function openDashboardHistory(page: Page) {
+    await page.getByTestId("dashboard-more").click();
+    await page.getByRole("menuitem", { name: "Version History" }).click();
+    await history(page).locator("[data-testid=version-list]").waitFor();
+    await animationsSettled(page);
+  }
+
+  it("shows a rearranged dashboard's versions in words and small layouts, restores one, undoes it", async () => {
+    const { page, context } = await app.openSignedIn(DESKTOP);
+    const { board, sales, costs, original, rearranged } = await rearrangedDashboard(
+      page,
+      "Weekly numbers",
+    );
+    expect(rearranged).not.toEqual(original);
+    await openDashboardHistory(page);
+    const summaries = history(page).locator("[data-testid=version-summary]");
+    await poll(() => summaries.nth(0).textContent()).toBe("1 text box moved");
+    await poll(() => summaries.nth(1).textContent()).toBe("1 text box resized");
+    await poll(() => summaries.nth(2).textContent()).toBe("1 text box added");
+    const detail = history(page).locator("[data-testid=version-detail]");
+    await poll(() => detail.locator("[data-testid=version-changes]").textContent()).toContain(
+      'Text box "Costs Shipping and returns" moved left 3 columns and down 10 rows',
+    );
+    // The two layouts drawn small; the moved box marked.
+    await poll(() => detail.locator("[data-testid=layout-preview]").count()).toBe(2);
+    expect(
+      await detail
+        .locator("[data-testid=layout-preview]")
+        .nth(1)
+        .locator("[data-mark=moved]")
+        .count(),
+    ).toBe(1);
+
+    // The version with both boxes side by side, before the two changes.
+    const buttons = history(page).locator("[data-testid=version-list] li button");
+    await buttons.nth(2).click();
+    await poll(() => detail.locator("[data-testid=version-changes]").textContent()).toContain(
+      "added",
+    );
+    await screenshot(page, "version-history-dashboard-desktop", { fullPage: false });
+    await detail.locator("[data-testid=restore-version]").click();
+    const confirm = page.locator(".ant-modal-confirm");
+    await poll(() => confirm.textContent()).toContain("Restore version");
+    await confirm.getByRole("button", { name: "Restore" }).click();
+    await poll(() => places(board.id)).toEqual(original);
+    // The page shows the boxes side by side again.
+    const x = async (id: number) => (await widgetCell(page, id).boundingBox())?.x ?? -1;
+    await waitForBoxSettled(widgetCell(page, costs));
+    await poll(async () => (await x(costs)) > (await x(sales))).toBe(true);
+    const notice = page.locator(".ant-notification-notice", { hasText: "restored" });
+    await notice.waitFor();
+    await screenshot(page, "version-history-dashboard-restored-desktop", { fullPage: false });
+
+    await notice.locator("[data-testid=undo-restore]").click();
+    await poll(() => places(board.id)).toEqual(rearranged);
+    await poll(async () => (await x(costs)) === (await x(sales))).toBe(true);
+    await context.close();
+  });
+
+  it("fits the dashboard's history on a phone", async () => {
+    const desk = await app.openSignedIn(DESKTOP);
+    const { board } = await rearrangedDashboard(desk.page, "Phone board");
+    await desk.context.close();
+    const { page, context } = await app.openSignedIn(PHONE);
+    await page.goto(`/dashboards/${board.id}-${board.slug}`);
+    await page.getByTestId("dashboard-title").waitFor();
+    await openDashboardHistory(page);
+    await screenshot(page, "version-history-dashboard-phone", { fullPage: false });
+    await history(page).locator("[data-testid=version-list] li button").first().click();
+    const detail = history(page).locator("[data-testid=version-detail]");
+    await poll(() => detail.locator("[data-testid=layout-preview]").count()).toBe(2);
+    await animationsSettled(page);
+    await screenshot(page, "version-history-dashboard-detail-phone", { fullPage: false });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth + 1,
+    );
+    expect(overflow).toBe(false);
     await context.close();
   });
 });

@@ -55,6 +55,8 @@ export interface DashboardHeaderProps {
   onRetrySave: () => void;
   onArchive: () => void;
   onPublicUrlChange: (publicUrl: string | null) => void;
+  /** Opens the version history (for all who see the dashboard). */
+  onVersionHistory?: () => void;
 }
 
 export function DashboardHeader(props: DashboardHeaderProps) {
@@ -178,16 +180,19 @@ function ViewControls(props: DashboardHeaderProps) {
     intervalItems.push({ type: "divider" }, { key: "off", label: "Disable auto refresh" });
   }
 
-  const moreItems: MenuProps["items"] = [{ key: "edit", label: "Edit" }];
+  const moreItems: NonNullable<MenuProps["items"]> = [];
+  if (props.canEdit) moreItems.push({ key: "edit", label: "Edit" });
+  if (props.onVersionHistory) moreItems.push({ key: "versionHistory", label: "Version History" });
   if (props.canManagePermissions) {
     moreItems.push({ key: "permissions", label: "Manage Permissions" });
   }
-  if (!dashboard.is_draft && !props.publishDisabled)
+  if (props.canEdit && !dashboard.is_draft && !props.publishDisabled)
     moreItems.push({ key: "unpublish", label: "Unpublish" });
-  moreItems.push({ key: "archive", label: "Archive", danger: true });
+  if (props.canEdit) moreItems.push({ key: "archive", label: "Archive", danger: true });
 
   const onMore: MenuProps["onClick"] = ({ key }) => {
     if (key === "edit") props.onEdit();
+    if (key === "versionHistory") props.onVersionHistory?.();
     if (key === "permissions") setManagingPermissions(true);
     if (key === "unpublish") props.onSave({ is_draft: true });
     if (key === "archive") {
@@ -246,7 +251,7 @@ function ViewControls(props: DashboardHeaderProps) {
           data-testid="dashboard-share"
         />
       )}
-      {props.canEdit && (
+      {moreItems.length > 0 && (
         <Dropdown trigger={["click"]} menu={{ items: moreItems, onClick: onMore }}>
           <Button
             aria-label="More actions"

@@ -32,6 +32,7 @@ import { useLayoutSaver } from "./useLayoutSaver";
 import { useDashboardSave } from "./useDashboardSave";
 import { useWidgetEditing } from "./useWidgetEditing";
 import { DashboardFilterBar } from "./DashboardFilterBar";
+import { DashboardVersionHistory } from "./versions/DashboardVersionHistory";
 import { escapeIsFree } from "./crossFilter/CrossFilterBar";
 import { CrossFilterSettingsButton } from "./crossFilter/CrossFilterSettingsDialog";
 import { useWidgetCrossFilterSwitch } from "./crossFilter/useDashboardCrossFilter";
@@ -74,6 +75,7 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   const [addingWidget, setAddingWidget] = useState(false);
   const [textbox, setTextbox] = useState<{ widget?: DashboardWidget } | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const [editingParameters, setEditingParameters] = useState<DashboardWidget | null>(null);
   const filtersOn = dashboard.dashboard_filters_enabled;
   const filtering = useDashboardFiltering(widgets, dashboard.options, filtersOn);
@@ -234,7 +236,19 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
         onPublicUrlChange={(publicUrl) =>
           setDashboard((current) => ({ ...current, public_url: publicUrl ?? undefined }))
         }
+        onVersionHistory={() => setHistoryOpen(true)}
       />
+      {historyOpen && (
+        <DashboardVersionHistory
+          dashboard={dashboard}
+          canEdit={canEdit}
+          onRestored={(restored) => {
+            setDashboard((current) => ({ ...current, ...restored, can_edit: current.can_edit }));
+            setWidgets(restored.widgets ?? []);
+          }}
+          onClose={() => setHistoryOpen(false)}
+        />
+      )}
       {/* Fullscreen covers the top bar: the bar sticks to the very top there. */}
       <DashboardFilterBar {...filtering.filterBar} stickyTop={fullscreen ? 0 : TOP_BAR_HEIGHT} />
       {editing && (

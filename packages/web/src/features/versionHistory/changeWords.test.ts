@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   fieldsSummary,
+  plainText,
   plural,
   quotedList,
   sameValue,
@@ -46,5 +47,13 @@ describe("change words", () => {
     );
     expect(fieldsSummary(["some_field"])).toBe("Some field changed");
     expect(fieldsSummary([])).toBe("Saved");
+  });
+});
+
+describe("plain text of markdown", () => {
+  it("drops heading marks, emphasis and link addresses", () => {
+    expect(plainText("## Weekly *numbers*\n> from [the shop](https://x.test) `db`")).toBe(
+      "Weekly numbers\nfrom the shop db",
+    );
   });
 });

@@ -68,6 +68,16 @@ export function quotedList(names: readonly string[]): string {
   return `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
 }
 
+/** Markdown read as plain words: no heading marks, emphasis, code ticks; links as their text. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, "")
+    .replace(/[*_`~]+/g, "")
+    .replace(/<[^>]+>/g, " ");
+}
+
 /** A text cut to `max` characters with an ellipsis, on one line. */
 export function shortText(text: string, max = 40): string {
   const line = text.replace(/\s+/g, " ").trim();

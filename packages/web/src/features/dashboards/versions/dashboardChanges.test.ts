@@ -48,7 +48,7 @@ describe("dashboard version changes", () => {
 
   it("names widgets by their query and visualization, text boxes by their first words", () => {
     expect(widgetLabel(a)).toBe('"Orders: Sales"');
-    expect(widgetLabel(t)).toBe('Text box "## Weekly numbers From the wa…"');
+    expect(widgetLabel(t)).toBe('Text box "Weekly numbers From the wareh…"');
     expect(widgetLabel(textBox(4, "", {}))).toBe("Text box");
     const table = chart(5, {});
     table.visualization!.name = "Table";
@@ -75,13 +75,16 @@ describe("dashboard version changes", () => {
     const added = textBox(9, "New note", { col: 0, row: 10, sizeX: 3, sizeY: 2 });
     const changes = dashboardChanges(board([a, b, t]), board([a, edited, added]));
     expect(changes.map((c) => c.detail)).toEqual([
-      'Text box "## Weekly numbers From the wa…" edited',
+      'Text box "Weekly numbers From the wareh…" edited',
       'Text box "New note" added',
       '"Orders: Sales" removed',
     ]);
     expect(summaryLine(changes)).toBe("1 text box edited, 1 text box added, 1 widget removed");
     const two = dashboardChanges(board([]), board([t, added]));
     expect(summaryLine(two)).toBe("2 text boxes added");
+    expect(details(board([], { is_draft: true }), board([], { is_draft: false }))).toEqual([
+      "Published",
+    ]);
   });
 
   it("tells title, tags, filters, parameter order, widget parameters and settings", () => {
@@ -136,6 +139,8 @@ describe("layout preview boxes", () => {
     ]);
     expect(preview.boxes[2]!.text).toBe(true);
     expect(layoutBoxes([a]).boxes[0]!.mark).toBeNull();
+    expect(preview.boxes[2]!.label).toBe("note");
+    expect(preview.boxes[0]!.label).toBe("Orders: Sales");
   });
 
   it("leaves hidden widgets out and keeps an empty layout one row high", () => {

@@ -3,6 +3,7 @@
 // resized, a text box edited, its parameters, its options). Widgets are matched by id.
 import type { DashboardDetail, DashboardWidget, WidgetPosition } from "../../../api/dashboards";
 import {
+  plainText,
   plural,
   quotedList,
   sameValue,
@@ -18,7 +19,7 @@ export type DashboardVersionFields = Pick<DashboardDetail, "name" | "widgets"> &
 export function widgetLabel(widget: Pick<DashboardWidget, "visualization" | "text">): string {
   const v = widget.visualization;
   if (!v) {
-    const text = shortText(widget.text ?? "", 30);
+    const text = shortText(plainText(widget.text ?? ""), 30);
     return text ? `Text box "${text}"` : "Text box";
   }
   const query = v.query?.name;
@@ -69,6 +70,17 @@ export function dashboardChanges(
       verb: after.dashboard_filters_enabled ? "turned on" : "turned off",
       detail: `Dashboard level filters turned ${after.dashboard_filters_enabled ? "on" : "off"}`,
     });
+  }
+  if (
+    before.is_draft !== undefined &&
+    after.is_draft !== undefined &&
+    before.is_draft !== after.is_draft
+  ) {
+    out.push(
+      after.is_draft
+        ? { kind: "dashboard", verb: "unpublished", detail: "Unpublished" }
+        : { kind: "dashboard", verb: "published", detail: "Published" },
+    );
   }
   if (before.options && after.options) {
     const { globalParamOrder: order0, ...rest0 } = before.options;

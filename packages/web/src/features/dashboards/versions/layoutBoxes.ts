@@ -4,6 +4,7 @@
 import type { DashboardWidget } from "../../../api/dashboards";
 import { GRID_COLUMNS } from "../gridLayout";
 import { widgetPositions } from "../widgetSize";
+import { plainText, shortText } from "../../versionHistory/changeWords";
 import { widgetLabel } from "./dashboardChanges";
 
 export type BoxMark = "added" | "moved" | "resized" | null;
@@ -49,7 +50,9 @@ export function layoutBoxes(
       top: (p.row / rows) * 100,
       width: (Math.min(p.sizeX, GRID_COLUMNS - p.col) / GRID_COLUMNS) * 100,
       height: (p.sizeY / rows) * 100,
-      label: widgetLabel(w).replace(/^"|"$/g, ""),
+      label: w.visualization
+        ? widgetLabel(w).replace(/^"|"$/g, "")
+        : shortText(plainText(w.text ?? ""), 60) || "Text box",
       text: !w.visualization,
       mark,
     };

@@ -15,6 +15,7 @@ describe("runner registry", () => {
       ["pg", "PostgreSQL"],
       ["prometheus", "Prometheus"],
       ["results", "Query Results"],
+      ["redis", "Redis"],
       ["redshift", "Redshift"],
       ["sqlite", "SQLite"],
       ["tidb", "TiDB"],

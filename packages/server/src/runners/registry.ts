@@ -6,6 +6,7 @@ import { mysqlRunner } from "./mysql";
 import { mariadbRunner, rdsMysqlRunner, tidbRunner } from "./mysqlFamily";
 import { pgRunner } from "./pg";
 import { prometheusRunner } from "./prometheus";
+import { redisRunner } from "./redis";
 import { cockroachRunner, redshiftRunner, timescaleRunner } from "./pgFamily";
 import { resultsRunner } from "./results";
 import { sqliteRunner } from "./sqlite";
@@ -23,6 +24,7 @@ export const runners: ReadonlyMap<string, Runner> = new Map(
     clickhouseRunner,
     prometheusRunner,
     influxdbRunner,
+    redisRunner,
     redshiftRunner,
     cockroachRunner,
     timescaleRunner,

@@ -15,6 +15,7 @@ const MARKS: Record<string, Mark> = {
   results: { label: "QR", color: "#c05621" },
   prometheus: { label: "Pr", color: "#e6522c" },
   influxdb: { label: "In", color: "#22adf6" },
+  redis: { label: "Rd", color: "#d82c20" },
   clickhouse: { label: "CH", color: "#1f1f1f" },
   redshift: { label: "RS", color: "#8c4fff" },
   cockroach: { label: "CR", color: "#6933ff" },

@@ -250,6 +250,9 @@ describe.runIf((await postgresAvailable()) && (await redisAvailable()))(
           .text;
         expect(series(text, "sightline_queue_jobs", 'queue="queries",state="waiting"')).toBe(1);
         expect(series(text, "sightline_queue_jobs", 'queue="queries",state="running"')).toBe(0);
+        const ofSource = (state: string) => `data_source_id="${source}",state="${state}"`;
+        expect(series(text, "sightline_data_source_jobs", ofSource("waiting"))).toBe(1);
+        expect(series(text, "sightline_data_source_jobs", ofSource("running"))).toBe(0);
       } finally {
         await server.close();
         await deleteRedisKeys(prefix);

@@ -48,6 +48,21 @@ export function registerHttpMetrics(app: FastifyInstance, execution: ExecutionSe
       }
     },
   });
+  new Gauge({
+    name: "sightline_data_source_jobs",
+    help: "Query jobs of each data source with work, waiting or running (all workers), read at scrape time.",
+    labelNames: ["data_source_id", "state"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const status = await execution.status().catch(() => null);
+      for (const load of status?.dataSources ?? []) {
+        const id = String(load.dataSourceId);
+        this.set({ data_source_id: id, state: "waiting" }, load.waiting);
+        this.set({ data_source_id: id, state: "running" }, load.running);
+      }
+    },
+  });
 
   app.addHook("onResponse", async (request, reply) => {
     const labels = {

@@ -2,6 +2,7 @@
 import os from "node:os";
 import { alertsBenchmark } from "./alerts";
 import { bigResultBenchmark } from "./bigResult";
+import { clickhouseBenchmark } from "./clickhouse";
 import { concurrencyBenchmark } from "./concurrency";
 import { crossFilterBenchmark } from "./crossFilter";
 import { crossFilterBrowserBenchmark } from "./crossFilterBrowser";
@@ -17,6 +18,7 @@ import { markdownTable, type Figure } from "./support";
 const figures: Figure[] = [];
 figures.push(...(await latencyBenchmark()));
 figures.push(...(await bigResultBenchmark()));
+figures.push(...(await clickhouseBenchmark()));
 figures.push(...(await concurrencyBenchmark()));
 figures.push(...(await queryListBenchmark()));
 figures.push(...(await transferBenchmark()));

@@ -3,11 +3,12 @@
 // bad input, and the size of a version.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultGroupId } from "../services/organizationSetup";
-import { queryVersions } from "../services/queryVersions";
+import { queryVersions, restoreQuery, type QuerySnapshot } from "../services/queryVersions";
 import { recordBaseline } from "../services/versioning";
 import { otherOrgObjects } from "../testing/apiServer";
 import { insertTestQuery } from "../testing/storeRows";
-import { snapshotBytes } from "../store/objectVersions";
+import { findVersion, snapshotBytes } from "../store/objectVersions";
+import { findQuery } from "../store/queries";
 import { metadataDatabases } from "../testing/services";
 import { createDataSource, type TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember, type AdminAndMember } from "../testing/signedIn";
@@ -317,6 +318,22 @@ describe.each(DATABASES)("query versions on %s", (dbKind) => {
     );
     expect(restored.status, restored.text).toBe(200);
     expect(restored.body.query).toBe("SELECT 'before' AS t");
+  });
+
+  it("changes nothing when another save wins the race to a restore", async () => {
+    const db = ctx.server.ctx.database.db;
+    const q = await newQuery(admin);
+    const saved = await admin.post<QueryAnswer>(`/api/queries/${q.id}`, { query: "SELECT 8" });
+    const query = (await findQuery(db, ctx.org.id, q.id))!;
+    const record = await findVersion<QuerySnapshot>(db, { type: "queries", objectId: q.id }, 1);
+    // The restore checked the version it read (q.version); the save above moved it meanwhile.
+    const restored = await db
+      .transaction()
+      .execute((tx) => restoreQuery(tx, query, record!.snapshot, ctx.adminUser.id, q.version));
+    expect(restored).toBe(false);
+    const after = (await admin.get<QueryAnswer>(`/api/queries/${q.id}`)).body;
+    expect(after).toMatchObject({ version: saved.body.version, query: "SELECT 8" });
+    expect((await versions(admin, q.id)).body.count).toBe(2);
   });
 
   it("stores a one-line change of a 5 kB query in under 2 kB", async () => {

@@ -152,7 +152,8 @@ export interface NewVersion {
 
 /**
  * Stores a version. With `keep` > 0 only the newest `keep` versions of the object stay (the one
- * just stored, the current one, always among them).
+ * just stored, the current one, always among them). A version already stored under the same
+ * number (two first saves of an older object at once each recording its state) is kept.
  */
 export async function insertVersion(
   db: Kysely<DB>,
@@ -172,6 +173,7 @@ export async function insertVersion(
       snapshot: compressSnapshot(entry.snapshot),
       created_at: entry.createdAt ?? now(),
     })
+    .onConflict((oc) => oc.columns(["object_type", "object_id", "version"]).doNothing())
     .execute();
   if (keep > 0) await pruneVersions(db, key, keep);
 }

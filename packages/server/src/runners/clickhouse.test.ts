@@ -147,6 +147,16 @@ describe("clickhouse runner", () => {
         ),
       ),
     ).rejects.toThrow(/readonly/i);
+    // An INSERT (after the annotation comment Sightline puts first) says so too.
+    await expect(
+      runAll(
+        clickhouseRunner.run(
+          options(),
+          `/* Username: a, Query ID: adhoc */ -- mine\nINSERT INTO ${db}.events (id) VALUES (9)`,
+          ctx,
+        ),
+      ),
+    ).rejects.toThrow(/readonly mode/i);
     await expect(
       runAll(
         clickhouseRunner.run(

@@ -57,6 +57,24 @@ function streamedException(line: string): Error | null {
     : null;
 }
 
+/** Statements that return no rows: sent without a FORMAT clause, which they cannot take. */
+const NO_ROWS =
+  /^(INSERT|CREATE|ALTER|DROP|TRUNCATE|RENAME|OPTIMIZE|SYSTEM|KILL|SET|USE|GRANT|REVOKE|ATTACH|DETACH|DELETE|UPDATE)\b/i;
+
+/** The statement without its leading comments (Sightline's annotation, the user's own). */
+export function withoutLeadingComments(query: string): string {
+  let text = query.trimStart();
+  for (;;) {
+    if (text.startsWith("--")) {
+      const end = text.indexOf("\n");
+      text = end === -1 ? "" : text.slice(end + 1).trimStart();
+    } else if (text.startsWith("/*")) {
+      const end = text.indexOf("*/");
+      text = end === -1 ? "" : text.slice(end + 2).trimStart();
+    } else return text;
+  }
+}
+
 /** Stops the query in the server; the request's own abort only closes the connection. */
 async function killQuery(client: ClickHouseClient, queryId: string): Promise<void> {
   try {
@@ -96,6 +114,17 @@ async function runQuery(
   let names: string[];
   try {
     if (watch.signal.aborted) throw watch.signal.reason;
+    if (NO_ROWS.test(withoutLeadingComments(query))) {
+      await withSettingsRetry(runSettings(options, ctx.timeoutMs), (settings) =>
+        client.command({
+          query,
+          query_id: queryId,
+          clickhouse_settings: settings,
+          abort_signal: request.signal,
+        }),
+      );
+      throw new Error("Query completed but it returned no data.");
+    }
     const result = await withSettingsRetry(runSettings(options, ctx.timeoutMs), (settings) =>
       client.query({
         query,

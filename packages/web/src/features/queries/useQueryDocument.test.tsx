@@ -72,6 +72,34 @@ describe("saving the query document", () => {
     expect(doc().dirty).toBe(false);
   });
 
+  it("offers to compare with the saved version after a conflict, keeping what was sent", async () => {
+    const doc = await renderDocument(saved);
+    saveAnswers = [json({ message: "conflict" }, 409), json({ ...saved, version: 6 })];
+    await act(async () => void (await doc().save({ description: "mine" })));
+    fireEvent.click(await screen.findByTestId("compare-with-saved"));
+    await waitFor(() => expect(doc().conflict).not.toBeNull());
+    expect(doc().conflict!.mine).toMatchObject({ id: 5, description: "mine" });
+    // Overwrite from the comparison saves without the version check.
+    act(() => doc().conflict!.overwrite());
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]!.body.version).toBeUndefined();
+    act(() => doc().closeConflict());
+    expect(doc().conflict).toBeNull();
+  });
+
+  it("takes a restored query as saved: its text, its version for the next save, nothing dirty", async () => {
+    const doc = await renderDocument(saved);
+    act(() => doc().update({ description: "typed" }));
+    act(() => doc().replaceSaved({ ...saved, query: "select 'restored'", version: 9 }));
+    expect(doc().query.query).toBe("select 'restored'");
+    expect(doc().dirty).toBe(false);
+    expect(doc().savedVersion()).toBe(9);
+    expect(doc().hasUnsavedChanges()).toBe(false);
+    saveAnswers = [json({ ...saved, version: 10 })];
+    await act(async () => void (await doc().save({ name: "After" })));
+    expect(sent[0]!.body.version).toBe(9);
+  });
+
   it("publishes a draft renamed away from New Query, and says so", async () => {
     const doc = await renderDocument(saved);
     saveAnswers = [json({ ...saved, name: "Sales", is_draft: false, version: 4 })];

@@ -81,7 +81,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
       if (!runner) throw new Error(`Unknown data source type "${source.type}".`);
       const options = readDataSourceOptions({ keys: deps.keys }, source);
       // HTTP-based runners take the text as a request description: no comment prefix.
-      if (runner.syntax === "sql" && runner.type !== "json") {
+      if (runner.syntax === "sql" && runner.type !== "json" && runner.annotateQuery !== false) {
         comment = annotationComment(data, jobId, await username(deps.db, data));
       }
       const text = comment + data.queryText;

@@ -305,6 +305,7 @@ export const influxdbRunner: Runner = {
   name: "InfluxDB",
   syntax: "sql",
   supportsAutoLimit: false,
+  annotateQuery: false,
   configurationSchema: {
     type: "object",
     properties: {

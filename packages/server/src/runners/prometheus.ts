@@ -277,6 +277,7 @@ export const prometheusRunner: Runner = {
   name: "Prometheus",
   syntax: "sql",
   supportsAutoLimit: false,
+  annotateQuery: false,
   configurationSchema: {
     type: "object",
     properties: {

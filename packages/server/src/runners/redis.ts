@@ -266,6 +266,7 @@ export const redisRunner: Runner = {
   name: "Redis",
   syntax: "sql",
   supportsAutoLimit: false,
+  annotateQuery: false,
   configurationSchema: {
     type: "object",
     properties: {

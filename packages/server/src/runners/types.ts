@@ -159,6 +159,11 @@ export interface Runner {
   /** Editor mode hint (Redash: "sql"; the JSON runner says "yaml"). */
   syntax: "sql" | "json" | "yaml";
   supportsAutoLimit: boolean;
+  /**
+   * False when the query language has no comments to put Redash's annotation in (Redash's
+   * should_annotate_query): the text runs as written.
+   */
+  annotateQuery?: boolean;
   configurationSchema: ConfigurationSchema;
   /**
    * Checks what can be checked without connecting (create, save, test): throws an Error saying

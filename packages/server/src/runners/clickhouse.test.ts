@@ -206,6 +206,29 @@ describe("clickhouse runner", () => {
       .toBe("0\n");
   });
 
+  it("stops the query in the server when the reader stops early (the row cap)", async (t) => {
+    if (skip()) return t.skip();
+    const run = await clickhouseRunner.run(
+      options(),
+      "SELECT number, toString(number) FROM system.numbers",
+      ctx,
+    );
+    for await (const batch of run.batches) {
+      expect(batch.length).toBeGreaterThan(0);
+      break;
+    }
+    await expect
+      .poll(
+        async () =>
+          clickhouseExec(
+            server!.url,
+            "SELECT count() FROM system.processes WHERE query_id LIKE 'sightline-%'",
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe("0\n");
+  });
+
   it("tests the connection and says what failed", async (t) => {
     if (skip()) return t.skip();
     await clickhouseRunner.test(options(), ctx);

@@ -105,7 +105,10 @@ describe.each(DATABASES)("dashboard versions on %s", (dbKind) => {
     ]);
     expect(list.body.results[0]!.changes.sort()).toEqual(["dashboard_filters_enabled", "name"]);
     expect(list.body.results[1]!.changes).toEqual(["widgets"]);
-    expect(list.body.results[0]!.user).toEqual({ id: ctx.adminUser.id, name: ctx.adminUser.name });
+    expect(list.body.results[0]!.user).toMatchObject({
+      id: ctx.adminUser.id,
+      name: ctx.adminUser.name,
+    });
     // Another user's title save meanwhile is a conflict.
     const stale = await admin.post(`/api/dashboards/${d.id}`, { name: "X", version: d.version });
     expect(stale.status).toBe(409);

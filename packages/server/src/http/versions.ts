@@ -5,6 +5,7 @@ import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema";
 import type { VersionEntry } from "../store/objectVersions";
+import { profileImageUrl } from "../presenters/users";
 import { usersByIds } from "../store/users";
 import { MAX_STORED_ID } from "../store/values";
 import { HttpError, badRequest, notFound } from "./errors";
@@ -24,7 +25,10 @@ const versionEntry = S.complete(
   {
     version: { ...S.int, description: "The object's version number that save produced" },
     created_at: S.timestamp,
-    user: S.orNull(S.complete({ id: S.int, name: S.str })),
+    user: {
+      ...S.orNull(S.complete({ id: S.int, name: S.str, profile_image_url: S.str })),
+      description: "null when the author is unknown (a state from before version history)",
+    },
     changes: S.array(S.str, "Names of the fields that changed (e.g. query, name, widgets)"),
   },
   "A version",
@@ -128,7 +132,9 @@ export async function presentVersionEntries(db: Kysely<DB>, entries: VersionEntr
     return {
       version: e.version,
       created_at: e.created_at,
-      user: user ? { id: user.id, name: user.name } : null,
+      user: user
+        ? { id: user.id, name: user.name, profile_image_url: profileImageUrl(user) }
+        : null,
       changes: e.changes,
     };
   });

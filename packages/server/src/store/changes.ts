@@ -1,6 +1,6 @@
 // The changes audit (api-platform.md §7.5): a row per recorded change of a dashboard or a query,
 // with the object's version after it, who made it, and for each column that changed its previous
-// and current value. No API exposes it; a query's version history reads it.
+// and current value. No API exposes it (version history is store/objectVersions.ts).
 import type { Kysely } from "kysely";
 import type { DB } from "./schema";
 import { now, parseJson, toJson } from "./values";

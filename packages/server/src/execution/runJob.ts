@@ -97,6 +97,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
         metadataDatabaseUrl: isPostgresUrl(deps.config.databaseUrl)
           ? deps.config.databaseUrl
           : null,
+        queueRedisUrl: deps.config.redisUrl,
         outbound,
         results: principalResults(deps.db, principal ?? null),
       });

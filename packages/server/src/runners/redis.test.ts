@@ -187,6 +187,18 @@ describe("redis runner", () => {
     );
   });
 
+  it("refuses the database of Sightline's own queue, by any name", async () => {
+    const queue = { ...ctx, queueRedisUrl: "redis://localhost:6379/3" };
+    const refused = /Redis database 3 at 127\.0\.0\.1:6379 holds Sightline's own job queue/;
+    const same = { host: "127.0.0.1", port: 6379, db: 3 };
+    await expect(redisRunner.checkOptions!(same, queue)).rejects.toThrow(refused);
+    await expect(redisRunner.run(same, "INFO", queue)).rejects.toThrow(refused);
+    await expect(redisRunner.test(same, queue)).rejects.toThrow(refused);
+    await expect(redisRunner.getSchema(same, queue)).rejects.toThrow(refused);
+    await redisRunner.checkOptions!({ ...same, db: 4 }, queue);
+    await redisRunner.checkOptions!({ ...same, port: 6380 }, queue);
+  });
+
   it("reads 100,000 list items in batches", async (t) => {
     if (skip()) return t.skip();
     const client = await admin();

@@ -4,6 +4,7 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { watchQuery } from "./queryWatch";
 import { commandTable, parseRedisCommand, type RedisCommand } from "./redisCommands";
+import { assertNotQueueRedis } from "./redisQueueGuard";
 import { textOption } from "./serverHttp";
 import type { Cell, DataSourceOptions, QueryRun, RunContext, Runner, SchemaTable } from "./types";
 import { buildColumns } from "./values";
@@ -45,6 +46,15 @@ function errorMessage(error: unknown, where: string): Error {
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|connect/i.test(message))
     return new Error(`Could not reach Redis at ${where}: ${message}`, { cause: error });
   return new Error(`Redis: ${message}`, { cause: error });
+}
+
+/** Checks the options, and that they do not lead to Sightline's own queue database. */
+async function checkTarget(options: DataSourceOptions, ctx: RunContext): Promise<void> {
+  const settings = connectionOptions(options);
+  await assertNotQueueRedis(
+    { host: settings.host, port: settings.port ?? 6379, db: intOption(options, "db", 0) },
+    ctx.queueRedisUrl,
+  );
 }
 
 /** Connects (auth and SELECT included), or throws what failed in Redis's words. */
@@ -139,6 +149,7 @@ async function runQuery(
   const command: RedisCommand = parseRedisCommand(text);
   const cap = intOption(options, "scan_cap", DEFAULT_SCAN_CAP) || DEFAULT_SCAN_CAP;
   if (command.name === "SCAN") scanArgs(command.args);
+  await checkTarget(options, ctx);
   const watch = watchQuery(ctx);
   let client: Redis;
   try {
@@ -213,6 +224,7 @@ const TYPE_COLUMNS: Record<string, { name: string; type: string }[]> = {
 
 /** Up to SCHEMA_KEYS keys of the database (one SCAN pass), each with its type's columns. */
 async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<SchemaTable[]> {
+  await checkTarget(options, ctx);
   const settings = connectionOptions(options);
   const where = `${settings.host}:${settings.port}`;
   const controller = new AbortController();
@@ -288,13 +300,14 @@ export const redisRunner: Runner = {
     extra_options: ["verify_ssl", "scan_cap"],
   },
 
-  async checkOptions(options) {
-    connectionOptions(options);
+  async checkOptions(options, ctx) {
+    await checkTarget(options, ctx);
   },
 
   run: runQuery,
 
   async test(options, ctx) {
+    await checkTarget(options, ctx);
     const watch = watchQuery(ctx);
     try {
       const client = await connect(options, watch.signal);

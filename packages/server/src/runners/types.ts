@@ -78,6 +78,8 @@ export interface RunContext {
   forbiddenPaths: string[];
   /** Sightline's own PostgreSQL metadata database (null on SQLite metadata): never reachable. */
   metadataDatabaseUrl: string | null;
+  /** Sightline's own Redis (its queue, scaled mode; else null): never reachable as a data source. */
+  queueRedisUrl?: string | null;
   /** The guarded HTTP client (JSON runner). */
   outbound: OutboundClient;
   /** The stored results the run's principal may read (the Query Results runner's input). */

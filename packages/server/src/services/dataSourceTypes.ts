@@ -41,6 +41,7 @@ export function adminRunContext(
     fileDataDir: ctx.config.fileDataDir,
     forbiddenPaths: forbiddenPaths(ctx),
     metadataDatabaseUrl: metadataDatabaseUrl(ctx),
+    queueRedisUrl: ctx.config.redisUrl,
     outbound: createOutboundClient({
       allowedRanges: ctx.config.outboundAllowedRanges,
       timeoutMs,

@@ -204,6 +204,45 @@ describe.each(DATABASES)("dashboard versions on %s", (dbKind) => {
     expect((await get(d.id)).version).toBe(current);
   });
 
+  it("records a version of dashboards whose widgets go with a deleted visualization or archived query", async () => {
+    const sources = (await admin.get<{ id: number; name: string }[]>("/api/data_sources")).body;
+    const q = await admin.post<{ id: number; version: number }>("/api/queries", {
+      name: "Soon gone",
+      query: "SELECT 2 AS n",
+      data_source_id: sources.find((s) => s.name === "Demo")!.id,
+    });
+    const chart = await admin.post<{ id: number }>("/api/visualizations", {
+      query_id: q.body.id,
+      type: "CHART",
+      name: "Chart",
+      options: {},
+    });
+    const table = (
+      await admin.get<{ visualizations: { id: number }[] }>(`/api/queries/${q.body.id}`)
+    ).body.visualizations[0]!;
+    const d = await newDashboard();
+    for (const id of [chart.body.id, table.id]) {
+      await admin.post("/api/widgets", { dashboard_id: d.id, visualization_id: id, width: 1 });
+    }
+    const before = await get(d.id);
+    expect((await admin.delete(`/api/visualizations/${chart.body.id}`)).status).toBe(200);
+    const afterDelete = await get(d.id);
+    expect(afterDelete.version).toBe(before.version + 1);
+    expect((await versions(admin, d.id)).body.results[0]).toMatchObject({
+      version: afterDelete.version,
+      changes: ["widgets"],
+    });
+    const queryList = await admin.get<{ results: Version[] }>(`/api/queries/${q.body.id}/versions`);
+    expect(queryList.body.results[0]!.changes).toEqual(["visualizations"]);
+    expect((await admin.delete(`/api/queries/${q.body.id}`)).status).toBe(200);
+    const afterArchive = await get(d.id);
+    expect(afterArchive.widgets).toHaveLength(0);
+    expect((await versions(admin, d.id)).body.results[0]).toMatchObject({
+      version: afterArchive.version,
+      changes: ["widgets"],
+    });
+  });
+
   it("keeps an archived dashboard's history", async () => {
     const d = await newDashboard();
     const archived = await admin.delete<DashboardAnswer>(`/api/dashboards/${d.id}`);

@@ -154,6 +154,19 @@ describe("version history in the browser", () => {
     // The page saves on from the restored version without a conflict.
     await saveText(page, `${TEXTS[3]}\n-- after undo`);
     expect((await savedQuery(id)).query).toContain("after undo");
+
+    // Open as new query: a new query from that version's text, in a new tab.
+    await openHistory(page);
+    await history(page).locator(`[data-testid=version-${second}]`).click();
+    const [tab] = await Promise.all([
+      context.waitForEvent("page"),
+      history(page).getByRole("button", { name: "Open as new query" }).click(),
+    ]);
+    await tab.waitForURL(/\/queries\/\d+\/source/);
+    await poll(() => editorText(tab)).toBe(TEXTS[1]);
+    expect(await tab.getByTestId("query-name").textContent()).toBe(
+      `Revenue by region (version ${second})`,
+    );
     await context.close();
 
     async function versionNumbers(p: Page): Promise<number[]> {
@@ -206,6 +219,8 @@ describe("version history in the browser", () => {
     await first.page.keyboard.press("Control+s");
     const question = first.page.locator(".ant-modal-confirm", { hasText: "Overwrite Query" });
     await question.waitFor();
+    await animationsSettled(first.page);
+    await screenshot(first.page, "version-conflict-question-desktop", { fullPage: false });
     await question.locator("[data-testid=compare-with-saved]").click();
     const compare = first.page.locator("[data-testid=saved-version-compare]");
     await poll(() => compare.locator(".cm-mergeView .cm-content").count()).toBe(2);

@@ -73,7 +73,7 @@ export function QueryVersionHistory({
     }
     const dialog = modal.confirm({
       title,
-      width: 500,
+      width: 560,
       content:
         "The editor has changes that are not saved. Save them first (they stay in the history), or discard them?",
       footer: (

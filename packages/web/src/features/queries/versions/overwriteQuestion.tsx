@@ -19,10 +19,19 @@ export function askOverwrite(modal: ModalApi, question: OverwriteQuestion): void
     content: `${CONFLICT_MESSAGE} Are you sure you want to overwrite the query with your version?`,
     okText: "Overwrite",
     okButtonProps: { danger: true },
+    width: 520,
     onOk: question.onOverwrite,
     afterClose: question.afterClose,
     footer: (_, { OkBtn, CancelBtn }) => (
-      <>
+      <div
+        style={{
+          display: "flex",
+          flexWrap: "wrap",
+          justifyContent: "flex-end",
+          gap: 8,
+          marginTop: 12,
+        }}
+      >
         <Button
           onClick={() => {
             dialog.destroy();
@@ -34,7 +43,7 @@ export function askOverwrite(modal: ModalApi, question: OverwriteQuestion): void
         </Button>
         <CancelBtn />
         <OkBtn />
-      </>
+      </div>
     ),
   });
 }

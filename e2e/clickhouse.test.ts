@@ -61,6 +61,26 @@ describe.runIf(clickhouse !== null)("ClickHouse in the browser", () => {
     await screenshot(page, "clickhouse-data-source");
   });
 
+  it("creates a PostgreSQL family preset (TimescaleDB) with its defaults", async () => {
+    const { page } = admin;
+    await page.goto("/data_sources/new");
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Search types").fill("scale");
+    await poll(() => dialog.getByTestId("type-timescaledb").count()).toBe(1);
+    await dialog.getByTestId("type-timescaledb").click();
+    await dialog.getByLabel("Name", { exact: true }).fill("Metrics");
+    // The preset's port is filled in; the machine's PostgreSQL plays TimescaleDB.
+    expect(await dialog.getByLabel("Port", { exact: true }).inputValue()).toBe("5432");
+    await dialog.getByLabel("User", { exact: true }).fill("postgres");
+    await dialog.getByLabel("Database Name").fill("test");
+    await screenshot(page, "timescaledb-new-data-source");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await poll(() => page.url()).toMatch(/\/data_sources\/\d+$/);
+    await page.getByRole("button", { name: "Test Connection" }).click();
+    await poll(() => page.locator(".ant-notification").textContent()).toContain("Success");
+    expect(await page.getByTestId("data-source-edit").textContent()).toContain("TimescaleDB");
+  });
+
   it("browses the schema and shows a query's result", async () => {
     expect(dataSourceId).toBeGreaterThan(0);
     const query = await createQuery(app.api, {

@@ -360,6 +360,22 @@ describe("version history in the browser", () => {
     await context.close();
   });
 
+  it("links the dashboard's conflict banner to the history, which shows the other save", async () => {
+    const board = await createDashboard(app.api, "Edited twice", { published: true });
+    const { page, context } = await app.openSignedIn(DESKTOP);
+    await page.goto(`/dashboards/${board.id}-${board.slug}?edit`);
+    await page.getByTestId("dashboard-title").getByRole("button").click();
+    const other = await app.api.post(`/api/dashboards/${board.id}`, { tags: ["other"] });
+    expect(other.status, other.text).toBe(200);
+    await page.getByTestId("dashboard-header").locator("textarea").fill("My title");
+    await page.getByTestId("dashboard-header").locator("textarea").press("Enter");
+    const banner = page.locator(".ant-alert", { hasText: "modified by another user" });
+    await banner.getByRole("button", { name: "Version History" }).click();
+    const summaries = history(page).locator("[data-testid=version-summary]");
+    await poll(() => summaries.first().textContent()).toBe("Tags changed");
+    await context.close();
+  });
+
   it("fits the dashboard's history on a phone", async () => {
     const desk = await app.openSignedIn(DESKTOP);
     const { board } = await rearrangedDashboard(desk.page, "Phone board");

@@ -202,6 +202,12 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
           style={{ marginBottom: 16 }}
           title={CONFLICT_MESSAGE}
           description={CONFLICT_DESCRIPTION}
+          action={
+            // What the other save changed, from the dashboard's history (issue 29).
+            <Button size="small" onClick={() => setHistoryOpen(true)}>
+              Version History
+            </Button>
+          }
         />
       )}
       <DrillDownBreadcrumbs />

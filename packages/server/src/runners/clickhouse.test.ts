@@ -298,6 +298,22 @@ describe("clickhouse runner", () => {
     }
   });
 
+  it("says when ClickHouse did not answer within the Request Timeout", async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      await expect(
+        clickhouseRunner.test({ url: `http://127.0.0.1:${port}`, dbname: "d", timeout: 1 }, ctx),
+      ).rejects.toThrow(
+        `ClickHouse at http://127.0.0.1:${port} did not answer within the data source's Request Timeout`,
+      );
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it("lists the schema per database, lazily too", async (t) => {
     if (skip()) return t.skip();
     const schema = await clickhouseRunner.getSchema(options(), { ...ctx, timeoutMs: 30_000 });

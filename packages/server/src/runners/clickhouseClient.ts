@@ -160,8 +160,9 @@ export function clickhouseMessage(error: unknown, endpoint?: URL): string {
   if (old) message = `${old[2].trim()} (code ${old[1]})`;
   else if (e?.type && e.code && /^\d+$/.test(e.code))
     message = `${message.replace(/\s*\.?\s*$/, "")}. (${e.type}, code ${e.code})`;
-  const network =
-    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|Timeout error/;
+  if (endpoint && /^Timeout error\.?$/.test(message))
+    return `ClickHouse at ${endpoint.origin} did not answer within the data source's Request Timeout (an additional setting, in seconds).`;
+  const network = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|ECONNRESET/;
   if (endpoint && network.test(message))
     return `Could not reach ClickHouse at ${endpoint.origin}: ${message}`;
   if (endpoint && /certificate|EPROTO|SSL routines|TLS/i.test(message))

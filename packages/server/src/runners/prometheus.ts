@@ -275,7 +275,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
 export const prometheusRunner: Runner = {
   type: "prometheus",
   name: "Prometheus",
-  syntax: "sql",
+  syntax: "text",
   supportsAutoLimit: false,
   annotateQuery: false,
   configurationSchema: {

@@ -276,7 +276,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
 export const redisRunner: Runner = {
   type: "redis",
   name: "Redis",
-  syntax: "sql",
+  syntax: "text",
   supportsAutoLimit: false,
   annotateQuery: false,
   configurationSchema: {

@@ -158,8 +158,11 @@ export interface Runner {
   type: string;
   /** Display name, e.g. "PostgreSQL". */
   name: string;
-  /** Editor mode hint (Redash: "sql"; the JSON runner says "yaml"). */
-  syntax: "sql" | "json" | "yaml";
+  /**
+   * Editor mode hint (Redash: "sql"; the JSON runner says "yaml"; "text" for languages the SQL
+   * formatter would break, such as PromQL and Redis commands: the editor offers no Format).
+   */
+  syntax: "sql" | "json" | "yaml" | "text";
   supportsAutoLimit: boolean;
   /**
    * False when the query language has no comments to put Redash's annotation in (Redash's

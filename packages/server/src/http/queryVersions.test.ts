@@ -339,6 +339,16 @@ describe.each(DATABASES)("query versions on %s", (dbKind) => {
     expect((await versions(admin, q.id)).body.count).toBe(2);
   });
 
+  it("documents the version routes of queries and dashboards in the OpenAPI document", async () => {
+    const res = await fetch(`${ctx.server.url}/api/docs/json`);
+    const paths = ((await res.json()) as { paths: Record<string, Record<string, unknown>> }).paths;
+    for (const kind of ["queries", "dashboards"]) {
+      expect(paths[`/api/${kind}/{id}/versions`]).toHaveProperty("get");
+      expect(paths[`/api/${kind}/{id}/versions/{version}`]).toHaveProperty("get");
+      expect(paths[`/api/${kind}/{id}/versions/{version}/restore`]).toHaveProperty("post");
+    }
+  });
+
   it("stores a one-line change of a 5 kB query in under 2 kB", async () => {
     const text = longQueryText();
     expect(text.length).toBeGreaterThanOrEqual(5000);

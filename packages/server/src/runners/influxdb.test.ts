@@ -187,6 +187,37 @@ describe("influxdb runner", () => {
     }
   });
 
+  it("sends a 2.x/3.x token or the DSN's credentials in the header, never in the URL", async () => {
+    const seen: { url: string; authorization: string }[] = [];
+    const fake = http.createServer((request, response) => {
+      seen.push({ url: request.url ?? "", authorization: request.headers.authorization ?? "" });
+      response.setHeader("content-type", "application/json");
+      response.end('{"results":[{"statement_id":0}]}');
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    try {
+      const host = `127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      await runAll(
+        influxdbRunner.run(
+          { url: `http://${host}/`, db: "bucket", token: "tok" },
+          "SHOW TAG KEYS",
+          ctx,
+        ),
+      );
+      await runAll(
+        influxdbRunner.run({ url: `influxdb://me:pa%20ss@${host}/metrics` }, "SHOW TAG KEYS", ctx),
+      );
+      expect(seen[0]).toEqual({
+        url: "/query?q=SHOW+TAG+KEYS&db=bucket",
+        authorization: "Token tok",
+      });
+      expect(seen[1].url).toBe("/query?q=SHOW+TAG+KEYS&db=metrics");
+      expect(seen[1].authorization).toBe(`Basic ${Buffer.from("me:pa ss").toString("base64")}`);
+    } finally {
+      fake.close();
+    }
+  });
+
   it("lists the schema from the keys, lazily too", async (t) => {
     if (skip()) return t.skip();
     const schema = await influxdbRunner.getSchema(options(), { ...ctx, timeoutMs: 30_000 });

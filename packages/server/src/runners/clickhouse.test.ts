@@ -298,7 +298,7 @@ describe("clickhouse runner", () => {
     }
   });
 
-  it("says when ClickHouse did not answer within the Request Timeout", async () => {
+  it("says when ClickHouse did not answer within the timeout", async () => {
     const silent = http.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     try {
@@ -306,7 +306,7 @@ describe("clickhouse runner", () => {
       await expect(
         clickhouseRunner.test({ url: `http://127.0.0.1:${port}`, dbname: "d", timeout: 1 }, ctx),
       ).rejects.toThrow(
-        `ClickHouse at http://127.0.0.1:${port} did not answer within the data source's Request Timeout`,
+        `ClickHouse at http://127.0.0.1:${port} did not answer within the data source's Query Timeout.`,
       );
     } finally {
       silent.closeAllConnections();

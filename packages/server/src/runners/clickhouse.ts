@@ -312,7 +312,8 @@ export const clickhouseRunner: Runner = {
       user: { type: "string", default: "default" },
       password: { type: "string" },
       dbname: { type: "string", title: "Database Name" },
-      timeout: { type: "number", title: "Request Timeout", default: 30 },
+      // Redash's "Request Timeout"; in Sightline every type's `timeout` is the query time limit.
+      timeout: { type: "number", title: "Query Timeout (seconds)", default: 30 },
       verify: { type: "boolean", title: "Verify SSL certificate", default: true },
       read_only: {
         type: "boolean",

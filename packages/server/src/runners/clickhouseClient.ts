@@ -11,7 +11,8 @@ import {
 import type { DataSourceOptions } from "./types";
 
 export const DEFAULT_URL = "http://127.0.0.1:8123";
-const DEFAULT_REQUEST_TIMEOUT_S = 30;
+/** The request timeout when neither the run nor the data source has a time limit. */
+const NO_LIMIT_MS = 24 * 60 * 60 * 1000;
 
 function text(options: DataSourceOptions, key: string): string | undefined {
   const value = options[key];
@@ -53,12 +54,15 @@ export function endpointOf(options: DataSourceOptions): Endpoint {
   };
 }
 
-/** Redash's `timeout` (seconds): how long one HTTP request may take at least. */
+/**
+ * How long one HTTP request may wait for ClickHouse's answer: a little more than the run's own
+ * time limit (Sightline stops the query first), else the `timeout` option (Redash's request
+ * timeout), else a day (no limit was asked for).
+ */
 function requestTimeoutMs(options: DataSourceOptions, queryTimeoutMs: number | null): number {
-  const seconds = Number(options.timeout ?? DEFAULT_REQUEST_TIMEOUT_S);
-  const base =
-    (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_S) * 1000;
-  return queryTimeoutMs && queryTimeoutMs > 0 ? Math.max(base, queryTimeoutMs + 5000) : base;
+  if (queryTimeoutMs && queryTimeoutMs > 0) return queryTimeoutMs + 5000;
+  const seconds = Number(options.timeout);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : NO_LIMIT_MS;
 }
 
 export function openClient(
@@ -161,7 +165,7 @@ export function clickhouseMessage(error: unknown, endpoint?: URL): string {
   else if (e?.type && e.code && /^\d+$/.test(e.code))
     message = `${message.replace(/\s*\.?\s*$/, "")}. (${e.type}, code ${e.code})`;
   if (endpoint && /^Timeout error\.?$/.test(message))
-    return `ClickHouse at ${endpoint.origin} did not answer within the data source's Request Timeout (an additional setting, in seconds).`;
+    return `ClickHouse at ${endpoint.origin} did not answer within the data source's Query Timeout.`;
   const network = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|ECONNRESET/;
   if (endpoint && network.test(message))
     return `Could not reach ClickHouse at ${endpoint.origin}: ${message}`;

@@ -357,6 +357,20 @@ describe("version history in the browser", () => {
     await notice.locator("[data-testid=undo-restore]").click();
     await poll(() => places(board.id)).toEqual(rearranged);
     await poll(async () => (await x(costs)) === (await x(sales))).toBe(true);
+
+    // Archived, it keeps its history to read, without Restore.
+    const archived = await app.api.request("DELETE", `/api/dashboards/${board.id}`);
+    expect(archived.status, archived.text).toBe(200);
+    await page.reload();
+    await page
+      .getByTestId("dashboard-header")
+      .getByRole("button", { name: "Version History" })
+      .click();
+    await poll(() =>
+      history(page).locator("[data-testid=version-summary]").count(),
+    ).toBeGreaterThan(3);
+    await history(page).locator("[data-testid=version-detail]").waitFor();
+    expect(await history(page).locator("[data-testid=restore-version]").count()).toBe(0);
     await context.close();
   });
 

@@ -166,7 +166,12 @@ function ViewControls(props: DashboardHeaderProps) {
   const { dashboard } = props;
   const [managingPermissions, setManagingPermissions] = useState(false);
   const [sharing, setSharing] = useState(false);
-  if (dashboard.is_archived) return null;
+  // An archived dashboard keeps its history, to read (issue 29).
+  if (dashboard.is_archived) {
+    return props.onVersionHistory ? (
+      <Button onClick={props.onVersionHistory}>Version History</Button>
+    ) : null;
+  }
   const canShare = shareButtonShown(dashboard, props.canEdit, props.publicUrlsDisabled);
 
   const intervalItems: MenuProps["items"] = [

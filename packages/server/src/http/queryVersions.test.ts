@@ -12,7 +12,7 @@ import { findQuery } from "../store/queries";
 import { metadataDatabases } from "../testing/services";
 import { createDataSource, type TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember, type AdminAndMember } from "../testing/signedIn";
-import { DATA_SOURCE_REFUSED } from "./queries/versionRoutes";
+import { DATA_SOURCE_GONE, DATA_SOURCE_REFUSED } from "./queries/versionRoutes";
 
 const DATABASES = await metadataDatabases();
 
@@ -272,6 +272,18 @@ describe.each(DATABASES)("query versions on %s", (dbKind) => {
     expect(refused.body).toEqual({ message: DATA_SOURCE_REFUSED });
     const after = (await member.get<QueryAnswer>(`/api/queries/${q.id}`)).body;
     expect(after).toMatchObject({ version: moved.body.version, data_source_id: demoId });
+  });
+
+  it("refuses with 400 to restore a version whose data source was deleted", async () => {
+    const gone = await createDataSource(admin, `Gone ${dbKind}`, "duckdb", { dbpath: ":memory:" });
+    const q = await newQuery(admin, "SELECT 9 AS n", gone);
+    const moved = await admin.post<QueryAnswer>(`/api/queries/${q.id}`, { data_source_id: demoId });
+    expect(moved.status, moved.text).toBe(200);
+    expect((await admin.delete(`/api/data_sources/${gone}`)).status).toBeLessThan(300);
+    const refused = await admin.post(`/api/queries/${q.id}/versions/${q.version}/restore`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: DATA_SOURCE_GONE });
+    expect((await admin.get<QueryAnswer>(`/api/queries/${q.id}`)).body.data_source_id).toBe(demoId);
   });
 
   it("keeps the history of an archived query, and of another org's queries nothing shows", async () => {

@@ -65,22 +65,26 @@ describe("data source refusals in the browser", () => {
 
   it("keeps what was typed in a refused new data source and marks the field named", async () => {
     const { page } = admin;
-    // An empty file is a valid SQLite database: only the name is refused.
-    fs.writeFileSync(path.join(app.server.config.fileDataDir!, "team", "shop.db"), "");
+    // An empty file is a valid SQLite database, in a folder of its own (the first test gave
+    // "team" to Everything as its Files Folder, which no other data source may reach into):
+    // only the name is refused.
+    const shopFolder = path.join(app.server.config.fileDataDir!, "shop");
+    fs.mkdirSync(shopFolder, { recursive: true });
+    fs.writeFileSync(path.join(shopFolder, "shop.db"), "");
     await page.goto("/data_sources/new");
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Search types").fill("sqli");
     await dialog.getByTestId("type-sqlite").click();
     // A name already taken, typed at speed and sent at once.
     await dialog.getByLabel("Name").fill("Everything");
-    await dialog.getByLabel("Database Path").fill("team/shop.db");
+    await dialog.getByLabel("Database Path").fill("shop/shop.db");
     await dialog.getByRole("button", { name: "Create" }).click();
     const nameItem = dialog.locator(".ant-form-item", { has: page.getByLabel("Name") });
     await poll(() => nameItem.locator(".ant-form-item-explain-error").textContent()).toContain(
       "with the name Everything already exists.",
     );
     expect(await dialog.getByLabel("Name").inputValue()).toBe("Everything");
-    expect(await dialog.getByLabel("Database Path").inputValue()).toBe("team/shop.db");
+    expect(await dialog.getByLabel("Database Path").inputValue()).toBe("shop/shop.db");
     await screenshot(page, "data-source-new-refused-keeps-input");
     // Mending the one field saves the rest as typed.
     await dialog.getByLabel("Name").fill("Team shop");

@@ -93,7 +93,10 @@ describe("alert destinations in the browser", { timeout: 90_000 }, () => {
     await page.fill("#name", "Ops webhook");
     await page.fill("#addresses", "ops@example.com");
     await page.getByRole("button", { name: "Create", exact: true }).click();
-    await page.getByText("Alert Destination with the name Ops webhook already exists.").waitFor();
+    // The message shows above the buttons and marks the Name field it names.
+    const duplicate = "Alert Destination with the name Ops webhook already exists.";
+    await page.getByRole("alert").getByText(duplicate).waitFor();
+    await page.locator("#name_help").getByText(duplicate).waitFor();
     await page
       .getByRole("button", { name: "Cancel" })
       .or(page.locator(".ant-modal-close"))

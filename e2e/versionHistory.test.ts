@@ -3,7 +3,7 @@
 // "compare with the saved version"; a dashboard rearranged, then restored. Desktop and phone.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
+import { BOTH_VIEWPORTS, DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
 import { dataSourceIdByName } from "./fixtures/demo";
 import { pollFor } from "./fixtures/poll";
@@ -199,41 +199,48 @@ describe("version history in the browser", () => {
     await context.close();
   });
 
-  it("offers to compare with the saved version when a save conflicts", async () => {
-    const query = await createQuery(app.api, {
-      name: "Saved from two tabs",
-      sql: "select 1 as one",
-      dataSourceId: demoId,
-    });
-    const first = await app.openSignedIn(DESKTOP);
-    await first.page.goto(`/queries/${query.id}/source`);
-    await poll(() => editorText(first.page)).toContain("select 1");
-    // Another tab saves first.
-    const saved = await app.api.post(`/api/queries/${query.id}`, {
-      query: "select 1 as one, 'theirs' as who",
-      version: (await savedQuery(query.id)).version,
-    });
-    expect(saved.status, saved.text).toBe(200);
+  it.each(BOTH_VIEWPORTS)(
+    "offers to compare with the saved version when a save conflicts ($name)",
+    async ({ name, viewport }) => {
+      const query = await createQuery(app.api, {
+        name: "Saved from two tabs",
+        sql: "select 1 as one",
+        dataSourceId: demoId,
+      });
+      const first = await app.openSignedIn(viewport);
+      await first.page.goto(`/queries/${query.id}/source`);
+      await poll(() => editorText(first.page)).toContain("select 1");
+      // Another tab saves first.
+      const saved = await app.api.post(`/api/queries/${query.id}`, {
+        query: "select 1 as one, 'theirs' as who",
+        version: (await savedQuery(query.id)).version,
+      });
+      expect(saved.status, saved.text).toBe(200);
 
-    await pasteOver(first.page, "select 1 as one, 'mine' as who");
-    await first.page.keyboard.press("Control+s");
-    const question = first.page.locator(".ant-modal-confirm", { hasText: "Overwrite Query" });
-    await question.waitFor();
-    await animationsSettled(first.page);
-    await screenshot(first.page, "version-conflict-question-desktop", { fullPage: false });
-    await question.locator("[data-testid=compare-with-saved]").click();
-    const compare = first.page.locator("[data-testid=saved-version-compare]");
-    await poll(() => compare.locator(".cm-mergeView .cm-content").count()).toBe(2);
-    expect(await compare.locator(".cm-mergeView .cm-content").nth(0).innerText()).toContain(
-      "theirs",
-    );
-    expect(await compare.locator(".cm-mergeView .cm-content").nth(1).innerText()).toContain("mine");
-    await animationsSettled(first.page);
-    await screenshot(first.page, "version-conflict-compare-desktop", { fullPage: false });
-    await compare.getByRole("button", { name: "Overwrite with mine" }).click();
-    await poll(async () => (await savedQuery(query.id)).query).toContain("mine");
-    await first.context.close();
-  });
+      await pasteOver(first.page, "select 1 as one, 'mine' as who");
+      await first.page.keyboard.press("Control+s");
+      const question = first.page.locator(".ant-modal-confirm", { hasText: "Overwrite Query" });
+      await question.waitFor();
+      await animationsSettled(first.page);
+      await screenshot(first.page, `version-conflict-question-${name}`, { fullPage: false });
+      await question.locator("[data-testid=compare-with-saved]").click();
+      const compare = first.page.locator("[data-testid=saved-version-compare]");
+      // Side by side on a desktop; one column on a phone, the saved lines above the user's.
+      const text = () => compare.locator("[data-testid=query-text-diff]").innerText();
+      await poll(text).toContain("mine");
+      expect(await text()).toContain("theirs");
+      if (name === "desktop") {
+        expect(await compare.locator(".cm-mergeView .cm-content").count()).toBe(2);
+      } else {
+        expect(await compare.locator(".cm-deletedChunk").count()).toBeGreaterThan(0);
+      }
+      await animationsSettled(first.page);
+      await screenshot(first.page, `version-conflict-compare-${name}`, { fullPage: false });
+      await compare.getByRole("button", { name: "Overwrite with mine" }).click();
+      await poll(async () => (await savedQuery(query.id)).query).toContain("mine");
+      await first.context.close();
+    },
+  );
 
   it("fits the history and the comparison on a phone", async () => {
     const { page, context } = await app.openSignedIn(PHONE);

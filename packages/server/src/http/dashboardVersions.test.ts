@@ -112,6 +112,26 @@ describe.each(DATABASES)("dashboard versions on %s", (dbKind) => {
     // Another user's title save meanwhile is a conflict.
     const stale = await admin.post(`/api/dashboards/${d.id}`, { name: "X", version: d.version });
     expect(stale.status).toBe(409);
+    // A widget saved unchanged is still a widget save; a dashboard saved unchanged is a save
+    // (a conflict for older versions, as in Redash).
+    const current = (await get(d.id)).version;
+    const same = await admin.post(`/api/widgets/${text.body.id}`, {
+      text: "Hello",
+      options: { position: position(0, 0) },
+    });
+    expect(same.status, same.text).toBe(200);
+    const afterWidget = await admin.post<DashboardAnswer>(`/api/dashboards/${d.id}`, {
+      tags: ["a"],
+      version: current,
+    });
+    expect(afterWidget.status, afterWidget.text).toBe(200);
+    const unchanged = await admin.post(`/api/dashboards/${d.id}`, { tags: ["a"] });
+    expect(unchanged.status).toBe(200);
+    const afterSave = await admin.post(`/api/dashboards/${d.id}`, {
+      tags: ["b"],
+      version: afterWidget.body.version,
+    });
+    expect(afterSave.status).toBe(409);
   });
 
   it("restores the layout, text boxes and widgets as a new version", async () => {

@@ -91,6 +91,10 @@ export async function recordVersion<S extends Snapshot>(
   const key = { type: kind.type, objectId: id };
   const previous = await latestVersion<S>(tx, key);
   if (previous && previous.version >= state.version) return previous.version;
+  const changes = changedFields(previous?.snapshot ?? null, state.snapshot);
+  // A visualization or widget saved without a difference is still that kind of save: named so,
+  // it never looks like a save of the object's own fields (which conflicts with older versions).
+  if (options.bump && changes.length === 0) changes.push(...kind.sideFields);
   await insertVersion(
     tx,
     key,
@@ -98,7 +102,7 @@ export async function recordVersion<S extends Snapshot>(
       orgId: state.orgId,
       version: state.version,
       userId: options.userId,
-      changes: changedFields(previous?.snapshot ?? null, state.snapshot),
+      changes,
       snapshot: state.snapshot,
     },
     options.keep,
@@ -108,8 +112,9 @@ export async function recordVersion<S extends Snapshot>(
 
 /**
  * Whether a save sent with `sent` (an older version than `current`) may go ahead: only when every
- * save since changed nothing but side fields (a visualization, a widget), which the save does
- * not touch. Any other save meanwhile, or a version unknown to the history, is a conflict.
+ * save since was of side fields alone (a visualization, a widget), which the save does not touch.
+ * Any other save meanwhile, even one that changed nothing (as Redash), or a version unknown to
+ * the history, is a conflict.
  */
 export async function onlySideChangesSince<S extends Snapshot>(
   db: Kysely<DB>,
@@ -122,5 +127,7 @@ export async function onlySideChangesSince<S extends Snapshot>(
   if (sent > current) return false;
   const since = await versionsAfter(db, { type: kind.type, objectId: id }, sent);
   if (since.length !== current - sent) return false;
-  return since.every((v) => v.changes.every((field) => kind.sideFields.includes(field)));
+  return since.every(
+    (v) => v.changes.length > 0 && v.changes.every((field) => kind.sideFields.includes(field)),
+  );
 }

@@ -28,7 +28,7 @@ export const PROMETHEUS_T0 = 1_700_000_000;
 
 /**
  * The fixed data as OpenMetrics text: a counter whose second series has a label the first lacks,
- * a gauge with a NaN sample, and `sl_wide` (10 series × 1,000 samples, one a minute).
+ * a gauge with a NaN sample, and `sl_wide` (10 series × 1,000 samples, one a minute, shard n from 10·n up by 1).
  */
 export function fixedOpenMetrics(): string {
   const t0 = PROMETHEUS_T0;
@@ -46,7 +46,8 @@ export function fixedOpenMetrics(): string {
     "# TYPE sl_wide gauge",
   ];
   for (let series = 0; series < 10; series++) {
-    for (let i = 0; i < 1000; i++) lines.push(`sl_wide{shard="${series}"} ${i} ${t0 + i * 60}`);
+    for (let i = 0; i < 1000; i++)
+      lines.push(`sl_wide{shard="${series}"} ${i + series * 10} ${t0 + i * 60}`);
   }
   lines.push("# EOF", "");
   return lines.join("\n");

@@ -616,9 +616,32 @@ describe("administration in the browser", () => {
       expect(await text(page)).not.toContain("Redash");
       await screenshot(page, "admin-system-status");
 
+      // A query counting for hours keeps a data source busy: the Data Sources tab shows it.
+      const source = await app.api.post("/api/data_sources", {
+        name: "Busy counting",
+        type: "results",
+        options: {},
+      });
+      const run = await app.api.post("/api/query_results", {
+        data_source_id: source.body.id,
+        query: "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3",
+        max_age: 0,
+      });
+      const jobId: string = run.body.job.id;
       await page.goto("/admin/queries/jobs");
       await poll(() => text(page)).toContain("Started Jobs");
       expect(await text(page)).toContain("Queued Jobs");
+      await page.getByRole("tab", { name: "Data Sources" }).click();
+      const busyRow = page.locator("tr", { hasText: "Busy counting" });
+      await poll(() => busyRow.locator("td").allTextContents()).toEqual([
+        "Busy counting",
+        "1",
+        "0",
+        "3",
+      ]);
+      await screenshot(page, "admin-rq-status-data-sources");
+      expect((await app.api.delete(`/api/jobs/${jobId}`)).status).toBe(200);
+      await app.api.delete(`/api/data_sources/${source.body.id}`);
       await page.getByRole("tab", { name: "Workers" }).click();
       await page.waitForURL((url) => url.hash === "#workers");
       await page.reload();

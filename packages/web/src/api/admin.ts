@@ -43,9 +43,20 @@ export interface RqWorker {
   total_working_time: number;
 }
 
+/** A data source's work across every worker, against its limit of queries at once (0 = none). */
+export interface RqDataSource {
+  id: number;
+  name: string;
+  running: number;
+  waiting: number;
+  limit: number;
+}
+
 export interface RqStatus {
   queues: Record<string, RqQueue>;
   workers: RqWorker[];
+  /** Sightline's fair queues; absent from Redash's answer. */
+  data_sources?: RqDataSource[];
 }
 
 export type OutdatedQuery = Pick<

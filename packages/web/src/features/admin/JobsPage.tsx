@@ -1,7 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge, Card, Statistic, Tabs, Tag, type TableProps } from "antd";
 import { useLocation, useNavigate } from "react-router";
-import { getRqStatus, type RqJob, type RqQueue, type RqWorker } from "../../api/admin";
+import {
+  getRqStatus,
+  type RqDataSource,
+  type RqJob,
+  type RqQueue,
+  type RqWorker,
+} from "../../api/admin";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { AdminTable } from "./AdminTable";
 import { STATUS_POLL_MS } from "./SystemStatusPage";
@@ -10,7 +16,7 @@ import styles from "./admin.module.css";
 
 export const QUERY_TASK = "redash.tasks.queries.execution.execute_query";
 export const LOAD_FAILED = "Failed loading status. Please refresh.";
-const TABS = ["queues", "workers", "queries", "other"] as const;
+const TABS = ["queues", "data_sources", "workers", "queries", "other"] as const;
 type Tab = (typeof TABS)[number];
 
 export function tabFromHash(hash: string): Tab {
@@ -59,6 +65,17 @@ const queueColumns = [
   { key: "name", title: "Name", dataIndex: "name" },
   { key: "started", title: "Started", render: (_: unknown, q: RqQueue) => q.started.length },
   { key: "queued", title: "Queued", dataIndex: "queued" },
+];
+
+const dataSourceColumns = [
+  { key: "name", title: "Data Source", dataIndex: "name" },
+  { key: "running", title: "Running", dataIndex: "running" },
+  { key: "waiting", title: "Waiting", dataIndex: "waiting" },
+  {
+    key: "limit",
+    title: "Limit",
+    render: (_: unknown, d: RqDataSource) => (d.limit > 0 ? d.limit : "No limit"),
+  },
 ];
 
 const workerColumns = [
@@ -149,6 +166,13 @@ export default function JobsPage() {
               rowKey: "name",
               columns: queueColumns,
               dataSource: queues,
+              scroll: { x: 400 },
+            }),
+            tableTab("data_sources", "Data Sources", {
+              rowKey: "id",
+              columns: dataSourceColumns,
+              dataSource: status.data?.data_sources ?? [],
+              locale: { emptyText: "No data source is running or waiting for queries." },
               scroll: { x: 400 },
             }),
             tableTab("workers", "Workers", {

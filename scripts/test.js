@@ -3,7 +3,37 @@
 // "N passed, N failed" that CI reads.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { testOnNode } from "./otherNode.js";
+
+/** "file > test: first line of its error" for each failed test (or file) in a Vitest JSON report. */
+function failedTests(file) {
+  let summary;
+  try {
+    summary = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return [];
+  }
+  const firstLine = (text) =>
+    String(text ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim()
+      .slice(0, 300) ?? "";
+  const out = [];
+  for (const suite of summary.testResults ?? []) {
+    const name = path.relative(process.cwd(), suite.name);
+    const failedHere = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const test of failedHere) {
+      out.push(`${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (failedHere.length === 0 && suite.status === "failed") {
+      out.push(`${name}: ${firstLine(suite.message)}`);
+    }
+  }
+  return out;
+}
 
 function run(title, command, args) {
   process.stdout.write(`\n=== ${title} ===\n`);
@@ -42,12 +72,19 @@ if (tests.status !== 0 && failed === 0) failed = 1;
 
 // SIGHTLINE_EXTRA_NODE (CI sets it): more Node major versions, comma-separated, on which the unit,
 // API and runner tests run again.
+const extraReports = [];
 for (const major of (process.env.SIGHTLINE_EXTRA_NODE ?? "").split(",").filter(Boolean)) {
+  extraReports.push(`test-artifacts/vitest-node${major.trim()}.json`);
   const counts = testOnNode(major.trim());
   process.stdout.write(`\nNode ${major}: ${counts.passed} passed, ${counts.failed} failed\n`);
   passed += counts.passed;
   failed += counts.failed;
   skipped += counts.skipped;
+}
+// CI shows only the end of this output: name every failed test there, with its first error line.
+const failures = [report, ...extraReports].flatMap((file) => failedTests(file));
+if (failures.length > 0) {
+  process.stdout.write(`\nFailed tests:\n${failures.map((line) => `  ${line}`).join("\n")}\n`);
 }
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failed > 0 ? 1 : 0);

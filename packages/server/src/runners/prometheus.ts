@@ -5,6 +5,7 @@ import { callParams, parsePromQuery } from "./prometheusQuery";
 import { watchQuery } from "./queryWatch";
 import {
   basicAuthorization,
+  BodyTooLargeError,
   pemOption,
   serverRequest,
   ServerUnreachableError,
@@ -25,6 +26,8 @@ import { buildColumns, dateCell } from "./values";
 
 const BATCH_SIZE = 5000;
 const DEFAULT_URL = "http://127.0.0.1:9090";
+/** The most of /api/v1/series the schema reads for labels. */
+const SERIES_MAX_BYTES = 64 * 1024 * 1024;
 
 interface Endpoint {
   /** The API's base, ending in "/", without credentials. */
@@ -78,6 +81,7 @@ async function callApi(
   path: string,
   form: URLSearchParams | null,
   signal: AbortSignal,
+  maxBytes?: number,
 ): Promise<unknown> {
   const url = new URL(path, endpoint.base);
   let response;
@@ -87,6 +91,7 @@ async function callApi(
       ...(form ? { form } : {}),
       signal,
       tls: endpoint.tls,
+      maxBytes,
     });
   } catch (error) {
     if (error instanceof ServerUnreachableError)
@@ -222,6 +227,7 @@ async function catalogCall(
   form: URLSearchParams | null,
   ctx: RunContext,
   what: string,
+  maxBytes?: number,
 ): Promise<unknown> {
   const endpoint = endpointOf(options);
   const timeoutMs = ctx.timeoutMs && ctx.timeoutMs > 1000 ? ctx.timeoutMs - 500 : ctx.timeoutMs;
@@ -231,7 +237,7 @@ async function catalogCall(
     `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from Prometheus at ${endpoint.base.origin}.`,
   );
   try {
-    return await callApi(endpoint, path, form, timed.signal);
+    return await callApi(endpoint, path, form, timed.signal, maxBytes);
   } finally {
     timed.dispose();
   }
@@ -239,7 +245,8 @@ async function catalogCall(
 
 /**
  * Metric names (label/__name__/values), then every series' labels in one /api/v1/series call
- * (labels seen in any series of a metric); a metric whose series list is cut stays with its name.
+ * (labels seen in any series of a metric); when the series list is over SERIES_MAX_BYTES the
+ * metrics are listed without their labels.
  */
 async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<SchemaTable[]> {
   const started = Date.now();
@@ -252,13 +259,20 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
     "the metric names (/api/v1/label/__name__/values)",
   )) as string[];
   const labels = new Map<string, Set<string>>(names.map((name) => [name, new Set<string>()]));
-  const series = (await catalogCall(
-    options,
-    "api/v1/series",
-    new URLSearchParams({ "match[]": '{__name__=~".+"}' }),
-    { ...ctx, timeoutMs: left() },
-    "the labels of every series (/api/v1/series)",
-  )) as Record<string, string>[];
+  let series: Record<string, string>[] = [];
+  try {
+    series = (await catalogCall(
+      options,
+      "api/v1/series",
+      new URLSearchParams({ "match[]": '{__name__=~".+"}' }),
+      { ...ctx, timeoutMs: left() },
+      "the labels of every series (/api/v1/series)",
+      SERIES_MAX_BYTES,
+    )) as Record<string, string>[];
+  } catch (error) {
+    // Too many series to list: the metric names alone.
+    if (!(error instanceof BodyTooLargeError)) throw error;
+  }
   for (const one of series) {
     const set = labels.get(one.__name__);
     if (!set) continue;

@@ -38,6 +38,14 @@ export class ServerUnreachableError extends Error {
   }
 }
 
+/** The answer was larger than the request's limit. */
+export class BodyTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`The server's answer is larger than ${Math.round(limit / 1048576)} MB.`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
 /** Sends one request and reads the whole body as text. */
 export function serverRequest(url: URL, request: ServerRequest): Promise<ServerResponse> {
   const secure = url.protocol === "https:";
@@ -73,9 +81,7 @@ export function serverRequest(url: URL, request: ServerRequest): Promise<ServerR
         size += chunk.length;
         if (size > limit) {
           res.destroy();
-          reject(
-            new Error(`The server's answer is larger than ${Math.round(limit / 1048576)} MB.`),
-          );
+          reject(new BodyTooLargeError(limit));
           return;
         }
         chunks.push(chunk);

@@ -37,7 +37,6 @@ function connectionOptions(options: DataSourceOptions): RedisOptions & { host: s
     retryStrategy: () => null,
     enableReadyCheck: false,
     enableOfflineQueue: true,
-    connectionName: "sightline",
   };
 }
 

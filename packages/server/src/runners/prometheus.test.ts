@@ -188,9 +188,17 @@ describe("prometheus runner", () => {
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
     try {
       const port = (fake.address() as AddressInfo).port;
+      let body = "";
+      fake.prependListener("request", (request) => {
+        request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      });
       await runAll(
-        prometheusRunner.run({ url: `http://127.0.0.1:${port}/prom`, token: "tok" }, "up", ctx),
+        prometheusRunner.run({ url: `http://127.0.0.1:${port}/prom`, token: "tok" }, "up", {
+          ...ctx,
+          timeoutMs: 30_000,
+        }),
       );
+      expect(new URLSearchParams(body).get("timeout")).toBe("31s");
       await runAll(
         prometheusRunner.run({ url: `http://me:pa%20ss@127.0.0.1:${port}/` }, "up", ctx),
       );

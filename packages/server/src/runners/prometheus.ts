@@ -207,6 +207,9 @@ async function runQuery(
   let data: unknown;
   try {
     const { path, form } = callParams(call);
+    // Prometheus stops evaluating at its own `timeout` too (and when the connection closes).
+    if (ctx.timeoutMs && ctx.timeoutMs > 0)
+      form.set("timeout", `${Math.ceil(ctx.timeoutMs / 1000) + 1}s`);
     data = await callApi(endpoint, path, form, watch.signal);
   } catch (error) {
     throw watch.explain(error);

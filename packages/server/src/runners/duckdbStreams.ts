@@ -66,6 +66,10 @@ function pump<Item>(
           pendingRows = 0;
         }
       }
+      // An interrupted query's result just ends early, as if it were complete: a run stopped by
+      // a cancel or its time limit (even one stopped before this listened) fails, never passes
+      // for a whole result.
+      if (watch.signal.aborted) throw watch.signal.reason;
       for (const item of reader.finish?.() ?? []) pending.push(item);
       await channel.push(pending);
       channel.end();

@@ -14,6 +14,7 @@ import { publicDashboardBenchmark } from "./publicDashboard";
 import { queryListBenchmark } from "./queryList";
 import { transferBenchmark } from "./transfer";
 import { versionsBenchmark } from "./versions";
+import { workerKillBenchmark } from "./workerKill";
 import { markdownTable, type Figure } from "./support";
 
 const figures: Figure[] = [];
@@ -31,6 +32,7 @@ figures.push(...(await alertsBenchmark()));
 figures.push(...(await crossFilterBenchmark()));
 figures.push(...(await crossFilterBrowserBenchmark()));
 figures.push(...(await versionsBenchmark()));
+figures.push(...(await workerKillBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

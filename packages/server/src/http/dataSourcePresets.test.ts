@@ -102,13 +102,12 @@ describe.each(DATABASES)("PostgreSQL and MySQL family presets on %s", (store) =>
   });
 
   it("offers each type with its own defaults", async () => {
-    const types =
-      await admin.get<
-        {
-          type: string;
-          configuration_schema: { properties: Record<string, { default?: unknown }> };
-        }[]
-      >("/api/data_sources/types");
+    const types = await admin.get<
+      {
+        type: string;
+        configuration_schema: { properties: Record<string, { default?: unknown }> };
+      }[]
+    >("/api/data_sources/types");
     const port = (type: string) =>
       types.body.find((t) => t.type === type)?.configuration_schema.properties.port.default;
     expect([

@@ -6,7 +6,9 @@ describe("runner registry", () => {
     expect(listRunners().map((r) => [r.type, r.name])).toEqual([
       ["clickhouse", "ClickHouse"],
       ["cockroach", "CockroachDB"],
+      ["csv", "CSV"],
       ["duckdb", "DuckDB"],
+      ["excel", "Excel"],
       ["influxdb", "InfluxDB"],
       ["json", "JSON"],
       ["mariadb", "MariaDB"],

@@ -1,5 +1,6 @@
 import { clickhouseRunner } from "./clickhouse";
 import { duckdbRunner } from "./duckdb";
+import { csvRunner, excelRunner } from "./files";
 import { influxdbRunner } from "./influxdb";
 import { jsonRunner } from "./json";
 import { mysqlRunner } from "./mysql";
@@ -31,6 +32,8 @@ export const runners: ReadonlyMap<string, Runner> = new Map(
     mariadbRunner,
     rdsMysqlRunner,
     tidbRunner,
+    csvRunner,
+    excelRunner,
   ].map((runner) => [runner.type, runner]),
 );
 

@@ -23,6 +23,8 @@ const MARKS: Record<string, Mark> = {
   mariadb: { label: "Ma", color: "#003545" },
   rds_mysql: { label: "RDS", color: "#dd344c" },
   tidb: { label: "Ti", color: "#e30c34" },
+  csv: { label: "CSV", color: "#237a57" },
+  excel: { label: "XLS", color: "#1d6f42" },
 };
 
 /** A color for an unknown type, stable per type name. */

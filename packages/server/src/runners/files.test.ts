@@ -1,0 +1,262 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOutboundClient } from "../outbound/client";
+import { parseFileQuery } from "./fileQuery";
+import { csvRunner, excelRunner } from "./files";
+import { runAll, testContext } from "./testSupport";
+
+let server: http.Server;
+let base: string;
+let dataDir: string;
+const files = new Map<string, { body: Buffer; type: string; etag?: string }>();
+const hits = new Map<string, { total: number; notModified: number }>();
+
+function count(pathname: string, notModified: boolean) {
+  const entry = hits.get(pathname) ?? { total: 0, notModified: 0 };
+  entry.total += 1;
+  if (notModified) entry.notModified += 1;
+  hits.set(pathname, entry);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "sightline-files-"));
+  files.set("/people.csv", {
+    body: Buffer.from("id,name,score,joined\n1,Ada,9.5,2024-01-02\n2,Grace,7,2024-03-04\n"),
+    type: "text/csv",
+    etag: '"v1"',
+  });
+  files.set("/people.tsv", {
+    body: Buffer.from("id\tname\n1\tAda\n2\tGrace\n"),
+    type: "text/tab-separated-values",
+  });
+  files.set("/semi.txt", { body: Buffer.from("a;b\n1;x\n2;y\n"), type: "text/plain" });
+  files.set("/rows.json", {
+    body: Buffer.from(
+      JSON.stringify([
+        { id: 1, ok: true },
+        { id: 2, ok: false },
+      ]),
+    ),
+    type: "application/json",
+  });
+  files.set("/rows.jsonl", {
+    body: Buffer.from('{"id":1,"at":"2024-05-06 07:08:09"}\n{"id":2,"at":"2024-05-07 00:00:00"}\n'),
+    type: "application/x-ndjson",
+  });
+  files.set("/broken.json", { body: Buffer.from("[{"), type: "application/json" });
+  files.set("/big.csv", { body: Buffer.alloc(2 * 1024 * 1024, "a\n"), type: "text/csv" });
+
+  const parquetDir = mkdtempSync(path.join(os.tmpdir(), "sightline-parquet-"));
+  const parquetFile = path.join(parquetDir, "t.parquet");
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  await connection.run(
+    `COPY (SELECT range AS n, range * 1.5 AS x, 'r' || range AS label FROM range(3)) TO '${parquetFile}' (FORMAT parquet)`,
+  );
+  connection.closeSync();
+  instance.closeSync();
+  files.set("/t.parquet", { body: readFileSync(parquetFile), type: "application/octet-stream" });
+  rmSync(parquetDir, { recursive: true, force: true });
+
+  const workbook = new ExcelJS.Workbook();
+  workbook.addWorksheet("First").addRows([
+    ["city", "people"],
+    ["Oslo", 700000],
+  ]);
+  workbook.addWorksheet("Second").addRows([
+    ["day", "amount", "note"],
+    [new Date(Date.UTC(2024, 0, 2)), 1.25, "a, b"],
+    [new Date(Date.UTC(2024, 0, 3)), 2, null],
+  ]);
+  files.set("/book.xlsx", {
+    body: Buffer.from(await workbook.xlsx.writeBuffer()),
+    type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  });
+
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/export") {
+      count(url.pathname, false);
+      res.writeHead(302, { location: "/people.csv" });
+      return res.end();
+    }
+    const file = files.get(url.pathname);
+    if (!file) {
+      res.statusCode = 404;
+      return res.end("missing");
+    }
+    const notModified = file.etag !== undefined && req.headers["if-none-match"] === file.etag;
+    count(url.pathname, notModified);
+    if (notModified) {
+      res.statusCode = 304;
+      return res.end();
+    }
+    res.setHeader("content-type", file.type);
+    if (file.etag) res.setHeader("etag", file.etag);
+    res.end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function context() {
+  return testContext({
+    outbound: createOutboundClient({ allowedRanges: ["127.0.0.0/8"] }),
+    forbiddenPaths: [path.join(dataDir, "secret_key")],
+  });
+}
+
+const types = (columns: { name: string; type: unknown }[]) => columns.map((c) => [c.name, c.type]);
+
+describe("files by URL (csv and excel types)", () => {
+  it("reads a CSV with DuckDB's detected types", async () => {
+    const { columns, rows } = await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
+    expect(types(columns)).toEqual([
+      ["id", "integer"],
+      ["name", "string"],
+      ["score", "float"],
+      ["joined", "date"],
+    ]);
+    expect(rows).toEqual([
+      [1, "Ada", 9.5, "2024-01-02"],
+      [2, "Grace", 7, "2024-03-04"],
+    ]);
+  });
+
+  it("revalidates the cached copy with If-None-Match and reuses it on 304", async () => {
+    const before = { ...(hits.get("/people.csv") ?? { total: 0, notModified: 0 }) };
+    await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
+    const { rows } = await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
+    const after = hits.get("/people.csv")!;
+    expect(after.total - before.total).toBe(2);
+    expect(after.notModified - before.notModified).toBe(2);
+    expect(rows).toHaveLength(2);
+  });
+
+  it("follows a redirect (an 'export as CSV' link)", async () => {
+    const { rows } = await runAll(csvRunner.run({}, `url: ${base}/export`, context()));
+    expect(rows.map((r) => r[1])).toEqual(["Ada", "Grace"]);
+    expect(hits.get("/export")?.total).toBeGreaterThanOrEqual(1);
+  });
+
+  it("reads TSV, a separator, no header and names", async () => {
+    const tsv = await runAll(csvRunner.run({}, `url: ${base}/people.tsv`, context()));
+    expect(tsv.rows).toEqual([
+      [1, "Ada"],
+      [2, "Grace"],
+    ]);
+    const semi = await runAll(
+      csvRunner.run(
+        {},
+        `url: ${base}/semi.txt\nsep: ";"\nheader: None\nnames: [first, second]\nskiprows: 1`,
+        context(),
+      ),
+    );
+    expect(types(semi.columns)).toEqual([
+      ["first", "integer"],
+      ["second", "string"],
+    ]);
+    expect(semi.rows).toEqual([
+      [1, "x"],
+      [2, "y"],
+    ]);
+  });
+
+  it("reads JSON, JSON lines and Parquet", async () => {
+    const json = await runAll(csvRunner.run({}, `url: ${base}/rows.json`, context()));
+    expect(types(json.columns)).toEqual([
+      ["id", "integer"],
+      ["ok", "boolean"],
+    ]);
+    const jsonl = await runAll(csvRunner.run({}, `url: ${base}/rows.jsonl`, context()));
+    expect(types(jsonl.columns)).toEqual([
+      ["id", "integer"],
+      ["at", "datetime"],
+    ]);
+    const parquet = await runAll(csvRunner.run({}, `url: ${base}/t.parquet`, context()));
+    expect(types(parquet.columns)).toEqual([
+      ["n", "integer"],
+      ["x", "float"],
+      ["label", "string"],
+    ]);
+    expect(parquet.rows[2]).toEqual([2, 3, "r2"]);
+  });
+
+  it("reads XLSX sheets by name and position", async () => {
+    const first = await runAll(excelRunner.run({}, `url: ${base}/book.xlsx`, context()));
+    expect(first.rows).toEqual([["Oslo", 700000]]);
+    const second = await runAll(
+      excelRunner.run({}, `url: ${base}/book.xlsx\nsheet_name: Second`, context()),
+    );
+    expect(types(second.columns)).toEqual([
+      ["day", "datetime"],
+      ["amount", "float"],
+      ["note", "string"],
+    ]);
+    expect(second.rows[0].slice(1)).toEqual([1.25, "a, b"]);
+    await expect(
+      excelRunner.run({}, `url: ${base}/book.xlsx\nsheet_name: 5`, context()),
+    ).rejects.toThrow("Sheet number 5 not found. Sheets: First, Second.");
+  });
+
+  it("runs SQL over the table file, reads only", async () => {
+    const { rows } = await runAll(
+      csvRunner.run(
+        {},
+        `url: ${base}/people.csv\nquery: SELECT count(*) AS n, max(score) AS top FROM file`,
+        context(),
+      ),
+    );
+    expect(rows).toEqual([[2, 9.5]]);
+    await expect(
+      csvRunner.run({}, `url: ${base}/people.csv\nquery: COPY file TO '/tmp/x.csv'`, context()),
+    ).rejects.toThrow(/read-only/);
+  });
+
+  it("says why a file cannot be had", async () => {
+    await expect(csvRunner.run({}, `url: ${base}/nothing.csv`, context())).rejects.toThrow(
+      /answered HTTP 404/,
+    );
+    await expect(
+      csvRunner.run({ max_file_mb: 1 }, `url: ${base}/big.csv`, context()),
+    ).rejects.toThrow(/larger than the limit of 1/);
+    await expect(
+      csvRunner.run(
+        {},
+        `url: ${base}/people.csv`,
+        testContext({ forbiddenPaths: [path.join(dataDir, "secret_key")] }),
+      ),
+    ).rejects.toThrow(/127\.0\.0\.1/);
+    await expect(csvRunner.run({}, `url: ${base}/broken.json`, context())).rejects.toThrow(
+      /could not be read as JSON/,
+    );
+    await expect(csvRunner.run({}, "url: [unclosed", context())).rejects.toThrow(/not valid YAML/);
+    await expect(csvRunner.run({}, "sep: ','", context())).rejects.toThrow(
+      "Query must include 'url' option.",
+    );
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(
+      csvRunner.run({}, `url: http://127.0.0.1:${port}/x.csv`, context()),
+    ).rejects.toThrow(/failed/);
+  });
+
+  it("parses Redash's YAML options", () => {
+    expect(() => parseFileQuery(`url: x\nbogus: 1`)).toThrow(/Unknown option 'bogus'/);
+    expect(parseFileQuery(`url: x\nformat: ndjson`).format).toBe("jsonl");
+  });
+});

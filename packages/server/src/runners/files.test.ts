@@ -11,6 +11,7 @@ import { parseFileQuery } from "./fileQuery";
 import { csvRunner, excelRunner } from "./files";
 import { runAll, testContext } from "./testSupport";
 
+const DATED = "Tue, 02 Jan 2024 03:04:05 GMT";
 let server: http.Server;
 let base: string;
 let dataDir: string;
@@ -81,6 +82,18 @@ beforeAll(async () => {
 
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/to-internal") {
+      res.writeHead(302, { location: "http://10.0.0.1/people.csv" });
+      return res.end();
+    }
+    if (url.pathname === "/slow.csv") return void setTimeout(() => res.end("a\n1\n"), 10_000);
+    if (url.pathname === "/dated.csv") {
+      const notModified = req.headers["if-modified-since"] === DATED;
+      count(url.pathname, notModified);
+      res.statusCode = notModified ? 304 : 200;
+      res.setHeader("last-modified", DATED);
+      return res.end(notModified ? undefined : "a\n1\n");
+    }
     if (url.pathname === "/export") {
       count(url.pathname, false);
       res.writeHead(302, { location: "/people.csv" });
@@ -143,6 +156,29 @@ describe("files by URL (csv and excel types)", () => {
     expect(after.total - before.total).toBe(2);
     expect(after.notModified - before.notModified).toBe(2);
     expect(rows).toHaveLength(2);
+  });
+
+  it("revalidates by Last-Modified when there is no ETag", async () => {
+    await runAll(csvRunner.run({}, `url: ${base}/dated.csv`, context()));
+    const { rows } = await runAll(csvRunner.run({}, `url: ${base}/dated.csv`, context()));
+    expect(rows).toEqual([[1]]);
+    expect(hits.get("/dated.csv")).toEqual({ total: 2, notModified: 1 });
+  });
+
+  it("refuses a redirect to an internal address, stops at the time limit and on cancel", async () => {
+    await expect(csvRunner.run({}, `url: ${base}/to-internal`, context())).rejects.toThrow(
+      /10\.0\.0\.1/,
+    );
+    const started = Date.now();
+    await expect(
+      csvRunner.run({}, `url: ${base}/slow.csv`, { ...context(), timeoutMs: 300 }),
+    ).rejects.toThrow(/time limit/);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    await expect(
+      csvRunner.run({}, `url: ${base}/slow.csv`, { ...context(), signal: controller.signal }),
+    ).rejects.toThrow("Query cancelled by user.");
+    expect(Date.now() - started).toBeLessThan(8000);
   });
 
   it("follows a redirect (an 'export as CSV' link)", async () => {

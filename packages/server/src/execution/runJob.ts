@@ -10,6 +10,7 @@ import { getRunner } from "../runners/registry";
 import { QueryCancelledError, QueryTimeoutError } from "../runners/types";
 import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOptions";
 import { isPostgresUrl } from "../store/database";
+import { recordQueryRun, type RunStatus } from "../store/queryRuns";
 import type { DB } from "../store/schema";
 import { annotationComment, withoutAnnotation } from "./annotation";
 import { recordFinishedJob, sweepFinishedJobs } from "./finishedJobs";
@@ -54,6 +55,36 @@ async function username(db: Kysely<DB>, data: JobData): Promise<string> {
   return user?.email ?? "unknown";
 }
 
+function runStatus(error: unknown, aborted: boolean): RunStatus {
+  if (error instanceof QueryTimeoutError) return "timeout";
+  if (aborted || error instanceof QueryCancelledError) return "cancelled";
+  return "failed";
+}
+
+/** The run history row (store/queryRuns.ts); a failure to record never fails the job. */
+async function record(
+  db: Kysely<DB>,
+  data: JobData,
+  begun: number,
+  outcome: {
+    status: RunStatus;
+    error: string | null;
+    rows: number | null;
+    resultId: number | null;
+  },
+): Promise<void> {
+  await recordQueryRun(db, {
+    orgId: data.orgId,
+    queryId: data.queryId,
+    dataSourceId: data.dataSourceId,
+    userId: data.scheduled ? null : data.userId,
+    scheduled: data.scheduled,
+    startedAt: begun,
+    runtime: (Date.now() - begun) / 1000,
+    ...outcome,
+  }).catch(() => undefined);
+}
+
 function userMessage(error: unknown): string {
   if (error instanceof QueryCancelledError) return CANCELLED_MESSAGE;
   if (error instanceof QueryTimeoutError) return TIMEOUT_MESSAGE;
@@ -69,6 +100,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
   return async (data, jobId, signal) => {
     // The comment put in front of the text; users never see it in an error.
     let comment = "";
+    const begun = Date.now();
     try {
       const source = await deps.db
         .selectFrom("data_sources")
@@ -118,11 +150,19 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
         },
       });
       void sweepFinishedJobs(deps.db).catch(() => undefined);
+      await record(deps.db, data, begun, {
+        status: "success",
+        error: null,
+        rows: result.rowCount,
+        resultId: result.id,
+      });
       await deps.onResult?.(result, data, jobId).catch(() => undefined);
       return result.id;
     } catch (error) {
       const raw = signal.aborted ? CANCELLED_MESSAGE : userMessage(error);
       const message = comment ? withoutAnnotation(raw, comment) : raw;
+      const status = runStatus(error, signal.aborted);
+      await record(deps.db, data, begun, { status, error: message, rows: null, resultId: null });
       if (data.scheduled && data.queryId !== null) {
         await countScheduleFailure(deps.db, data.orgId, data.queryId).catch(() => undefined);
         await deps.onScheduleFailure?.(data, message).catch(() => undefined);

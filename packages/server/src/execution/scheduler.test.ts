@@ -7,7 +7,14 @@ import { MemoryQueue } from "./memoryQueue";
 import { jobProcessor } from "./runJob";
 import { localLeader, Scheduler } from "./scheduler";
 import { redisLeader } from "./redisLeader";
-import { readState, SCHEDULER_STATE_KEY, type SchedulerState } from "./serverState";
+import { listQueryRuns } from "../store/queryRuns";
+import {
+  readState,
+  SCHEDULER_LAST_RUNS_KEY,
+  SCHEDULER_STATE_KEY,
+  writeState,
+  type SchedulerState,
+} from "./serverState";
 import { createExecutionService } from "./service";
 import { openTestStore, type TestStore } from "./testSupport";
 
@@ -101,6 +108,40 @@ describe("scheduler", () => {
     expect(state).toMatchObject({ outdated_queries_count: 1, query_ids: [query.id] });
   });
 
+  it("runs a schedule missed while the scheduler was down exactly once when it comes back", async () => {
+    const db = store.database.db;
+    const query = await store.addQuery({
+      dataSourceId: sourceId,
+      text: "SELECT 'catch up' AS c",
+      schedule: EVERY_MINUTE,
+    });
+    const runsOf = async () => (await listQueryRuns(db, store.orgId, query.id, 1, 50)).results;
+    // Running: the first pass runs the never-run query once.
+    const first = scheduler(localLeader, 50);
+    first.start();
+    await expect.poll(async () => (await runsOf()).length, { timeout: 10_000 }).toBe(1);
+    await first.stop();
+    // Down for ten minutes: ten due times pass with no scheduler (moved back in the stored state,
+    // since the test cannot wait; the result's own time is moved back as well).
+    const tenMinutesAgo = new Date(Date.now() - 600_000).toISOString();
+    const lastRuns = await readState<Record<string, string>>(db, SCHEDULER_LAST_RUNS_KEY, {});
+    lastRuns[String(query.id)] = tenMinutesAgo;
+    await writeState(db, SCHEDULER_LAST_RUNS_KEY, lastRuns);
+    await db.updateTable("query_results").set({ retrieved_at: tenMinutesAgo }).execute();
+    // Back: many passes (50 ms apart) for a second, and exactly one catch-up run, not ten.
+    const back = scheduler(localLeader, 50);
+    back.start();
+    await expect.poll(async () => (await runsOf()).length, { timeout: 10_000 }).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await back.stop();
+    const runs = await runsOf();
+    expect(runs).toHaveLength(2);
+    expect(runs.every((r) => r.scheduled && r.status === "success")).toBe(true);
+    // The next run is one interval after the catch-up, not after the missed due times.
+    const after = await readState<Record<string, string>>(db, SCHEDULER_LAST_RUNS_KEY, {});
+    expect(Date.parse(after[String(query.id)]!)).toBeGreaterThan(Date.now() - 30_000);
+  });
+
   it("never runs archived queries", async () => {
     const archived = await store.addQuery({
       dataSourceId: sourceId,
@@ -142,6 +183,12 @@ describe("scheduler", () => {
         { timeout: 10_000 },
       )
       .toBe(2);
+    // Both failures are in the run history: shown as failing, never dropped.
+    const history = await listQueryRuns(store.database.db, store.orgId, failing.id, 1, 50);
+    expect(history.results.map((r) => [r.scheduled, r.status])).toEqual([
+      [true, "failed"],
+      [true, "failed"],
+    ]);
   });
 
   it("a run refused for its owner (no access to a query it reads) counts as a failure", async () => {

@@ -6,6 +6,7 @@ import {
   savedParameterValues,
   type ParameterDefinition,
 } from "@sightline/core";
+import { sweepAdHocRuns } from "../store/queryRuns";
 import type { DB } from "../store/schema";
 import { bool, parseJson } from "../store/values";
 import { countScheduleFailure, purgeUnusedResults } from "../results/cache";
@@ -72,7 +73,10 @@ export class Scheduler {
       const now = new Date();
       await this.refreshOutdated(now);
       if (this.passes % 120 === 0) await this.clearExpiredSchedules(now);
-      if (this.passes % 20 === 0) await purgeUnusedResults(this.options.db);
+      if (this.passes % 20 === 0) {
+        await purgeUnusedResults(this.options.db);
+        await sweepAdHocRuns(this.options.db, now.getTime());
+      }
       this.passes += 1;
     } catch (error) {
       this.options.onError?.(error);

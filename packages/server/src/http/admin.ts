@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { QueueUnavailableError, type JobState, type QueueStatus } from "../execution";
+import { scheduleHealth } from "../execution/scheduleHealth";
 import { readState, SCHEDULER_STATE_KEY, type SchedulerState } from "../execution/serverState";
 import { hasPermission } from "../policies";
 import { presentRecentQuery } from "../presenters/queries";
@@ -45,6 +46,13 @@ const statusJson = S.object(
       last_refresh_at: { ...S.orNull(S.num), description: "Epoch seconds" },
       outdated_queries_count: S.int,
       query_ids: { ...S.str, description: "A JSON-encoded array of query ids" },
+      heartbeat_at: { ...S.orNull(S.num), description: "Epoch seconds of the last pass" },
+      heartbeat_age: { ...S.orNull(S.num), description: "Seconds since the last pass" },
+      late_schedules_count: {
+        ...S.int,
+        description: "Scheduled queries due more than late_margin_seconds ago and not run",
+      },
+      late_margin_seconds: S.int,
       queues: {
         type: "object",
         additionalProperties: S.object({ size: S.int }, ["size"]),
@@ -268,6 +276,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         last_refresh_at: scheduler?.last_refresh_at ?? null,
         outdated_queries_count: scheduler?.outdated_queries_count ?? 0,
         query_ids: JSON.stringify(scheduler?.query_ids ?? []),
+        ...(await scheduleHealth(db)),
         queues: Object.fromEntries((status?.queues ?? []).map((q) => [q.name, { size: q.queued }])),
       },
       database_metrics: {

@@ -7,6 +7,7 @@ import { queryDocumentRoutes } from "./queries/documentRoutes";
 import { queryDropdownRoutes } from "./queries/dropdownRoutes";
 import { queryExecutionRoutes } from "./queries/executionRoutes";
 import { queryListRoutes } from "./queries/listRoutes";
+import { queryRunRoutes } from "./queries/runRoutes";
 import { querySupport } from "./queries/support";
 import { queryVersionRoutes } from "./queries/versionRoutes";
 
@@ -20,4 +21,5 @@ export async function queryRoutes(app: FastifyInstance, ctx: AppContext): Promis
   queryDropdownRoutes(app, ctx, support);
   queryExecutionRoutes(app, ctx, support);
   queryVersionRoutes(app, ctx, support);
+  queryRunRoutes(app, ctx, support);
 }

@@ -39,6 +39,7 @@ export function presentListedQuery(
   q: ListedQuery,
   users: Map<number, User>,
   starredAt: string | null,
+  lastScheduledRunFailed = false,
 ) {
   return {
     ...base(q),
@@ -46,6 +47,8 @@ export function presentListedQuery(
     last_modified_by_id: q.last_modified_by_id,
     retrieved_at: q.retrieved_at,
     runtime: q.runtime,
+    schedule_failures: q.schedule_failures,
+    last_scheduled_run_failed: lastScheduledRunFailed,
     is_favorite: starredAt !== null,
     ...(starredAt !== null ? { starred_at: starredAt } : {}),
   };

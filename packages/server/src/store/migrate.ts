@@ -5,6 +5,7 @@ import * as rowObjectChunks from "./migrations/002_row_object_chunks";
 import * as endedSessions from "./migrations/003_ended_sessions";
 import * as destinationFailures from "./migrations/004_destination_failures";
 import * as objectVersions from "./migrations/005_object_versions";
+import * as queryRuns from "./migrations/006_query_runs";
 
 /** Migrations in order. Each gets the dialect so one file serves SQLite and PostgreSQL. */
 const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) => Promise<void>> =
@@ -14,6 +15,7 @@ const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) 
     "003_ended_sessions": endedSessions.up,
     "004_destination_failures": destinationFailures.up,
     "005_object_versions": objectVersions.up,
+    "006_query_runs": queryRuns.up,
   };
 
 /**

@@ -256,6 +256,26 @@ export interface ObjectVersionsTable {
   created_at: Timestamp;
 }
 
+/** One finished execution (store/queryRuns.ts). */
+export interface QueryRunsTable {
+  id: Id;
+  org_id: number;
+  /** Null for an ad hoc run. */
+  query_id: number | null;
+  data_source_id: number | null;
+  /** Null for the scheduler or an API key without a user. */
+  user_id: number | null;
+  scheduled: Bool;
+  /** "success", "failed", "cancelled" or "timeout". */
+  status: string;
+  error: string | null;
+  rows: number | null;
+  result_id: number | null;
+  started_at: Timestamp;
+  /** Seconds. */
+  runtime: number;
+}
+
 export interface AccessPermissionsTable {
   id: Id;
   object_type: string;
@@ -309,6 +329,7 @@ export interface DB {
   events: EventsTable;
   changes: ChangesTable;
   object_versions: ObjectVersionsTable;
+  query_runs: QueryRunsTable;
   access_permissions: AccessPermissionsTable;
   query_snippets: QuerySnippetsTable;
   server_state: ServerStateTable;

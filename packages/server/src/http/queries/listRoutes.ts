@@ -6,6 +6,7 @@ import { hasPermission, requireLogin, requirePermission, requireUser } from "../
 import { presentListedQuery, presentRecentQuery } from "../../presenters/queries";
 import { formatSql } from "../../services/sqlFormat";
 import { favoritesAmong } from "../../store/favorites";
+import { queriesWithFailedLastScheduledRun } from "../../store/queryRuns";
 import {
   listVisibleQueries,
   loadListedPage,
@@ -45,10 +46,20 @@ export function queryListRoutes(app: FastifyInstance, ctx: AppContext): void {
             identity.user.id,
           )
         : new Map<number, string>();
+    const failing = await queriesWithFailedLastScheduledRun(
+      db,
+      org.id,
+      page.results.map((q) => q.id),
+    );
     return {
       ...page,
       results: page.results.map((q) =>
-        presentListedQuery(q, users, q.starred_at ?? favorites.get(q.id) ?? null),
+        presentListedQuery(
+          q,
+          users,
+          q.starred_at ?? favorites.get(q.id) ?? null,
+          failing.has(q.id),
+        ),
       ),
     };
   }

@@ -71,6 +71,11 @@ export const listedQuery = object(
     last_modified_by_id: orNull(int),
     retrieved_at: orNull(timestamp),
     runtime: orNull(num),
+    schedule_failures: { ...int, description: "Scheduled failures in a row (back-off)" },
+    last_scheduled_run_failed: {
+      ...bool,
+      description: "The query's last scheduled run failed, was cancelled or timed out",
+    },
     is_favorite: bool,
     starred_at: { ...timestamp, description: "Only when favorited" },
   },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
 import { secretKeyWeakness } from "./auth/secretKey";
 import { DEFAULT_FAIRNESS, type FairnessLimits } from "./execution/fairness";
+import type { ResultsStorageConfig } from "./results/objectChunks";
 
 /**
  * Every setting of the server, read once from the environment (SIGHTLINE_* variables) and
@@ -52,6 +53,8 @@ export interface Config {
   disablePublish: boolean;
   /** Row and byte caps of stored and displayed results. */
   resultLimits: ResultLimits;
+  /** SIGHTLINE_RESULTS_URL: new results' chunks in S3-compatible object storage; null: database. */
+  resultsStorage: ResultsStorageConfig | null;
   /** Origins allowed to read results cross-origin (`*` = any); empty = no CORS headers. */
   corsOrigins: string[];
   corsAllowCredentials: boolean;
@@ -79,6 +82,8 @@ export interface Config {
    * off and answers 404.
    */
   metricsToken: string | null;
+  /** Where `sightline worker` and `sightline scheduler` serve /metrics (null: they don't). */
+  metricsPort: number | null;
   /** Versions kept per query or dashboard (oldest pruned, never the current one); 0 keeps all. */
   versionsPerObject: number;
 }
@@ -160,6 +165,30 @@ function resultLimits(env: Env): ResultLimits {
     displayRows,
     maxBytes: int(env, "SIGHTLINE_RESULT_MAX_BYTES", DEFAULT_RESULT_LIMITS.maxBytes, 1024),
     rowsPerChunk: DEFAULT_RESULT_LIMITS.rowsPerChunk,
+  };
+}
+
+function resultsStorage(env: Env): ResultsStorageConfig | null {
+  const url = optional(env, "SIGHTLINE_RESULTS_URL");
+  if (url === null) return null;
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/[^?#\s]*)?$/.exec(url);
+  if (!match) {
+    throw new ConfigError(`SIGHTLINE_RESULTS_URL must look like s3://bucket/prefix, got "${url}"`);
+  }
+  const endpoint = optional(env, "AWS_ENDPOINT_URL_S3") ?? optional(env, "AWS_ENDPOINT_URL");
+  if (endpoint !== null && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
+    throw new ConfigError(
+      `AWS_ENDPOINT_URL must be an http(s) URL like http://127.0.0.1:9000, got "${endpoint}"`,
+    );
+  }
+  return {
+    url,
+    bucket: match[1]!,
+    prefix: (match[2] ?? "").replace(/^\/+|\/+$/g, ""),
+    endpoint,
+    region: optional(env, "AWS_REGION") ?? optional(env, "AWS_DEFAULT_REGION") ?? "us-east-1",
+    accessKeyId: optional(env, "AWS_ACCESS_KEY_ID"),
+    secretAccessKey: optional(env, "AWS_SECRET_ACCESS_KEY"),
   };
 }
 
@@ -354,6 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
     autoPublishNamedQueries: bool(env, "SIGHTLINE_AUTO_PUBLISH_NAMED_QUERIES", true),
     disablePublish: bool(env, "SIGHTLINE_DISABLE_PUBLISH", false),
     resultLimits: resultLimits(env),
+    resultsStorage: resultsStorage(env),
     corsOrigins: corsOrigins(env),
     corsAllowCredentials: bool(env, "SIGHTLINE_CORS_ALLOW_CREDENTIALS", false),
     blockedEmailDomains: blockedEmailDomains(env),
@@ -362,6 +392,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: trustedProxies(env),
     showApiKeysToAdmins: bool(env, "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS", false),
     metricsToken: metricsToken(env),
+    metricsPort: optional(env, "SIGHTLINE_METRICS_PORT")
+      ? int(env, "SIGHTLINE_METRICS_PORT", 0, 1, 65535)
+      : null,
     versionsPerObject: int(env, "SIGHTLINE_VERSIONS_PER_OBJECT", 0, 0),
   };
 }

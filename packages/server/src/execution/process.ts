@@ -1,7 +1,9 @@
 import { deriveKeys, loadOrCreateSecretKey } from "../auth/secretKey";
 import type { Config } from "../config";
 import { createLogger } from "../logging";
+import { startBackgroundMetrics } from "../metrics/backgroundServer";
 import { metadataConnectionLog, openDatabase } from "../store/database";
+import { useResultsStorage } from "../results/objectChunks";
 import { migrate } from "../store/migrate";
 import { startExecution } from "./runtime";
 
@@ -20,14 +22,27 @@ export async function runBackground(config: Config, role: "worker" | "scheduler"
     onConnectionError: metadataConnectionLog(log),
   });
   await migrate(database);
+  useResultsStorage(database.db, config.resultsStorage);
   const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
   const execution = await startExecution(
     { config, db: database.db, keys, resultLimits: config.resultLimits, log },
     { worker: role === "worker", scheduler: role === "scheduler" },
   );
-  log.info({ role, concurrency: config.workerConcurrency }, `Sightline ${role} started`);
+  const metrics = await startBackgroundMetrics(config);
+  if (config.metricsPort !== null && !metrics) {
+    log.warn("SIGHTLINE_METRICS_PORT is set without SIGHTLINE_METRICS_TOKEN: no metrics served");
+  }
+  log.info(
+    {
+      role,
+      concurrency: config.workerConcurrency,
+      metricsPort: metrics ? config.metricsPort : null,
+    },
+    `Sightline ${role} started`,
+  );
   const stop = async (signal: string) => {
     log.info({ signal }, `${role} shutting down`);
+    await metrics?.close();
     await execution.close();
     await database.close();
     process.exit(0);

@@ -10,6 +10,7 @@ import { crossFilterBrowserBenchmark } from "./crossFilterBrowser";
 import { dashboardBenchmark } from "./dashboard";
 import { dashboardBrowserBenchmark } from "./dashboardBrowser";
 import { latencyBenchmark } from "./latency";
+import { loadBenchmark } from "./load";
 import { publicDashboardBenchmark } from "./publicDashboard";
 import { queryListBenchmark } from "./queryList";
 import { transferBenchmark } from "./transfer";
@@ -33,6 +34,7 @@ figures.push(...(await crossFilterBenchmark()));
 figures.push(...(await crossFilterBrowserBenchmark()));
 figures.push(...(await versionsBenchmark()));
 figures.push(...(await workerKillBenchmark()));
+figures.push(...(await loadBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(

@@ -67,6 +67,7 @@ export async function sheetToCsv(
     for (let c = 1; c <= width; c += 1) cells.push(csvField(cellText(row.getCell(c).value)));
     lines.push(cells.join(","));
   });
+  if (lines.length === 0 || width === 0) throw new Error(`Sheet '${found.name}' is empty.`);
   const temp = `${csvPath}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     await writeFile(temp, lines.join("\n") + "\n");

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { RunContext } from "./types";
@@ -96,11 +96,14 @@ export async function fetchFile(
     maxResponseBytes: options.maxBytes,
   });
   if (response.status === 304 && cached?.url === url) {
-    const exists = await readFile(dataPath).then(
+    const exists = await stat(dataPath).then(
       () => true,
       () => false,
     );
     if (exists) {
+      // The copy was used now: it stays in the cache for another KEEP_UNUSED_MS.
+      const now = new Date();
+      await utimes(metaPath, now, now).catch(() => undefined);
       return { path: dataPath, key, contentType: cached.contentType ?? "", revalidated: true };
     }
   }
@@ -117,7 +120,33 @@ export async function fetchFile(
   };
   await writeAtomically(dataPath, response.body);
   await writeAtomically(metaPath, JSON.stringify(meta));
+  if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+    lastPrune = Date.now();
+    void pruneCache(folder);
+  }
   return { path: dataPath, key, contentType: meta.contentType ?? "", revalidated: false };
+}
+
+/** Cached files unused for this long are removed (checked at most once an hour per process). */
+const KEEP_UNUSED_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+let lastPrune = 0;
+
+/** Removes the cache entries (file, validators, sheets read from it) not used for a week. */
+export async function pruneCache(folder: string): Promise<void> {
+  try {
+    const names = await readdir(folder);
+    for (const name of names.filter((n) => n.endsWith(".json"))) {
+      const key = name.slice(0, -".json".length);
+      const { mtimeMs } = await stat(path.join(folder, name));
+      if (Date.now() - mtimeMs < KEEP_UNUSED_MS) continue;
+      for (const other of names.filter((n) => n.startsWith(`${key}.`))) {
+        await rm(path.join(folder, other), { force: true });
+      }
+    }
+  } catch {
+    // Pruning is best effort: a run never fails for it.
+  }
 }
 
 /** The URL without user info or query string (they may hold credentials or tokens). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient } from "../outbound/client";
 import { parseFileQuery } from "./fileQuery";
 import { csvRunner, excelRunner } from "./files";
+import { fileCacheFolder, pruneCache } from "./fileUrl";
 import { runAll, testContext } from "./testSupport";
 
 const DATED = "Tue, 02 Jan 2024 03:04:05 GMT";
@@ -50,6 +51,9 @@ beforeAll(async () => {
     body: Buffer.from('{"id":1,"at":"2024-05-06 07:08:09"}\n{"id":2,"at":"2024-05-07 00:00:00"}\n'),
     type: "application/x-ndjson",
   });
+  const many = ["n,label"];
+  for (let i = 0; i < 100_000; i += 1) many.push(`${i},row ${i}`);
+  files.set("/many.csv", { body: Buffer.from(many.join("\n") + "\n"), type: "text/csv" });
   files.set("/broken.json", { body: Buffer.from("[{"), type: "application/json" });
   files.set("/big.csv", { body: Buffer.alloc(2 * 1024 * 1024, "a\n"), type: "text/csv" });
 
@@ -70,6 +74,7 @@ beforeAll(async () => {
     ["city", "people"],
     ["Oslo", 700000],
   ]);
+  workbook.addWorksheet("Empty");
   workbook.addWorksheet("Second").addRows([
     ["day", "amount", "note"],
     [new Date(Date.UTC(2024, 0, 2)), 1.25, "a, b"],
@@ -244,7 +249,23 @@ describe("files by URL (csv and excel types)", () => {
     expect(second.rows[0].slice(1)).toEqual([1.25, "a, b"]);
     await expect(
       excelRunner.run({}, `url: ${base}/book.xlsx\nsheet_name: 5`, context()),
-    ).rejects.toThrow("Sheet number 5 not found. Sheets: First, Second.");
+    ).rejects.toThrow("Sheet number 5 not found. Sheets: First, Empty, Second.");
+    await expect(
+      excelRunner.run({}, `url: ${base}/book.xlsx\nsheet_name: Empty`, context()),
+    ).rejects.toThrow("Sheet 'Empty' is empty.");
+  });
+
+  it("streams 100,000 rows in batches", async () => {
+    const { columns, rows, batches } = await runAll(
+      csvRunner.run({}, `url: ${base}/many.csv`, context()),
+    );
+    expect(types(columns)).toEqual([
+      ["n", "integer"],
+      ["label", "string"],
+    ]);
+    expect(rows).toHaveLength(100_000);
+    expect(rows[99_999]).toEqual([99_999, "row 99999"]);
+    expect(batches).toBeGreaterThan(1);
   });
 
   it("runs SQL over the table file, reads only", async () => {
@@ -289,6 +310,21 @@ describe("files by URL (csv and excel types)", () => {
     await expect(
       csvRunner.run({}, `url: http://127.0.0.1:${port}/x.csv`, context()),
     ).rejects.toThrow(/failed/);
+  });
+
+  it("removes cache entries unused for a week", async () => {
+    const folder = fileCacheFolder(context());
+    const old = path.join(folder, "0000.json");
+    writeFileSync(old, "{}");
+    writeFileSync(path.join(folder, "0000.data"), "x");
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    utimesSync(old, weekAgo, weekAgo);
+    await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
+    await pruneCache(folder);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(path.join(folder, "0000.data"))).toBe(false);
+    const { rows } = await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
+    expect(rows).toHaveLength(2);
   });
 
   it("parses Redash's YAML options", () => {

@@ -28,6 +28,7 @@ import { registerWebAppFiles } from "./http/webAppFiles";
 import { responseCompression } from "./http/compression";
 import { registerOperations } from "./http/health";
 import { MetadataUnavailableError } from "./store/outage";
+import { ResultStorageError } from "./results/chunkStore";
 
 const DEFAULT_WEB_DIST = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -100,6 +101,11 @@ export async function buildApp(
     if (error instanceof MetadataUnavailableError) {
       // An outage, not a fault of this request: the pool reconnects once the database is back.
       request.log.warn({ err: String(error.cause) }, "metadata database unavailable");
+      return reply.code(503).header("Retry-After", "5").send({ message: error.message });
+    }
+    if (error instanceof ResultStorageError) {
+      // Object storage of results (SIGHTLINE_RESULTS_URL) failed: its message names the store.
+      request.log.warn({ err: String(error.cause ?? error) }, "result storage failed");
       return reply.code(503).header("Retry-After", "5").send({ message: error.message });
     }
     const status = (error as FastifyError).statusCode ?? 500;

@@ -33,6 +33,7 @@ function metaOf(id: number, orgId = 1, chunkCount = 1): ResultMeta {
     truncated: false,
     log: [],
     chunkCount,
+    chunkLocation: null,
   };
 }
 

@@ -17,4 +17,6 @@ export interface ResultMeta {
   truncated: boolean;
   log: string[];
   chunkCount: number;
+  /** Where the chunks are: null in the metadata database, else an object storage place. */
+  chunkLocation: string | null;
 }

@@ -10,6 +10,13 @@ import {
   rowObjectBuilder,
   rowsText,
 } from "./chunks";
+import {
+  ResultStorageError,
+  objectChunkStore,
+  type ChunkPlace,
+  type ChunkStore,
+} from "./chunkStore";
+import { databaseChunks } from "./databaseChunks";
 import { formatBytes, type ResultLimits } from "./limits";
 import { forgetResults, recentResult, rememberResult } from "./recentResults";
 import type { ResultMeta } from "./resultMeta";
@@ -45,7 +52,20 @@ export function metaFromRow(row: Selectable<QueryResultsTable>): ResultMeta {
     truncated: bool(row.truncated),
     log: parseJson<string[]>(row.log, []),
     chunkCount: Number(row.chunk_count),
+    chunkLocation: row.chunk_location ?? null,
   };
+}
+
+/** The store holding chunks at `location` (null: the metadata database). */
+function chunkStoreAt(db: Kysely<DB>, location: string | null): ChunkStore {
+  if (location === null) return databaseChunks;
+  const store = objectChunkStore(db);
+  if (!store) {
+    throw new ResultStorageError(
+      `This result's rows are in object storage (${location}), but SIGHTLINE_RESULTS_URL is not set.`,
+    );
+  }
+  return store;
 }
 
 export async function loadResultMeta(
@@ -90,6 +110,9 @@ export interface NewResult {
  */
 export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<ResultMeta> {
   const { limits, columns } = input;
+  // With object storage configured, new chunks go there under a place chosen now.
+  const store = objectChunkStore(db) ?? databaseChunks;
+  const location = store.newLocation();
   const build = rowObjectBuilder(columns);
   const metaRow = (values: { queryHash: string; runtime: number; retrievedAt: string }) => ({
     org_id: input.orgId,
@@ -104,6 +127,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     truncated,
     log: toJson(input.log ?? []),
     chunk_count: chunkCount,
+    chunk_location: location,
   });
 
   let resultId: number | null = null;
@@ -129,11 +153,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     target: Kysely<DB>,
     id: number,
     chunk: Awaited<ReturnType<typeof takeChunk>>,
-  ) =>
-    target
-      .insertInto("query_result_chunks")
-      .values({ result_id: id, seq: chunk.seq, row_count: chunk.rowCount, data: chunk.data })
-      .execute();
+  ) => store.put(target, { resultId: id, location }, chunk);
 
   try {
     for await (const batch of input.batches) {
@@ -161,6 +181,9 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
       if (truncated) break;
     }
     const last = pendingRows > 0 ? await takeChunk() : null;
+    // An object is uploaded before the transaction; a database chunk is written inside it.
+    if (last && location !== null) await insertChunk(db, resultId ?? 0, last);
+    const lastInTx = location === null ? last : null;
     const retrievedAt = now();
     const runtime = Math.max(0, (Date.now() - input.startedAt) / 1000);
     const final = { queryHash: input.queryHash, runtime, retrievedAt };
@@ -178,6 +201,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
       truncated,
       log: input.log ?? [],
       chunkCount,
+      chunkLocation: location,
     };
     // The last writes and the caller's (linking the result to its queries) commit together.
     const pendingId = resultId;
@@ -189,9 +213,9 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
           .returning("id")
           .executeTakeFirstOrThrow();
         meta.id = id;
-        if (last) await insertChunk(tx, id, last);
+        if (lastInTx) await insertChunk(tx, id, lastInTx);
       } else {
-        if (last) await insertChunk(tx, pendingId, last);
+        if (lastInTx) await insertChunk(tx, pendingId, lastInTx);
         const { query_hash, runtime: r, retrieved_at, row_count, byte_size } = metaRow(final);
         await tx
           .updateTable("query_results")
@@ -212,7 +236,12 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     if (last && chunkCount === 1) rememberResult(db, meta, last.text);
     return meta;
   } catch (error) {
+    // A pending row names the place, so deleting it deletes uploaded objects; when that fails
+    // too, the row stays for the cleanup of unused results (cache.ts) to delete later.
     if (resultId !== null) await deleteResults(db, [resultId]).catch(() => undefined);
+    else if (location !== null) {
+      await store.remove(db, [{ resultId: 0, location }]).catch(() => undefined);
+    }
     throw error;
   }
 
@@ -325,29 +354,33 @@ export async function* readResultChunkTexts(
 }
 
 /** The stored chunks in order, one at a time, until `maxRows` rows have been read. */
-async function* readChunks(
+function readChunks(
   db: Kysely<DB>,
   meta: ResultMeta,
   maxRows: number,
 ): AsyncGenerator<{ rowCount: number; data: Buffer | Uint8Array }> {
-  let read = 0;
-  for (let seq = 0; seq < meta.chunkCount && read < maxRows; seq += 1) {
-    const chunk = await db
-      .selectFrom("query_result_chunks")
-      .select(["row_count", "data"])
-      .where("result_id", "=", meta.id)
-      .where("seq", "=", seq)
-      .executeTakeFirst();
-    if (!chunk) break;
-    const rowCount = Number(chunk.row_count);
-    read += rowCount;
-    yield { rowCount, data: chunk.data };
-  }
+  const place = { resultId: meta.id, location: meta.chunkLocation };
+  return chunkStoreAt(db, meta.chunkLocation).read(db, place, meta.chunkCount, maxRows);
 }
 
 export async function deleteResults(db: Kysely<DB>, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   forgetResults(db, ids);
-  await db.deleteFrom("query_result_chunks").where("result_id", "in", ids).execute();
+  // Objects first: if their store fails, the rows stay and a later cleanup tries again.
+  const inObjects: ChunkPlace[] = (
+    await db
+      .selectFrom("query_results")
+      .select(["id", "chunk_location"])
+      .where("id", "in", ids)
+      .where("chunk_location", "is not", null)
+      .execute()
+  ).map((row) => ({ resultId: row.id, location: row.chunk_location }));
+  if (inObjects.length > 0) {
+    await chunkStoreAt(db, inObjects[0]!.location).remove(db, inObjects);
+  }
+  await databaseChunks.remove(
+    db,
+    ids.map((resultId) => ({ resultId, location: null })),
+  );
   await db.deleteFrom("query_results").where("id", "in", ids).execute();
 }

@@ -6,6 +6,7 @@ import * as endedSessions from "./migrations/003_ended_sessions";
 import * as destinationFailures from "./migrations/004_destination_failures";
 import * as objectVersions from "./migrations/005_object_versions";
 import * as queryRuns from "./migrations/006_query_runs";
+import * as resultChunkLocation from "./migrations/007_result_chunk_location";
 
 /** Migrations in order. Each gets the dialect so one file serves SQLite and PostgreSQL. */
 const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) => Promise<void>> =
@@ -16,6 +17,7 @@ const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) 
     "004_destination_failures": destinationFailures.up,
     "005_object_versions": objectVersions.up,
     "006_query_runs": queryRuns.up,
+    "007_result_chunk_location": resultChunkLocation.up,
   };
 
 /**

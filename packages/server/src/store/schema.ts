@@ -124,6 +124,8 @@ export interface QueryResultsTable {
   truncated: Bool;
   log: Json;
   chunk_count: number;
+  /** Where the chunks are: null in query_result_chunks, else an object storage place (s3://…). */
+  chunk_location: string | null;
 }
 
 export interface QueryResultChunksTable {

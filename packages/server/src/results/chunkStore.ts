@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../store/schema";
+
+/**
+ * Where a result's compressed chunks (chunks.ts) are kept: the metadata database's
+ * query_result_chunks table (databaseChunks.ts) or, when SIGHTLINE_RESULTS_URL is set, an
+ * S3-compatible object store (objectChunks.ts). The result's row names the place in
+ * `chunk_location` (null: the metadata database), so results of both kinds are read side by side.
+ */
+
+export interface StoredChunk {
+  seq: number;
+  rowCount: number;
+  data: Buffer;
+}
+
+/** One result's chunks: its row id and its `chunk_location`. */
+export interface ChunkPlace {
+  resultId: number;
+  location: string | null;
+}
+
+export interface ChunkStore {
+  /** The place new chunks get before the result's row exists (null: keyed by the row's id). */
+  newLocation(): string | null;
+  put(db: Kysely<DB>, place: ChunkPlace, chunk: StoredChunk): Promise<void>;
+  /** The chunks in order, one fetched at a time, until `maxRows` rows have been read. */
+  read(
+    db: Kysely<DB>,
+    place: ChunkPlace,
+    chunkCount: number,
+    maxRows: number,
+  ): AsyncGenerator<{ rowCount: number; data: Buffer | Uint8Array }>;
+  /** Deletes the chunks of these results (their rows are the caller's). */
+  remove(db: Kysely<DB>, places: ChunkPlace[]): Promise<void>;
+}
+
+/** A result's chunks could not be written, read or deleted in object storage. */
+export class ResultStorageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ResultStorageError";
+  }
+}
+
+/** The object store of each metadata store (one Kysely instance), when one is configured. */
+const objectStores = new WeakMap<object, ChunkStore>();
+
+export function setObjectChunkStore(db: object, store: ChunkStore | null): void {
+  if (store) objectStores.set(db, store);
+  else objectStores.delete(db);
+}
+
+export function objectChunkStore(db: object): ChunkStore | null {
+  return objectStores.get(db) ?? null;
+}

@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeUnusedResults } from "./cache";
+import { useResultsStorage } from "./objectChunks";
+import { forgetResults } from "./recentResults";
+import { loadConfig } from "../config";
+import { metadataDatabases } from "../testing/services";
+import { freePort } from "../testing/processes";
+import { startTestS3, type TestS3 } from "../testing/s3Server";
+import { createDataSource, type TestClient } from "../testing/httpClient";
+import { runToResult, settledJob, startWithAdmin } from "../testing/apiServer";
+import type { TestServer } from "../testing/testServer";
+
+// Results kept in an S3-compatible store (s3rver, a real HTTP server) through the HTTP API, on
+// both metadata stores: the metadata database holds only the result's row.
+
+const DATABASES = await metadataDatabases();
+const ROWS = 20_000; // three chunks or more (5,000 rows or a few more each)
+const QUERY = `SELECT i AS id, 'name ' || i AS name FROM range(${ROWS}) t(i)`;
+
+async function startWithStore(
+  db: "sqlite" | "postgres",
+  env: Record<string, string>,
+): Promise<{ server: TestServer; admin: TestClient; dataSourceId: number }> {
+  const { server, admin } = await startWithAdmin(db, env);
+  fs.mkdirSync(server.config.fileDataDir!, { recursive: true });
+  const dataSourceId = await createDataSource(admin, "memory", "duckdb", { dbpath: ":memory:" });
+  return { server, admin, dataSourceId };
+}
+
+describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 }, (db) => {
+  let s3: TestS3;
+  let server: TestServer;
+  let admin: TestClient;
+  let dataSourceId: number;
+  const prefix = `sightline/${db}`;
+
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    ({ server, admin, dataSourceId } = await startWithStore(db, {
+      ...s3.env,
+      SIGHTLINE_RESULTS_URL: `s3://${s3.bucket}/${prefix}/`,
+      SIGHTLINE_RESULT_DISPLAY_ROWS: "1000",
+    }));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  const rowOf = (id: number) =>
+    server.ctx.database.db
+      .selectFrom("query_results")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirst();
+  const getsUnder = (key: string) =>
+    s3.requests.filter((r) => r.startsWith(`GET /${s3.bucket}/${key}/`)).length;
+
+  it("writes a multi-chunk result as objects and reads it back as JSON and CSV", async () => {
+    const id = await runToResult(admin, dataSourceId, QUERY);
+    const row = (await rowOf(id))!;
+    expect(row.chunk_count).toBeGreaterThanOrEqual(3);
+    expect(row.chunk_location).toMatch(new RegExp(`^s3://${s3.bucket}/${prefix}/[0-9a-f-]{36}$`));
+    const key = row.chunk_location!.slice(`s3://${s3.bucket}/`.length);
+    expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual(
+      Array.from({ length: row.chunk_count }, (_, seq) => `${key}/${seq}`).sort(),
+    );
+    const inDatabase = await server.ctx.database.db
+      .selectFrom("query_result_chunks")
+      .select("seq")
+      .where("result_id", "=", id)
+      .execute();
+    expect(inDatabase).toEqual([]);
+
+    const json = await admin.get<{ query_result: { data: { rows: unknown[] } } }>(
+      `/api/query_results/${id}.json`,
+    );
+    expect(json.status).toBe(200);
+    const rows = json.body.query_result.data.rows;
+    expect(rows).toHaveLength(ROWS);
+    expect(rows[0]).toEqual({ id: 0, name: "name 0" });
+    expect(rows[ROWS - 1]).toEqual({ id: ROWS - 1, name: `name ${ROWS - 1}` });
+
+    const csv = await admin.get(`/api/query_results/${id}.csv`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.split("\r\n");
+    expect(lines[0]).toBe("id,name");
+    expect(lines[ROWS]).toBe(`${ROWS - 1},name ${ROWS - 1}`);
+    expect(lines).toHaveLength(ROWS + 2);
+  });
+
+  it("reads only the first object for the first page of a big result", async () => {
+    const id = await runToResult(admin, dataSourceId, QUERY);
+    const row = (await rowOf(id))!;
+    const key = row.chunk_location!.slice(`s3://${s3.bucket}/`.length);
+    const before = getsUnder(key);
+    const page = await admin.get<{ query_result: { data: { rows: unknown[] } } }>(
+      `/api/query_results/${id}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.query_result.data.rows).toHaveLength(1000);
+    expect(getsUnder(key) - before).toBe(1);
+    // The whole download reads them all.
+    await admin.get(`/api/query_results/${id}.json`);
+    expect(getsUnder(key) - before).toBe(1 + row.chunk_count);
+  });
+
+  it("deletes the objects of results the cleanup removes", async () => {
+    const id = await runToResult(admin, dataSourceId, QUERY);
+    const key = (await rowOf(id))!.chunk_location!.slice(`s3://${s3.bucket}/`.length);
+    expect(s3.keys().filter((k) => k.startsWith(`${key}/`)).length).toBeGreaterThanOrEqual(3);
+    const later = new Date(Date.now() + 30 * 86_400_000);
+    expect(await purgeUnusedResults(server.ctx.database.db, { now: later })).toBeGreaterThan(0);
+    expect(await rowOf(id)).toBeUndefined();
+    expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual([]);
+  });
+
+  it("answers a clear error when the store cannot be reached, and keeps serving", async () => {
+    const big = await runToResult(admin, dataSourceId, QUERY);
+    // A small result, forgotten from memory so that it is read from the store.
+    const small = await runToResult(admin, dataSourceId, "SELECT 1 AS one");
+    forgetResults(server.ctx.database.db, [small]);
+    const unreachable = loadConfig({
+      ...s3.env,
+      AWS_ENDPOINT_URL: `http://127.0.0.1:${await freePort()}`,
+      SIGHTLINE_RESULTS_URL: `s3://${s3.bucket}/${prefix}`,
+    }).resultsStorage;
+    useResultsStorage(server.ctx.database.db, unreachable);
+    try {
+      const read = await admin.get<{ message: string }>(`/api/query_results/${small}.json`);
+      expect(read.status).toBe(503);
+      expect(read.body.message).toContain("Could not read the result's rows in object storage");
+      // A big one is streamed: its answer has begun when the read fails, so it is cut short.
+      await expect(admin.get(`/api/query_results/${big}.csv`)).rejects.toThrow();
+      const run = await admin.post("/api/query_results", {
+        data_source_id: dataSourceId,
+        query: `${QUERY} -- unreachable`,
+        max_age: 0,
+      });
+      const job = await settledJob(admin, run.body);
+      expect(job.status).toBe(4);
+      expect(job.error).toContain("Could not store the result's rows in object storage");
+      expect(job.error).not.toContain("S3RVER");
+      expect((await admin.get("/api/session")).status).toBe(200);
+    } finally {
+      useResultsStorage(server.ctx.database.db, server.config.resultsStorage);
+    }
+    // Nothing was left behind by the failed write.
+    expect(
+      await server.ctx.database.db
+        .selectFrom("query_results")
+        .select("id")
+        .where("query", "like", "%unreachable%")
+        .execute(),
+    ).toEqual([]);
+  });
+});

@@ -3,27 +3,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataSource, setUpAndLogin, type TestClient } from "../testing/httpClient";
+import { freePort } from "../testing/processes";
 import { TEST_REDIS_URL, deleteRedisKeys, redisAvailable } from "../testing/services";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../bin/sightline.js");
 const TOKEN = crypto.randomBytes(24).toString("hex");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe.runIf(process.env.CI === "true" || (await redisAvailable()))(
   "a worker process's metrics",

@@ -168,7 +168,8 @@ export class Scheduler {
     await writeState(db, SCHEDULER_LAST_RUNS_KEY, lastRuns);
     const state: SchedulerState = {
       started_at: this.startedAt,
-      last_refresh_at: Math.floor(now.getTime() / 1000),
+      // The heartbeat: when this pass really happened, whatever time it was asked to judge.
+      last_refresh_at: Math.floor(Date.now() / 1000),
       outdated_queries_count: enqueued.length,
       query_ids: enqueued,
     };

@@ -7,6 +7,12 @@ export interface SystemStatus {
     started_at?: number | string | null;
     last_refresh_at?: number | string | null;
     outdated_queries_count?: number | string | null;
+    /** The scheduler's last pass (epoch seconds) and seconds since; null when it never ran. */
+    heartbeat_at?: number | null;
+    heartbeat_age?: number | null;
+    /** Scheduled queries due more than late_margin_seconds ago and not run. */
+    late_schedules_count?: number;
+    late_margin_seconds?: number;
     queues?: Record<string, { size: number }>;
     [key: string]: unknown;
   };

@@ -28,7 +28,12 @@ export type QueryListItem = Pick<
   | "retrieved_at"
   | "runtime"
   | "is_favorite"
-> & { user?: Pick<User, "id" | "name" | "profile_image_url"> };
+> & {
+  user?: Pick<User, "id" | "name" | "profile_image_url">;
+  /** The last scheduled run failed, was cancelled or timed out (issue 28). */
+  last_scheduled_run_failed?: boolean;
+  schedule_failures?: number;
+};
 
 const LIST_PATHS: Record<QueryListKind, string> = {
   all: "api/queries",

@@ -46,6 +46,34 @@ export function generalItems(status: SystemStatus): [string, string][] {
     .map(([key, value]) => [key.replace(/_/g, " "), String(value ?? "-")]);
 }
 
+/** The scheduler's heartbeat and its late schedules (issue 28), when the server reports them. */
+export function schedulerHealthItems(
+  manager: NonNullable<SystemStatus["manager"]>,
+): [string, ReactNode][] {
+  const items: [string, ReactNode][] = [];
+  if (manager.heartbeat_at !== undefined) {
+    const age = manager.heartbeat_age;
+    // Three missed passes (30 s each) or more: the scheduler is not running.
+    const stale = age === null || (typeof age === "number" && age > 120);
+    items.push([
+      "Scheduler Heartbeat",
+      <Tag key="h" color={stale ? "error" : "success"} data-testid="scheduler-heartbeat">
+        {age === null ? "never" : `${age}s ago`}
+      </Tag>,
+    ]);
+  }
+  if (manager.late_schedules_count !== undefined) {
+    const late = manager.late_schedules_count ?? 0;
+    items.push([
+      "Late Schedules",
+      <Tag key="l" color={late > 0 ? "warning" : "success"} data-testid="late-schedules">
+        {String(late)}
+      </Tag>,
+    ]);
+  }
+  return items;
+}
+
 function StatusBlocks({ status }: { status: SystemStatus }) {
   const manager = status.manager;
   const managerItems: [string, ReactNode][] = manager
@@ -53,6 +81,7 @@ function StatusBlocks({ status }: { status: SystemStatus }) {
         ["Last Refresh", <TimeAgo key="r" date={manager.last_refresh_at ?? null} />],
         ["Started", <TimeAgo key="s" date={manager.started_at ?? null} />],
         ["Outdated Queries Count", String(manager.outdated_queries_count ?? 0)],
+        ...schedulerHealthItems(manager),
       ]
     : [];
   const queues: [string, ReactNode][] = Object.entries(manager?.queues ?? {}).map(([name, q]) => [

@@ -31,6 +31,7 @@ interface QueryHeaderProps {
   onOpenDialog: (kind: HeaderDialog) => void;
   /** Opens the version history (Alt+H); none on a new query. */
   onVersionHistory?: () => void;
+  onRunHistory?: () => void;
 }
 
 export function QueryHeader({
@@ -45,6 +46,7 @@ export function QueryHeader({
   onArchived,
   onOpenDialog,
   onVersionHistory,
+  onRunHistory,
 }: QueryHeaderProps) {
   const session = useSession();
   const config = session.client_config;
@@ -103,6 +105,9 @@ export function QueryHeader({
           extra: "Alt+H",
           onClick: onVersionHistory,
         }
+      : null,
+    !isNew && onRunHistory
+      ? { key: "runHistory", label: "Run History", onClick: onRunHistory }
       : null,
     !isNew && hasPermission(session.user, "edit_query") && !dataSource?.view_only
       ? { key: "fork", label: "Fork", onClick: fork }

@@ -1,5 +1,5 @@
-import { CodeOutlined, PlusOutlined } from "@ant-design/icons";
-import { Button } from "antd";
+import { CodeOutlined, ExclamationCircleOutlined, PlusOutlined } from "@ant-design/icons";
+import { Button, Tag, Tooltip } from "antd";
 import type { TableProps } from "antd";
 import { Link } from "react-router";
 import {
@@ -59,6 +59,19 @@ export default function QueryListPage() {
       render: (_, row) => <FavoriteStar queryId={row.id} value={!!row.is_favorite} />,
     },
     nameColumn(sortOrder, (row) => `/queries/${row.id}`),
+    {
+      key: "failing",
+      className: styles.nowrap,
+      width: 1,
+      render: (_, row) =>
+        row.last_scheduled_run_failed ? (
+          <Tooltip title="The last scheduled run failed: see the query's Run History">
+            <Tag color="error" icon={<ExclamationCircleOutlined />} data-testid="schedule-failing">
+              Schedule failing
+            </Tag>
+          </Tooltip>
+        ) : null,
+    },
     {
       key: "user",
       className: styles.nowrap,

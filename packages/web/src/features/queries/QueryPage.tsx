@@ -35,6 +35,7 @@ import { useQueryEditorState } from "./useQueryEditorState";
 import { useQueryDialogs } from "./useQueryDialogs";
 import { useQueryRun } from "./useQueryRun";
 import { useVisualizationTabs } from "./useVisualizationTabs";
+import { RunHistoryDrawer } from "./runs/RunHistoryDrawer";
 import { QueryVersionHistory } from "./versions/QueryVersionHistory";
 import { SavedVersionCompare } from "./versions/SavedVersionCompare";
 
@@ -91,6 +92,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
   const [panelHidden, setPanelHidden] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [runsOpen, setRunsOpen] = useState(false);
   const parameters = query.options.parameters ?? [];
   const canSchedule = canEdit && hasPermission(session.user, "schedule_query");
 
@@ -121,6 +123,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         onArchived={() => setQuery((q) => ({ ...q, is_archived: true, schedule: null }))}
         onOpenDialog={(kind) => dialogs.open({ kind })}
         onVersionHistory={() => setHistoryOpen(true)}
+        onRunHistory={() => setRunsOpen(true)}
       />
     </>
   );
@@ -168,6 +171,9 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
 
   const dialogBox = (
     <>
+      {!isNew && (
+        <RunHistoryDrawer queryId={query.id} open={runsOpen} onClose={() => setRunsOpen(false)} />
+      )}
       {historyOpen && !isNew && (
         <QueryVersionHistory
           doc={doc}

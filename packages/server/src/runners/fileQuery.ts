@@ -50,6 +50,9 @@ const KNOWN = new Set([
   "na_values",
   "sheet_name",
   "user-agent",
+  // pandas' type hints: DuckDB detects dates and types itself, so these are accepted and unused.
+  "parse_dates",
+  "dtype",
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -330,5 +330,6 @@ describe("files by URL (csv and excel types)", () => {
   it("parses Redash's YAML options", () => {
     expect(() => parseFileQuery(`url: x\nbogus: 1`)).toThrow(/Unknown option 'bogus'/);
     expect(parseFileQuery(`url: x\nformat: ndjson`).format).toBe("jsonl");
+    expect(parseFileQuery(`url: x\nparse_dates: [day]\nheader: null`).header).toBe(false);
   });
 });

@@ -296,9 +296,11 @@ describe("files by URL (csv and excel types)", () => {
         testContext({ forbiddenPaths: [path.join(dataDir, "secret_key")] }),
       ),
     ).rejects.toThrow(/127\.0\.0\.1/);
-    await expect(csvRunner.run({}, `url: ${base}/broken.json`, context())).rejects.toThrow(
-      /could not be read as JSON/,
-    );
+    const broken = await csvRunner.run({}, `url: ${base}/broken.json`, context()).catch((e) => e);
+    expect(broken.message).toMatch(/^The file could not be read as JSON: /);
+    expect(broken.message).toContain(`${base}/broken.json`);
+    expect(broken.message).not.toContain(dataDir);
+    expect(broken.message).not.toContain("CREATE VIEW");
     await expect(csvRunner.run({}, "url: [unclosed", context())).rejects.toThrow(/not valid YAML/);
     await expect(csvRunner.run({}, "sep: ','", context())).rejects.toThrow(
       "Query must include 'url' option.",

@@ -5,7 +5,7 @@ import { assertReadsOnly } from "./duckdbReadOnly";
 import { streamDuckdbResult } from "./duckdbStreams";
 import { detectFormat, parseFileQuery, type FileFormat, type FileQuery } from "./fileQuery";
 import { sheetToCsv } from "./fileSheets";
-import { fetchFile } from "./fileUrl";
+import { fetchFile, shownUrl } from "./fileUrl";
 import { watchQuery } from "./queryWatch";
 import {
   SchemaNotSupportedError,
@@ -93,8 +93,16 @@ async function sandboxedDuckdb(files: string[]): Promise<{
   }
 }
 
-function explainReadError(error: unknown, format: FileFormat): Error {
-  const message = error instanceof Error ? error.message : String(error);
+/**
+ * DuckDB's reading error in its own words, naming the URL instead of the cached copy's path and
+ * without the generated SQL it quotes (the view over the cache is Sightline's, not the user's).
+ */
+function explainReadError(error: unknown, format: FileFormat, file: string, url: string): Error {
+  const message = (error instanceof Error ? error.message : String(error))
+    .split(/\n\s*LINE \d+:/)[0]
+    .split(file)
+    .join(shownUrl(url))
+    .trim();
   return new Error(`The file could not be read as ${format.toUpperCase()}: ${message}`, {
     cause: error,
   });
@@ -148,7 +156,7 @@ async function runFileQuery(
       // Binding reads the file's header and detects the types: reading errors show here.
       await connection.run("DESCRIBE file");
     } catch (error) {
-      throw explainReadError(error, format);
+      throw explainReadError(error, format, readPath, query.url);
     }
     const sql = query.sql ?? "SELECT * FROM file";
     if (query.sql) await assertReadsOnly(connection, sql);
@@ -157,7 +165,7 @@ async function runFileQuery(
       result = await connection.stream(sql);
     } catch (error) {
       if (query.sql) throw error;
-      throw explainReadError(error, format);
+      throw explainReadError(error, format, readPath, query.url);
     }
     return streamDuckdbResult(result, connection, watch, close);
   } catch (error) {

@@ -73,6 +73,13 @@ export interface Config {
    */
   trustedProxies: string[];
   /**
+   * Redash's remote-user login (GET /remote_user/login, auth/providers/trustedHeader.ts): a
+   * reverse proxy that signed the person in names them by e-mail in `remoteUserHeader`. Believed
+   * only from an address in `trustedProxies`; enabling it with no trusted proxy refuses to start.
+   */
+  remoteUserLoginEnabled: boolean;
+  remoteUserHeader: string;
+  /**
    * Admins read other users' API keys (GET /api/users/<id>), as in Redash. Off by default: on only
    * while a migration tool such as redash-migrate needs them to act as each query's owner.
    */
@@ -202,6 +209,20 @@ function corsOrigins(env: Env): string[] {
     }
   }
   return origins;
+}
+
+function remoteUser(env: Env): Pick<Config, "remoteUserLoginEnabled" | "remoteUserHeader"> {
+  const enabled = bool(env, "SIGHTLINE_REMOTE_USER_LOGIN_ENABLED", false);
+  const header = str(env, "SIGHTLINE_REMOTE_USER_HEADER", "X-Forwarded-Remote-User");
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(header)) {
+    throw new ConfigError(`SIGHTLINE_REMOTE_USER_HEADER must be a header name, got "${header}"`);
+  }
+  if (enabled && trustedProxies(env).length === 0) {
+    throw new ConfigError(
+      "SIGHTLINE_REMOTE_USER_LOGIN_ENABLED needs SIGHTLINE_TRUSTED_PROXIES to list the reverse proxy that sets the header; otherwise any client could send it",
+    );
+  }
+  return { remoteUserLoginEnabled: enabled, remoteUserHeader: header };
 }
 
 function trustedProxies(env: Env): string[] {
@@ -390,6 +411,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix,
     authType,
     trustedProxies: trustedProxies(env),
+    ...remoteUser(env),
     showApiKeysToAdmins: bool(env, "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS", false),
     metricsToken: metricsToken(env),
     metricsPort: optional(env, "SIGHTLINE_METRICS_PORT")

@@ -9,6 +9,7 @@ import { forgotPasswordRoutes } from "./routes/forgotPasswordRoutes";
 import { loginRoutes } from "./routes/loginRoutes";
 import { passwordLinkRoutes } from "./routes/passwordLinkRoutes";
 import { setupRoutes } from "./routes/setupRoutes";
+import { trustedHeaderRoutes } from "./providers/trustedHeader";
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get("/ping", { schema: docs.ping }, async (_request, reply) =>
@@ -19,4 +20,5 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   passwordLinkRoutes(app, ctx);
   emailVerificationRoutes(app, ctx);
   forgotPasswordRoutes(app, ctx);
+  trustedHeaderRoutes(app, ctx);
 }

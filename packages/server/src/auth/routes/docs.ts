@@ -36,7 +36,13 @@ export const docs = {
   loginPage: {
     tags,
     summary: "Login page",
-    querystring: nextQuerystring,
+    querystring: S.object({
+      next: { ...S.str, description: "Where to go after login" },
+      sso_error: {
+        ...S.str,
+        description: "Why another sign-in method refused (shown as a message)",
+      },
+    }),
     response: {
       200: S.htmlPage("The login form"),
       302: S.redirect("To setup, or to `next` when signed in"),
@@ -57,6 +63,16 @@ export const docs = {
       200: S.htmlPage("The form with the problem"),
       302: S.redirect("To `next`, signed in"),
       ...S.errors(400, 429),
+    },
+  },
+  remoteUserLogin: {
+    tags,
+    summary:
+      "Sign in as the user a trusted reverse proxy names (SIGHTLINE_REMOTE_USER_LOGIN_ENABLED)",
+    querystring: nextQuerystring,
+    response: {
+      302: S.redirect("To `next`, signed in; or to the login page with the reason"),
+      ...S.errors(404),
     },
   },
   logout: {

@@ -9,6 +9,7 @@ import { findUserByEmail } from "../../store/users";
 import { escapeHtml, field, page, type PageMessage } from "../pages";
 import { verifySignIn } from "../passwords";
 import { endSession, startSession } from "../requestAuth";
+import { signInErrorMessage } from "../providers/signInErrors";
 import { docs } from "./docs";
 import { csrfField, formOf, html } from "./support";
 
@@ -47,7 +48,10 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
     if ((await countOrgs(db)) === 0) return reply.redirect("/setup");
     const next = nextOf(request);
     if (request.auth.identity.kind === "user") return reply.redirect(sanitizeNext(next) || "/");
-    return html(reply, 200, loginPage(request, next));
+    // A sign-in through another method that was refused comes back here with its reason.
+    const ssoError = signInErrorMessage((request.query as Record<string, unknown>).sso_error);
+    const messages: PageMessage[] = ssoError ? [{ kind: "error", text: ssoError }] : [];
+    return html(reply, 200, loginPage(request, next, "", messages));
   });
 
   app.post("/login", { onRequest: loginLimit, schema: docs.login }, async (request, reply) => {

@@ -23,7 +23,9 @@ import {
  * else, as the table `file`; the query's optional `query:` is SQL over it (reads only).
  */
 
-const DEFAULT_MAX_MB = 100;
+const DEFAULT_MAX_MB = 50;
+/** A download is held in memory before it is written to the cache: at most this much. */
+const LARGEST_MAX_MB = 1024;
 const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
 
 function sqlText(value: string): string {
@@ -66,7 +68,9 @@ function fileView(reader: string, query: FileQuery): string {
 
 function maxBytes(options: DataSourceOptions): number {
   const mb = Number(options.max_file_mb);
-  return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_MB) * 1024 * 1024;
+  return (
+    Math.min(Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_MB, LARGEST_MAX_MB) * 1024 * 1024
+  );
 }
 
 /** A fresh in-memory DuckDB that may read only `files`, and nothing else, for good. */
@@ -181,7 +185,7 @@ function configuration(): ConfigurationSchema {
     properties: {
       max_file_mb: {
         type: "number",
-        title: "Largest file to fetch (MB)",
+        title: `Largest file to fetch (MB, at most ${LARGEST_MAX_MB})`,
         default: DEFAULT_MAX_MB,
       },
     },

@@ -13,18 +13,22 @@ import {
 import { findUserByEmail, insertUser } from "./store/users";
 import { adminGroupId, defaultGroupId } from "./services/organizationSetup";
 import { makeToken } from "./auth/tokens";
+import { useResultsStorage } from "./results/objectChunks";
+import { moveResults } from "./results/moveResults";
 
 const USAGE =
   "Usage: sightline users create [--admin] [--password PASSWORD] EMAIL NAME\n" +
-  "       sightline org enable-password-login\n";
+  "       sightline org enable-password-login\n" +
+  "       sightline results move [--to-database]\n";
 
-/** Administration commands: `users create …` and `org enable-password-login`. */
+/** Administration commands: `users create …`, `org enable-password-login`, `results move`. */
 export async function runCli(argv: string[]): Promise<number> {
   const [area, action, ...rest] = argv;
   if (area === "users" && action === "create") return createUser(rest);
   if (area === "org" && action === "enable-password-login" && rest.length === 0) {
     return enablePasswordLogin();
   }
+  if (area === "results" && action === "move") return moveStoredResults(rest);
   process.stderr.write(USAGE);
   return 2;
 }
@@ -107,4 +111,44 @@ async function createUser(rest: string[]): Promise<number> {
     }
     return 0;
   });
+}
+
+/**
+ * `results move [--to-database]`: moves stored results' rows from the metadata database to the
+ * object storage of SIGHTLINE_RESULTS_URL (or back), one result at a time, printing progress.
+ * Safe to stop and run again: it goes on where it stopped.
+ */
+async function moveStoredResults(rest: string[]): Promise<number> {
+  if (rest.length > 1 || (rest.length === 1 && rest[0] !== "--to-database")) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const toDatabase = rest[0] === "--to-database";
+  const config = loadConfig();
+  if (!config.resultsStorage) {
+    process.stderr.write(
+      "SIGHTLINE_RESULTS_URL is not set: name the object storage first (s3://bucket/prefix).\n",
+    );
+    return 2;
+  }
+  const database = await openDatabase(config.databaseUrl);
+  try {
+    await migrate(database);
+    useResultsStorage(database.db, config.resultsStorage);
+    const where = toDatabase ? "the metadata database" : config.resultsStorage.url;
+    const { moved } = await moveResults(database.db, {
+      toDatabase,
+      onMoved: (m) =>
+        process.stdout.write(
+          `[${m.done}/${m.total}] result ${m.resultId} (${m.chunks} chunks) moved to ${where}\n`,
+        ),
+    });
+    process.stdout.write(`Done: ${moved} result${moved === 1 ? "" : "s"} moved to ${where}.\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await database.close();
+  }
 }

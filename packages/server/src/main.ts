@@ -14,6 +14,9 @@ Commands:
   users create [--admin] [--password PASSWORD] EMAIL NAME
                             create a user (prints an invite link when no password is given)
   org enable-password-login turn password login back on (when no other login method works)
+  results move [--to-database]
+                            move stored results to the object storage of SIGHTLINE_RESULTS_URL
+                            (or back); resumable
 `;
 
 /**
@@ -60,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "users":
     case "org":
+    case "results":
       return runCli([command, ...rest]);
     case "help":
     case "--help":

@@ -21,8 +21,11 @@ export interface ChunkPlace {
 }
 
 export interface ChunkStore {
-  /** The place new chunks get before the result's row exists (null: keyed by the row's id). */
-  newLocation(): string | null;
+  /**
+   * The place new chunks get before the result's row exists (null: keyed by the row's id); a
+   * `name` makes it the same on every call (a move that is redone overwrites its own objects).
+   */
+  newLocation(name?: string): string | null;
   put(db: Kysely<DB>, place: ChunkPlace, chunk: StoredChunk): Promise<void>;
   /** The chunks in order, one fetched at a time, until `maxRows` rows have been read. */
   read(

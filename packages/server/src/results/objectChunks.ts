@@ -58,9 +58,9 @@ export class ObjectChunkStore implements ChunkStore {
     });
   }
 
-  newLocation(): string {
+  newLocation(name?: string): string {
     const prefix = this.config.prefix ? `${this.config.prefix}/` : "";
-    return `s3://${this.config.bucket}/${prefix}${randomUUID()}`;
+    return `s3://${this.config.bucket}/${prefix}${name ?? randomUUID()}`;
   }
 
   async put(_db: unknown, place: ChunkPlace, chunk: StoredChunk): Promise<void> {

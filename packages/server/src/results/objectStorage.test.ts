@@ -157,3 +157,31 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
     ).toEqual([]);
   });
 });
+
+describe("SIGHTLINE_RESULTS_URL", () => {
+  it("reads the bucket, prefix and AWS settings, and refuses bad values", () => {
+    expect(loadConfig({}).resultsStorage).toBeNull();
+    expect(
+      loadConfig({
+        SIGHTLINE_RESULTS_URL: "s3://my-bucket/a/b/",
+        AWS_ENDPOINT_URL: "http://127.0.0.1:9000",
+        AWS_REGION: "eu-west-1",
+      }).resultsStorage,
+    ).toEqual({
+      url: "s3://my-bucket/a/b/",
+      bucket: "my-bucket",
+      prefix: "a/b",
+      endpoint: "http://127.0.0.1:9000",
+      region: "eu-west-1",
+      accessKeyId: null,
+      secretAccessKey: null,
+    });
+    expect(loadConfig({ SIGHTLINE_RESULTS_URL: "s3://bucket" }).resultsStorage?.prefix).toBe("");
+    expect(() => loadConfig({ SIGHTLINE_RESULTS_URL: "https://bucket/x" })).toThrow(
+      'SIGHTLINE_RESULTS_URL must look like s3://bucket/prefix, got "https://bucket/x"',
+    );
+    expect(() =>
+      loadConfig({ SIGHTLINE_RESULTS_URL: "s3://bucket", AWS_ENDPOINT_URL: "minio:9000" }),
+    ).toThrow("AWS_ENDPOINT_URL must be an http(s) URL");
+  });
+});

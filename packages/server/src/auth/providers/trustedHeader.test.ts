@@ -143,6 +143,13 @@ describe.each(DATABASES)("remote user login on %s", (db) => {
     }
   });
 
+  it("offers Redash's Remote User Login button on the login page, keeping next", async () => {
+    const page = await new TestClient(server.url).get<string>("/login?next=%2Fqueries");
+    expect(page.text).toContain(
+      '<form method="get" action="/remote_user/login"><input type="hidden" name="next" value="/queries"><button type="submit">Remote User Login</button></form>',
+    );
+  });
+
   it("shows no text of its own for an unknown sso_error", async () => {
     const page = await new TestClient(server.url).get<string>("/login?sso_error=%3Cb%3Ehi");
     expect(page.status).toBe(200);
@@ -190,6 +197,7 @@ describe.each(DATABASES)("remote user login refusals on %s", (db) => {
     const res = await client.get<{ message: string }>("/remote_user/login");
     expect(res.status).toBe(404);
     expect(res.body.message).toBe("Remote user login is not enabled.");
+    expect((await client.get<string>("/login")).text).not.toContain("Remote User Login");
     expect(await findUserByEmail(disabled.ctx.database.db, 1, "mallory@example.com")).toBeNull();
     expect((await client.get("/api/session")).status).not.toBe(200);
   });

@@ -10,6 +10,7 @@ import { sanitizeNext } from "@sightline/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { recordEvent } from "../../services/events";
+import { hidden } from "../pages";
 import { startSession } from "../requestAuth";
 import { docs } from "../routes/docs";
 import { userForIdentity } from "./justInTime";
@@ -39,6 +40,16 @@ export function headerEmail(request: FastifyRequest, header: string): string | n
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? "";
   if (value === "" || value === "(null)") return null;
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? value : null;
+}
+
+/**
+ * The login page's way to this sign-in while it is on, as Redash shows it ("Remote User Login"),
+ * keeping `next`. A form, so it looks like the page's other button and works without JavaScript.
+ */
+export function remoteUserButton(ctx: AppContext, next: string): string {
+  if (!ctx.config.remoteUserLoginEnabled) return "";
+  const safe = sanitizeNext(next);
+  return `<form method="get" action="/remote_user/login">${safe ? hidden("next", safe) : ""}<button type="submit">Remote User Login</button></form>`;
 }
 
 export function trustedHeaderRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,8 +1,10 @@
 // Files by URL (the csv and excel types) through the HTTP API, on both metadata stores: create,
-// test, run a query over a file served by a local HTTP server, a refused address, a bad query.
+// test, run a query over a file served by a local HTTP server, a 100,000-row result, cancel, a
+// refused address, an HTTP error, a bad query.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CANCELLED_MESSAGE } from "../execution/types";
 import { runToResult, settledJob, startWithAdmin } from "../testing/apiServer";
 import type { TestClient } from "../testing/httpClient";
 import { metadataDatabases } from "../testing/services";
@@ -10,10 +12,23 @@ import type { TestServer } from "../testing/testServer";
 
 const DATABASES = await metadataDatabases();
 let files: http.Server;
+/** Requests to /slow.csv still open (a cancelled download closes its connection). */
+let slowOpen = 0;
 let base: string;
+
+const MANY = ["n,label", ...Array.from({ length: 100_000 }, (_, i) => `${i},row ${i}`)].join("\n");
 
 beforeAll(async () => {
   files = http.createServer((req, res) => {
+    if (req.url === "/slow.csv") {
+      slowOpen += 1;
+      req.socket.on("close", () => (slowOpen -= 1));
+      return void setTimeout(() => res.end("a\n1\n"), 30_000).unref();
+    }
+    if (req.url === "/many.csv") {
+      res.setHeader("content-type", "text/csv");
+      return res.end(MANY);
+    }
     if (req.url === "/sales.csv") {
       res.setHeader("content-type", "text/csv");
       res.setHeader("etag", '"s1"');
@@ -78,6 +93,28 @@ describe.each(DATABASES)("files by URL through the API on %s", (store) => {
       { region: "north", total: 14 },
       { region: "south", total: 2.5 },
     ]);
+  });
+
+  it("stores a 100,000-row result", async () => {
+    const resultId = await runToResult(admin, id, `url: ${base}/many.csv`);
+    const result = await admin.get(`/api/query_results/${resultId}`);
+    const data = result.body.query_result.data;
+    expect(data.rows).toHaveLength(100_000);
+    expect(data.rows[99_999]).toEqual({ n: 99_999, label: "row 99999" });
+  });
+
+  it("cancels a download", async () => {
+    const run = await admin.post("/api/query_results", {
+      data_source_id: id,
+      query: `url: ${base}/slow.csv`,
+      max_age: 0,
+    });
+    const jobId = run.body.job.id as string;
+    await expect.poll(() => slowOpen, { timeout: 10_000 }).toBe(1);
+    expect((await admin.delete(`/api/jobs/${jobId}`)).status).toBe(200);
+    const job = await settledJob(admin, run.body);
+    expect(job).toMatchObject({ status: 4, error: CANCELLED_MESSAGE });
+    await expect.poll(() => slowOpen, { timeout: 10_000 }).toBe(0);
   });
 
   async function failure(query: string): Promise<string> {

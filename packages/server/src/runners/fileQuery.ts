@@ -9,6 +9,9 @@ import { parse as parseYaml } from "yaml";
 export type FileFormat = "csv" | "tsv" | "json" | "jsonl" | "parquet" | "xlsx";
 export const FILE_FORMATS: FileFormat[] = ["csv", "tsv", "json", "jsonl", "parquet", "xlsx"];
 
+export const XLS_REFUSED =
+  "The old binary Excel format (.xls) is not read: save the sheet as .xlsx or CSV, or use the link's 'export as xlsx/csv' form.";
+
 export interface FileQuery {
   url: string;
   format: FileFormat | null;
@@ -106,6 +109,7 @@ export function parseFileQuery(queryText: string): FileQuery {
     );
   }
   const format = text(spec.format, "format")?.toLowerCase() ?? null;
+  if (format === "xls") throw new Error(XLS_REFUSED);
   const normalized = format === "ndjson" || format === "jsonlines" ? "jsonl" : format;
   if (normalized !== null && !FILE_FORMATS.includes(normalized as FileFormat)) {
     throw new Error(`Unknown format '${format}'. Formats: ${FILE_FORMATS.join(", ")}.`);
@@ -156,10 +160,12 @@ export function detectFormat(
   try {
     const ext = new URL(query.url).pathname.split(".").pop()?.toLowerCase() ?? "";
     if (EXTENSIONS[ext]) return EXTENSIONS[ext];
+    if (ext === "xls") throw new Error(XLS_REFUSED);
   } catch {
     // not a URL: the outbound client says so
   }
   const type = contentType.toLowerCase();
+  if (type.includes("application/vnd.ms-excel")) throw new Error(XLS_REFUSED);
   if (type.includes("spreadsheetml")) return "xlsx";
   if (type.includes("tab-separated")) return "tsv";
   if (type.includes("ndjson") || type.includes("jsonl")) return "jsonl";

@@ -7,7 +7,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient } from "../outbound/client";
-import { parseFileQuery } from "./fileQuery";
+import { parseFileQuery, XLS_REFUSED } from "./fileQuery";
 import { csvRunner, excelRunner } from "./files";
 import { fileCacheFolder, pruneCache } from "./fileUrl";
 import { runAll, testContext } from "./testSupport";
@@ -54,6 +54,7 @@ beforeAll(async () => {
   const many = ["n,label"];
   for (let i = 0; i < 100_000; i += 1) many.push(`${i},row ${i}`);
   files.set("/many.csv", { body: Buffer.from(many.join("\n") + "\n"), type: "text/csv" });
+  files.set("/old.xls", { body: Buffer.from("\xd0\xcf"), type: "application/vnd.ms-excel" });
   files.set("/broken.json", { body: Buffer.from("[{"), type: "application/json" });
   files.set("/big.csv", { body: Buffer.alloc(2 * 1024 * 1024, "a\n"), type: "text/csv" });
 
@@ -301,6 +302,7 @@ describe("files by URL (csv and excel types)", () => {
     expect(broken.message).toContain(`${base}/broken.json`);
     expect(broken.message).not.toContain(dataDir);
     expect(broken.message).not.toContain("CREATE VIEW");
+    await expect(csvRunner.run({}, `url: ${base}/old.xls`, context())).rejects.toThrow(XLS_REFUSED);
     await expect(csvRunner.run({}, "url: [unclosed", context())).rejects.toThrow(/not valid YAML/);
     await expect(csvRunner.run({}, "sep: ','", context())).rejects.toThrow(
       "Query must include 'url' option.",
@@ -332,6 +334,7 @@ describe("files by URL (csv and excel types)", () => {
   it("parses Redash's YAML options", () => {
     expect(() => parseFileQuery(`url: x\nbogus: 1`)).toThrow(/Unknown option 'bogus'/);
     expect(parseFileQuery(`url: x\nformat: ndjson`).format).toBe("jsonl");
+    expect(() => parseFileQuery(`url: x\nformat: xls`)).toThrow(XLS_REFUSED);
     expect(parseFileQuery(`url: x\nparse_dates: [day]\nheader: null`).header).toBe(false);
   });
 });

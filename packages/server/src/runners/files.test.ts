@@ -281,6 +281,12 @@ describe("files by URL (csv and excel types)", () => {
     await expect(
       csvRunner.run({}, `url: ${base}/people.csv\nquery: COPY file TO '/tmp/x.csv'`, context()),
     ).rejects.toThrow(/read-only/);
+    // The database may read the fetched file and nothing else: no other file, no URL.
+    for (const source of ["read_text('/etc/hostname')", "read_csv('http://example.com/x.csv')"]) {
+      await expect(
+        csvRunner.run({}, `url: ${base}/people.csv\nquery: SELECT * FROM ${source}`, context()),
+      ).rejects.toThrow(/Permission Error/);
+    }
   });
 
   it("says why a file cannot be had", async () => {

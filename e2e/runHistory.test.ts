@@ -84,6 +84,8 @@ describe("run history in the browser", () => {
     await page.goto("/admin/status");
     await page.locator("[data-testid=scheduler-heartbeat]").waitFor();
     expect(await page.locator("[data-testid=late-schedules]").innerText()).toMatch(/^\d+$/);
+    // The query failing on its schedule is counted.
+    expect(await page.locator("[data-testid=failing-schedules]").innerText()).toBe("1");
     await screenshot(page, "run-history-system-status-desktop", { fullPage: false });
     await context.close();
   });

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { isOutdated } from "@sightline/core";
+import { queriesWithFailedLastScheduledRun } from "../store/queryRuns";
 import type { DB } from "../store/schema";
 import { bool, parseJson } from "../store/values";
 import {
@@ -20,6 +21,8 @@ export interface ScheduleHealth {
   /** Scheduled queries due more than LATE_MARGIN_SECONDS ago that have not run. */
   late_schedules_count: number;
   late_margin_seconds: number;
+  /** Scheduled queries whose last scheduled run failed (they back off until one succeeds). */
+  failing_schedules_count: number;
 }
 
 /** The scheduler's heartbeat and the late schedules, for /status.json and System Status. */
@@ -43,8 +46,13 @@ export async function scheduleHealth(db: Kysely<DB>, now = new Date()): Promise<
   // Due at `now - margin` means the due time is more than the margin in the past.
   const then = new Date(now.getTime() - LATE_MARGIN_SECONDS * 1000);
   let late = 0;
-  for (const row of rows) {
-    if (bool(row.paused)) continue;
+  const active = rows.filter((row) => !bool(row.paused));
+  const failing = await queriesWithFailedLastScheduledRun(
+    db,
+    null,
+    active.map((row) => row.id),
+  );
+  for (const row of active) {
     const last = lastRuns[String(row.id)];
     const lastScheduledAt = last ? new Date(last) : null;
     // A query that never ran is "due" since it was scheduled; only a stale scheduler makes it late.
@@ -69,5 +77,6 @@ export async function scheduleHealth(db: Kysely<DB>, now = new Date()): Promise<
       heartbeat === null ? null : Math.max(0, Math.floor(now.getTime() / 1000) - heartbeat),
     late_schedules_count: late,
     late_margin_seconds: LATE_MARGIN_SECONDS,
+    failing_schedules_count: failing.size,
   };
 }

@@ -53,6 +53,10 @@ const statusJson = S.object(
         description: "Scheduled queries due more than late_margin_seconds ago and not run",
       },
       late_margin_seconds: S.int,
+      failing_schedules_count: {
+        ...S.int,
+        description: "Scheduled queries whose last scheduled run failed",
+      },
       queues: {
         type: "object",
         additionalProperties: S.object({ size: S.int }, ["size"]),

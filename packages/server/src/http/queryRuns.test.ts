@@ -5,11 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localLeader, Scheduler } from "../execution/scheduler";
 import { SCHEDULER_LAST_RUNS_KEY, readState, writeState } from "../execution/serverState";
 import { createShopAndSecret, settledJob } from "../testing/apiServer";
-import { metadataDatabases } from "../testing/services";
+import {
+  metadataDatabases,
+  plainPgRole,
+  postgresAvailable,
+  TEST_PG_URL,
+} from "../testing/services";
+import { CANCELLED_MESSAGE, TIMEOUT_MESSAGE } from "../execution/types";
 import type { TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember, type AdminAndMember } from "../testing/signedIn";
 
 const DATABASES = await metadataDatabases();
+const HAS_PG = await postgresAvailable();
 
 interface Run {
   query_id: number | null;
@@ -183,6 +190,56 @@ describe.each(DATABASES)("query run history on %s", (dbKind) => {
     }
   });
 
+  it.runIf(HAS_PG)("records cancelled and timed-out runs", async () => {
+    const url = new URL(TEST_PG_URL);
+    const pgOptions = {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      // A plain account, on another database than the metadata store's.
+      user: await plainPgRole(),
+      dbname: "postgres",
+      sslmode: "disable",
+    };
+    const source = async (name: string, options: Record<string, unknown>) => {
+      const res = await admin.post<{ id: number }>("/api/data_sources", {
+        name,
+        type: "pg",
+        options,
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.id;
+    };
+    const slow = await source("pg slow", pgOptions);
+    const limited = await source("pg one second", { ...pgOptions, timeout: 1 });
+
+    const cancelled = await save("SELECT pg_sleep(30) AS cancelled_run", slow);
+    const started = await admin.post(`/api/queries/${cancelled}/results`, { max_age: 0 });
+    const jobId = started.body.job.id as string;
+    await expect
+      .poll(async () => (await admin.get(`/api/jobs/${jobId}`)).body.job.status, {
+        timeout: 10_000,
+      })
+      .toBe(2);
+    expect((await admin.delete(`/api/jobs/${jobId}`)).status).toBe(200);
+    await expect
+      .poll(async () => (await runs(admin, cancelled)).body.results[0]?.status, {
+        timeout: 15_000,
+      })
+      .toBe("cancelled");
+    expect((await runs(admin, cancelled)).body.results[0]!.error).toBe(CANCELLED_MESSAGE);
+
+    const timedOut = await save("SELECT pg_sleep(30) AS timed_out_run", limited);
+    await run(timedOut);
+    await expect
+      .poll(async () => (await runs(admin, timedOut)).body.results[0]?.status, {
+        timeout: 15_000,
+      })
+      .toBe("timeout");
+    const last = (await runs(admin, timedOut)).body.results[0]!;
+    expect(last.error).toBe(TIMEOUT_MESSAGE);
+    expect(last.runtime).toBeLessThan(10);
+  });
+
   it("/status.json shows the scheduler heartbeat and the late schedules", async () => {
     const db = ctx.server.ctx.database.db;
     await schedulerPass();
@@ -191,6 +248,8 @@ describe.each(DATABASES)("query run history on %s", (dbKind) => {
     expect(fresh.body.manager.heartbeat_at).toBeTypeOf("number");
     expect(fresh.body.manager.heartbeat_age).toBeGreaterThanOrEqual(0);
     expect(fresh.body.manager.late_margin_seconds).toBe(300);
+    // The failing scheduled query of an earlier test is counted.
+    expect(fresh.body.manager.failing_schedules_count).toBeGreaterThan(0);
     const before = fresh.body.manager.late_schedules_count as number;
     expect(before).toBeTypeOf("number");
     // A query whose last scheduled run was an hour ago (a minute interval) is late.

@@ -131,26 +131,29 @@ export async function listQueryRuns(
   };
 }
 
-/** Of the given queries, those whose last scheduled run did not succeed. */
+/** Of the given queries, those whose last scheduled run did not succeed (any org when null). */
 export async function queriesWithFailedLastScheduledRun(
   db: Kysely<DB>,
-  orgId: number,
+  orgId: number | null,
   queryIds: number[],
 ): Promise<Set<number>> {
-  if (queryIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("query_runs as r")
-    .select(["r.query_id", "r.status"])
-    .where("r.org_id", "=", orgId)
-    .where("r.query_id", "in", queryIds)
-    .where("r.scheduled", "=", true)
-    .where("r.id", "=", (eb) =>
-      eb
-        .selectFrom("query_runs as newer")
-        .select((e) => e.fn.max("newer.id").as("m"))
-        .whereRef("newer.query_id", "=", "r.query_id")
-        .where("newer.scheduled", "=", true),
-    )
-    .execute();
-  return new Set(rows.filter((r) => r.status !== "success").map((r) => r.query_id as number));
+  const failing = new Set<number>();
+  // In slices, so a long list stays under the databases' limits on bound parameters.
+  for (let i = 0; i < queryIds.length; i += 500) {
+    let select = db.selectFrom("query_runs as r").select(["r.query_id", "r.status"]);
+    if (orgId !== null) select = select.where("r.org_id", "=", orgId);
+    const rows = await select
+      .where("r.query_id", "in", queryIds.slice(i, i + 500))
+      .where("r.scheduled", "=", true)
+      .where("r.id", "=", (eb) =>
+        eb
+          .selectFrom("query_runs as newer")
+          .select((e) => e.fn.max("newer.id").as("m"))
+          .whereRef("newer.query_id", "=", "r.query_id")
+          .where("newer.scheduled", "=", true),
+      )
+      .execute();
+    for (const row of rows) if (row.status !== "success") failing.add(row.query_id as number);
+  }
+  return failing;
 }

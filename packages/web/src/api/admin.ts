@@ -13,6 +13,7 @@ export interface SystemStatus {
     /** Scheduled queries due more than late_margin_seconds ago and not run. */
     late_schedules_count?: number;
     late_margin_seconds?: number;
+    failing_schedules_count?: number;
     queues?: Record<string, { size: number }>;
     [key: string]: unknown;
   };

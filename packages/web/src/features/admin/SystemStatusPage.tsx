@@ -71,6 +71,15 @@ export function schedulerHealthItems(
       </Tag>,
     ]);
   }
+  if (manager.failing_schedules_count !== undefined) {
+    const failing = manager.failing_schedules_count ?? 0;
+    items.push([
+      "Failing Schedules",
+      <Tag key="f" color={failing > 0 ? "error" : "success"} data-testid="failing-schedules">
+        {String(failing)}
+      </Tag>,
+    ]);
+  }
   return items;
 }
 

@@ -81,23 +81,31 @@ export class ObjectChunkStore implements ChunkStore {
 
   async *read(_db: unknown, place: ChunkPlace, chunkCount: number, maxRows: number) {
     const { bucket, key } = this.split(place);
-    let read = 0;
-    for (let seq = 0; seq < chunkCount && read < maxRows; seq += 1) {
-      const chunk = await this.call("read", async () => {
+    const fetch = (seq: number) => {
+      const chunk = this.call("read", async () => {
         const answer = await this.client.send(
           new GetObjectCommand({ Bucket: bucket, Key: `${key}/${seq}` }),
         );
         const data = await answer.Body!.transformToByteArray();
         return { rowCount: Number(answer.Metadata?.[ROWS_METADATA] ?? Number.NaN), data };
       });
+      // Awaited on the next turn; until then (or if the reader stops) not an unhandled failure.
+      chunk.catch(() => undefined);
+      return chunk;
+    };
+    let read = 0;
+    let next = chunkCount > 0 && maxRows > 0 ? fetch(0) : null;
+    for (let seq = 0; next !== null; seq += 1) {
+      const chunk = await next;
       if (!Number.isFinite(chunk.rowCount)) {
         throw new ResultStorageError(`The stored result chunk ${key}/${seq} has no row count.`);
       }
       read += chunk.rowCount;
-      yield {
-        rowCount: chunk.rowCount,
-        data: Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength),
-      };
+      // The next object is fetched while this one is used, unless the row cap is reached: the
+      // first page of a big result reads one object.
+      next = seq + 1 < chunkCount && read < maxRows ? fetch(seq + 1) : null;
+      const { buffer, byteOffset, byteLength } = chunk.data;
+      yield { rowCount: chunk.rowCount, data: Buffer.from(buffer, byteOffset, byteLength) };
     }
   }
 

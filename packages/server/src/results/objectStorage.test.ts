@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeUnusedResults } from "./cache";
+import { DEFAULT_RESULT_LIMITS } from "./limits";
+import { ResultTooLargeError, writeResult } from "./resultStore";
 import { useResultsStorage } from "./objectChunks";
 import { forgetResults } from "./recentResults";
 import { loadConfig } from "../config";
@@ -115,6 +117,45 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
     expect(await purgeUnusedResults(server.ctx.database.db, { now: later })).toBeGreaterThan(0);
     expect(await rowOf(id)).toBeUndefined();
     expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual([]);
+  });
+
+  it("leaves no objects behind when a write fails after some chunks were uploaded", async () => {
+    const before = s3.keys();
+    async function* rows() {
+      for (let start = 0; start < 50_000; start += 1000) {
+        yield Array.from({ length: 1000 }, (_, i) => [start + i, `row ${start + i}`]);
+      }
+    }
+    await expect(
+      writeResult(server.ctx.database.db, {
+        orgId: (
+          await server.ctx.database.db
+            .selectFrom("organizations")
+            .select("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+        dataSourceId,
+        queryHash: "too-big",
+        query: "too big",
+        columns: [
+          { name: "id", friendly_name: "id", type: "integer" },
+          { name: "name", friendly_name: "name", type: "string" },
+        ],
+        batches: rows(),
+        startedAt: Date.now(),
+        limits: { ...DEFAULT_RESULT_LIMITS, maxBytes: 600_000 },
+      }),
+    ).rejects.toThrow(ResultTooLargeError);
+    // Chunks of 5,000 rows (~120 KB) were uploaded before the cap was met.
+    expect(s3.requests.some((r) => r.startsWith("PUT ") && r.includes("/2?"))).toBe(true);
+    expect(s3.keys()).toEqual(before);
+    expect(
+      await server.ctx.database.db
+        .selectFrom("query_results")
+        .select("id")
+        .where("query", "=", "too big")
+        .execute(),
+    ).toEqual([]);
   });
 
   it("answers a clear error when the store cannot be reached, and keeps serving", async () => {

@@ -131,6 +131,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
   });
 
   let resultId: number | null = null;
+  let uploading: Promise<void> = Promise.resolve();
   let pieces: Buffer[] = [];
   let pendingRows = 0;
   let pendingBytes = 0;
@@ -174,12 +175,16 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
         if (pendingRows >= limits.rowsPerChunk || pendingBytes >= CHUNK_BYTES) {
           const chunk = await takeChunk();
           resultId ??= await insertPendingMeta();
-          await insertChunk(db, resultId, chunk);
+          // An upload to object storage goes on while the next chunk is read (two in memory).
+          await uploading;
+          if (location === null) await insertChunk(db, resultId, chunk);
+          else uploading = settled(insertChunk(db, resultId, chunk));
         }
       }
       // Leaving the loop closes the runner's iterator, which stops the query.
       if (truncated) break;
     }
+    await uploading;
     const last = pendingRows > 0 ? await takeChunk() : null;
     // An object is uploaded before the transaction; a database chunk is written inside it.
     if (last && location !== null) await insertChunk(db, resultId ?? 0, last);
@@ -236,6 +241,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     if (last && chunkCount === 1) rememberResult(db, meta, last.text);
     return meta;
   } catch (error) {
+    await uploading.catch(() => undefined);
     // A pending row names the place, so deleting it deletes uploaded objects; when that fails
     // too, the row stays for the cleanup of unused results (cache.ts) to delete later.
     if (resultId !== null) await deleteResults(db, [resultId]).catch(() => undefined);
@@ -258,6 +264,12 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
       .executeTakeFirstOrThrow();
     return id;
   }
+}
+
+/** The promise, marked handled until awaited: its failure is met where it is awaited. */
+function settled(promise: Promise<void>): Promise<void> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** A chunk holds at most this much text besides the row count (wide rows). */

@@ -11,7 +11,7 @@ import { orgSetting } from "../services/orgSettings";
 import { JwtKeyStore, checkJwt, jwtOf, jwtSettings, type JwtSettings } from "./jwt";
 import { createOutboundClient } from "../outbound/client";
 import { HttpError } from "../http/errors";
-import { userForSignIn } from "../services/users";
+import { userForIdentity } from "./providers/justInTime";
 import {
   ANONYMOUS,
   identityFromApiKey,
@@ -211,8 +211,16 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
       request.log.warn({ reason: check.reason }, "JWT login refused");
       throw new HttpError(401, "Invalid JWT token.");
     }
-    const user = await userForSignIn(database.db, org.id, check.email, config.blockedEmailDomains);
-    return user ? userIdentity(database.db, user, false) : ANONYMOUS;
+    // The shared just-in-time path (docs/single-sign-on.md, "SSO rules"); the token's issuer
+    // authenticated the person under this address, so it counts as verified, as in Redash.
+    const result = await userForIdentity(
+      database.db,
+      org.id,
+      { email: check.email, name: "", verifiedEmail: true },
+      { blockedDomains: config.blockedEmailDomains },
+    );
+    if (!result.ok) request.log.warn({ reason: result.reason }, "JWT login refused");
+    return result.ok ? userIdentity(database.db, result.user, false) : ANONYMOUS;
   }
 
   app.addHook("preHandler", async (request, reply) => {

@@ -1,14 +1,5 @@
-import type { Kysely } from "kysely";
 import type { AppContext } from "../context";
-import type { DB } from "../store/schema";
-import {
-  findUserByEmail,
-  insertUser,
-  isUniqueViolation,
-  updateUser,
-  type User,
-} from "../store/users";
-import { defaultGroupId } from "./organizationSetup";
+import type { User } from "../store/users";
 import { inviteLink } from "../auth/routes/links";
 import { sendInviteEmail } from "../auth/emails";
 
@@ -80,43 +71,5 @@ export async function inviteUser(
   } catch (err) {
     ctx.log.warn({ err, userId: user.id }, "could not send the invitation email");
     return { invite_link: link };
-  }
-}
-
-/**
- * The user an identity provider vouched for (JWT login, api-platform.md §2.7): the organisation's
- * user with that address, or a new one (named by the address, in the default group). A pending
- * invitation counts as accepted. Null for a disabled user or a refused address.
- */
-export async function userForSignIn(
-  db: Kysely<DB>,
-  orgId: number,
-  rawEmail: string,
-  blockedDomains: readonly string[],
-): Promise<User | null> {
-  const existing = await findUserByEmail(db, orgId, rawEmail);
-  if (existing) {
-    if (existing.disabled_at !== null) return null;
-    if (existing.is_invitation_pending) {
-      await updateUser(db, existing.id, { is_invitation_pending: false });
-      return { ...existing, is_invitation_pending: false };
-    }
-    return existing;
-  }
-  const email = normalizeEmail(rawEmail, blockedDomains);
-  if (!email) return null;
-  try {
-    return await insertUser(db, {
-      orgId,
-      name: email,
-      email,
-      passwordHash: null,
-      groupIds: [await defaultGroupId(db, orgId)],
-      invitationPending: false,
-    });
-  } catch (err) {
-    // The same person's other request created the user a moment ago.
-    if (isUniqueViolation(err)) return findUserByEmail(db, orgId, email);
-    throw err;
   }
 }

@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Config } from "../config";
 import type { Keys } from "../auth/secretKey";
@@ -6,6 +5,7 @@ import { createOutboundClient } from "../outbound/client";
 import { countScheduleFailure, linkLatestResult } from "../results/cache";
 import type { ResultLimits } from "../results/limits";
 import { writeResult, type ResultMeta } from "../results/resultStore";
+import { forbiddenPaths, runnerCacheDir } from "../runners/ownPaths";
 import { getRunner } from "../runners/registry";
 import { QueryCancelledError, QueryTimeoutError } from "../runners/types";
 import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOptions";
@@ -29,15 +29,7 @@ export interface RunJobDeps {
   onScheduleFailure?: (job: JobData, message: string) => Promise<void>;
 }
 
-/** Sightline's own files, never openable by file-based data sources (SECURITY.md rule 3). */
-export function forbiddenPaths(config: Config): string[] {
-  const paths = [path.join(config.dataDir, "secret_key")];
-  if (!isPostgresUrl(config.databaseUrl)) {
-    const file = path.resolve(config.databaseUrl);
-    paths.push(file, `${file}-wal`, `${file}-shm`, `${file}-journal`);
-  }
-  return paths;
-}
+export { forbiddenPaths };
 
 /** Redash's annotation comment, so database logs show who ran what. */
 export function annotate(data: JobData, jobId: string, username: string): string {
@@ -130,6 +122,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
           ? deps.config.databaseUrl
           : null,
         queueRedisUrl: deps.config.redisUrl,
+        cacheDir: runnerCacheDir(deps.config),
         outbound,
         results: principalResults(deps.db, principal ?? null),
       });

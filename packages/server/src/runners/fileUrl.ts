@@ -29,15 +29,9 @@ export interface FetchedFile {
   revalidated: boolean;
 }
 
-/**
- * The cache folder: `url-files` in Sightline's data folder (the folder of its secret key, which
- * the run context lists as forbidden to data sources), else a folder in the system's temp folder.
- */
-export function fileCacheFolder(ctx: Pick<RunContext, "forbiddenPaths">): string {
-  const secret = ctx.forbiddenPaths.find((p) => path.basename(p) === "secret_key");
-  return secret
-    ? path.join(path.dirname(secret), "url-files")
-    : path.join(os.tmpdir(), "sightline-url-files");
+/** The cache folder: the run context's (in Sightline's data folder), else one in the temp folder. */
+export function fileCacheFolder(ctx: Pick<RunContext, "cacheDir">): string {
+  return ctx.cacheDir ?? path.join(os.tmpdir(), "sightline-url-files");
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string) {
@@ -75,7 +69,7 @@ export interface FetchOptions {
 /** Fetches `url` into the cache (or revalidates the cached copy) and returns where it lies. */
 export async function fetchFile(
   url: string,
-  ctx: Pick<RunContext, "outbound" | "forbiddenPaths">,
+  ctx: Pick<RunContext, "outbound" | "cacheDir">,
   options: FetchOptions,
 ): Promise<FetchedFile> {
   const folder = fileCacheFolder(ctx);

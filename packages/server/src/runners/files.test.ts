@@ -133,7 +133,7 @@ afterAll(async () => {
 function context() {
   return testContext({
     outbound: createOutboundClient({ allowedRanges: ["127.0.0.0/8"] }),
-    forbiddenPaths: [path.join(dataDir, "secret_key")],
+    cacheDir: path.join(dataDir, "url-files"),
   });
 }
 
@@ -300,7 +300,7 @@ describe("files by URL (csv and excel types)", () => {
       csvRunner.run(
         {},
         `url: ${base}/people.csv`,
-        testContext({ forbiddenPaths: [path.join(dataDir, "secret_key")] }),
+        testContext({ cacheDir: path.join(dataDir, "url-files") }),
       ),
     ).rejects.toThrow(/127\.0\.0\.1/);
     const broken = await csvRunner.run({}, `url: ${base}/broken.json`, context()).catch((e) => e);

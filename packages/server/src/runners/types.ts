@@ -80,6 +80,8 @@ export interface RunContext {
   metadataDatabaseUrl: string | null;
   /** Sightline's own Redis (its queue, scaled mode; else null): never reachable as a data source. */
   queueRedisUrl?: string | null;
+  /** A folder of Sightline's own where runners keep downloads (files by URL); null: a temp folder. */
+  cacheDir?: string | null;
   /** The guarded HTTP client (JSON runner). */
   outbound: OutboundClient;
   /** The stored results the run's principal may read (the Query Results runner's input). */

@@ -1,7 +1,7 @@
-import path from "node:path";
 import type { AppContext } from "../context";
 import { isPostgresUrl } from "../store/database";
 import { createOutboundClient } from "../outbound/client";
+import { forbiddenPaths as ownForbiddenPaths, runnerCacheDir } from "../runners/ownPaths";
 import { getRunner, listRunners } from "../runners/registry";
 import type { RunContext, Runner } from "../runners/types";
 
@@ -16,12 +16,7 @@ export function findRunner(type: string): Runner | null {
 
 /** Sightline's own files that no file-based data source may open (SECURITY.md rule 3). */
 export function forbiddenPaths(ctx: AppContext): string[] {
-  const paths = [path.join(ctx.config.dataDir, "secret_key")];
-  if (!isPostgresUrl(ctx.config.databaseUrl)) {
-    const db = path.resolve(ctx.config.databaseUrl);
-    paths.push(db, `${db}-wal`, `${db}-shm`, `${db}-journal`);
-  }
-  return paths;
+  return ownForbiddenPaths(ctx.config);
 }
 
 /** Sightline's own PostgreSQL metadata database, which no data source may reach; null on SQLite. */
@@ -42,6 +37,7 @@ export function adminRunContext(
     forbiddenPaths: forbiddenPaths(ctx),
     metadataDatabaseUrl: metadataDatabaseUrl(ctx),
     queueRedisUrl: ctx.config.redisUrl,
+    cacheDir: runnerCacheDir(ctx.config),
     outbound: createOutboundClient({
       allowedRanges: ctx.config.outboundAllowedRanges,
       timeoutMs,

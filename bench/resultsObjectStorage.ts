@@ -1,14 +1,19 @@
 // A 1,000,000-row × 6-column result written to and read back from object storage (s3rver, an
-// S3-compatible server on 127.0.0.1 with its objects on disk) next to the same in the metadata
-// database (SQLite): the result store's own path (results/resultStore.ts), without HTTP.
+// S3-compatible server from npm, in its own process on 127.0.0.1 with its objects on disk, as a
+// real store is elsewhere) next to the same in the metadata database (SQLite): the result store's
+// own path (results/resultStore.ts), without HTTP.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { loadConfig } from "../packages/server/src/config";
 import { DEFAULT_RESULT_LIMITS } from "../packages/server/src/results/limits";
 import { useResultsStorage } from "../packages/server/src/results/objectChunks";
 import { readResultChunkTexts, writeResult } from "../packages/server/src/results/resultStore";
 import type { Cell, ResultColumn } from "../packages/server/src/runners/types";
 import { openTestStore } from "../packages/server/src/testing/metadataStore";
-import { startTestS3 } from "../packages/server/src/testing/s3Server";
-import { isMain, ms, ratio, type Figure } from "./support";
+import { freePort, waitUntil } from "../packages/server/src/testing/processes";
+import { isMain, ms, ratio, tempDir, type Figure } from "./support";
 
 const ROWS = Number(process.env.BENCH_OBJECT_ROWS ?? 1_000_000);
 const BATCH = 2048;
@@ -26,12 +31,42 @@ async function* batches(): AsyncGenerator<Cell[][]> {
   }
 }
 
+/** s3rver in a child process with a bucket "results"; its endpoint and credentials. */
+async function startS3rverProcess() {
+  const require = createRequire(path.resolve("packages/server/package.json"));
+  const bin = path.join(path.dirname(require.resolve("s3rver/package.json")), "bin/s3rver.js");
+  const directory = tempDir("s3");
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [bin, "-d", directory, "-a", "127.0.0.1", "-p", String(port), "-s"].concat([
+      "--configure-bucket",
+      "results",
+    ]),
+    { stdio: "ignore" },
+  );
+  const endpoint = `http://127.0.0.1:${port}`;
+  await waitUntil(async () => (await fetch(endpoint)).status > 0, 30_000, "s3rver");
+  return {
+    env: {
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: "S3RVER",
+      SIGHTLINE_RESULTS_URL: "s3://results/bench",
+    },
+    close() {
+      child.kill();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function resultsObjectStorageBenchmark(): Promise<Figure[]> {
   console.log(`\n# resultsObjectStorage.ts — ${ROWS} rows × 6, written and read back\n`);
   const store = await openTestStore();
-  const s3 = await startTestS3();
+  const s3 = await startS3rverProcess();
   const db = store.database.db;
-  const objects = loadConfig({ ...s3.env, SIGHTLINE_RESULTS_URL: `s3://${s3.bucket}/bench` });
+  const objects = loadConfig(s3.env);
   const measure = async (where: "database" | "objects") => {
     useResultsStorage(db, where === "objects" ? objects.resultsStorage : null);
     const started = performance.now();
@@ -78,7 +113,7 @@ export async function resultsObjectStorageBenchmark(): Promise<Figure[]> {
       },
     ];
   } finally {
-    await s3.close();
+    s3.close();
     await store.database.close();
   }
 }

@@ -12,6 +12,7 @@ import { dashboardBrowserBenchmark } from "./dashboardBrowser";
 import { latencyBenchmark } from "./latency";
 import { loadBenchmark } from "./load";
 import { publicDashboardBenchmark } from "./publicDashboard";
+import { resultsObjectStorageBenchmark } from "./resultsObjectStorage";
 import { queryListBenchmark } from "./queryList";
 import { transferBenchmark } from "./transfer";
 import { versionsBenchmark } from "./versions";
@@ -34,6 +35,7 @@ figures.push(...(await crossFilterBenchmark()));
 figures.push(...(await crossFilterBrowserBenchmark()));
 figures.push(...(await versionsBenchmark()));
 figures.push(...(await workerKillBenchmark()));
+figures.push(...(await resultsObjectStorageBenchmark()));
 figures.push(...(await loadBenchmark()));
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";

@@ -17,7 +17,7 @@ import type { TestServer } from "../testing/testServer";
 // both metadata stores: the metadata database holds only the result's row.
 
 const DATABASES = await metadataDatabases();
-const ROWS = 20_000; // three chunks or more (5,000 rows or a few more each)
+const ROWS = 70_000; // three chunks or more (20,000 rows or a few more each)
 const QUERY = `SELECT i AS id, 'name ' || i AS name FROM range(${ROWS}) t(i)`;
 
 async function startWithStore(
@@ -122,7 +122,7 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
   it("leaves no objects behind when a write fails after some chunks were uploaded", async () => {
     const before = s3.keys();
     async function* rows() {
-      for (let start = 0; start < 50_000; start += 1000) {
+      for (let start = 0; start < 100_000; start += 1000) {
         yield Array.from({ length: 1000 }, (_, i) => [start + i, `row ${start + i}`]);
       }
     }
@@ -143,11 +143,11 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
         ],
         batches: rows(),
         startedAt: Date.now(),
-        limits: { ...DEFAULT_RESULT_LIMITS, maxBytes: 600_000 },
+        limits: { ...DEFAULT_RESULT_LIMITS, maxBytes: 1_500_000 },
       }),
     ).rejects.toThrow(ResultTooLargeError);
-    // Chunks of 5,000 rows (~120 KB) were uploaded before the cap was met.
-    expect(s3.requests.some((r) => r.startsWith("PUT ") && r.includes("/2?"))).toBe(true);
+    // Chunks of 20,000 rows (~0.5 MB) were uploaded before the cap was met.
+    expect(s3.requests.some((r) => r.startsWith("PUT ") && r.includes("/1?"))).toBe(true);
     expect(s3.keys()).toEqual(before);
     expect(
       await server.ctx.database.db

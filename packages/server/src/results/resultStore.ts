@@ -113,6 +113,8 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
   // With object storage configured, new chunks go there under a place chosen now.
   const store = objectChunkStore(db) ?? databaseChunks;
   const location = store.newLocation();
+  // An object costs a request to write and to read: objects hold more rows than table chunks.
+  const rowsPerChunk = limits.rowsPerChunk * (location === null ? 1 : OBJECT_CHUNK_ROWS_FACTOR);
   const build = rowObjectBuilder(columns);
   const metaRow = (values: { queryHash: string; runtime: number; retrievedAt: string }) => ({
     org_id: input.orgId,
@@ -172,7 +174,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
         pendingRows += rows.length;
         pendingBytes += text.length;
         rowCount += rows.length;
-        if (pendingRows >= limits.rowsPerChunk || pendingBytes >= CHUNK_BYTES) {
+        if (pendingRows >= rowsPerChunk || pendingBytes >= CHUNK_BYTES) {
           const chunk = await takeChunk();
           resultId ??= await insertPendingMeta();
           // An upload to object storage goes on while the next chunk is read (two in memory).
@@ -271,6 +273,9 @@ function settled(promise: Promise<void>): Promise<void> {
   promise.catch(() => undefined);
   return promise;
 }
+
+/** Object chunks hold this many times the rows of a chunk in the metadata database. */
+const OBJECT_CHUNK_ROWS_FACTOR = 4;
 
 /** A chunk holds at most this much text besides the row count (wide rows). */
 const CHUNK_BYTES = 8 * 1024 * 1024;

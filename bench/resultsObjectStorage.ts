@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { loadConfig } from "../packages/server/src/config";
 import { DEFAULT_RESULT_LIMITS } from "../packages/server/src/results/limits";
-import { useResultsStorage } from "../packages/server/src/results/objectChunks";
+import { useResultsStorage } from "../packages/server/src/results/resultsStorage";
 import { readResultChunkTexts, writeResult } from "../packages/server/src/results/resultStore";
 import type { Cell, ResultColumn } from "../packages/server/src/runners/types";
 import { openTestStore } from "../packages/server/src/testing/metadataStore";
@@ -68,7 +68,7 @@ export async function resultsObjectStorageBenchmark(): Promise<Figure[]> {
   const db = store.database.db;
   const objects = loadConfig(s3.env);
   const measure = async (where: "database" | "objects") => {
-    useResultsStorage(db, where === "objects" ? objects.resultsStorage : null);
+    await useResultsStorage(db, where === "objects" ? objects.resultsStorage : null);
     const started = performance.now();
     const meta = await writeResult(db, {
       orgId: store.orgId,

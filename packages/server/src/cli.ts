@@ -13,7 +13,7 @@ import {
 import { findUserByEmail, insertUser } from "./store/users";
 import { adminGroupId, defaultGroupId } from "./services/organizationSetup";
 import { makeToken } from "./auth/tokens";
-import { useResultsStorage } from "./results/objectChunks";
+import { useResultsStorage } from "./results/resultsStorage";
 import { moveResults } from "./results/moveResults";
 
 const USAGE =
@@ -134,7 +134,7 @@ async function moveStoredResults(rest: string[]): Promise<number> {
   const database = await openDatabase(config.databaseUrl);
   try {
     await migrate(database);
-    useResultsStorage(database.db, config.resultsStorage);
+    await useResultsStorage(database.db, config.resultsStorage);
     const where = toDatabase ? "the metadata database" : config.resultsStorage.url;
     const { moved } = await moveResults(database.db, {
       toDatabase,

@@ -6,7 +6,7 @@ import { demoAfterSetup } from "./services/demoDataSource";
 import { deriveKeys, loadOrCreateSecretKey } from "./auth/secretKey";
 import { createMailer } from "./mail";
 import { metadataConnectionLog, openDatabase, type OpenOptions } from "./store/database";
-import { useResultsStorage } from "./results/objectChunks";
+import { useResultsStorage } from "./results/resultsStorage";
 import { migrate } from "./store/migrate";
 import { startExecution } from "./execution/runtime";
 import { flushEvents } from "./services/events";
@@ -43,7 +43,7 @@ export async function createServer(
     ...options.dbOptions,
   });
   await migrate(database);
-  useResultsStorage(database.db, config.resultsStorage);
+  await useResultsStorage(database.db, config.resultsStorage);
   const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
   const resultLimits = config.resultLimits;
   const background = options.background ?? config.mode === "embedded";

@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import { createLogger } from "../logging";
 import { startBackgroundMetrics } from "../metrics/backgroundServer";
 import { metadataConnectionLog, openDatabase } from "../store/database";
-import { useResultsStorage } from "../results/objectChunks";
+import { useResultsStorage } from "../results/resultsStorage";
 import { migrate } from "../store/migrate";
 import { startExecution } from "./runtime";
 
@@ -22,7 +22,7 @@ export async function runBackground(config: Config, role: "worker" | "scheduler"
     onConnectionError: metadataConnectionLog(log),
   });
   await migrate(database);
-  useResultsStorage(database.db, config.resultsStorage);
+  await useResultsStorage(database.db, config.resultsStorage);
   const keys = deriveKeys(loadOrCreateSecretKey(config.secretKey, config.dataDir));
   const execution = await startExecution(
     { config, db: database.db, keys, resultLimits: config.resultLimits, log },

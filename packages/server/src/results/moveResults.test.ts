@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectChunkStore } from "./chunkStore";
 import { moveResults } from "./moveResults";
-import { useResultsStorage } from "./objectChunks";
+import { useResultsStorage } from "./resultsStorage";
 import { loadConfig } from "../config";
 import { metadataDatabases } from "../testing/services";
 import { SIGHTLINE_BIN } from "../testing/processes";
@@ -69,7 +69,7 @@ describe.each(DATABASES)("moving results on %s", { timeout: 120_000 }, (db) => {
       ...s3.env,
       SIGHTLINE_RESULTS_URL: `s3://${s3.bucket}/${prefix}`,
     }).resultsStorage;
-    useResultsStorage(server.ctx.database.db, storage);
+    await useResultsStorage(server.ctx.database.db, storage);
     const store = objectChunkStore(server.ctx.database.db)!;
     // A move of the second result that was cut short left a stray object behind.
     await store.put(

@@ -8,7 +8,6 @@ import {
 } from "@aws-sdk/client-s3";
 import {
   ResultStorageError,
-  setObjectChunkStore,
   type ChunkPlace,
   type ChunkStore,
   type StoredChunk,
@@ -161,12 +160,4 @@ export class ObjectChunkStore implements ChunkStore {
       );
     }
   }
-}
-
-/**
- * Keeps new results of this metadata store in object storage (config null: in the metadata
- * database). Call once after opening the store, in every process that writes or reads results.
- */
-export function useResultsStorage(db: object, config: ResultsStorageConfig | null): void {
-  setObjectChunkStore(db, config ? new ObjectChunkStore(config) : null);
 }

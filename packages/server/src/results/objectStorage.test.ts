@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeUnusedResults } from "./cache";
 import { DEFAULT_RESULT_LIMITS } from "./limits";
 import { ResultTooLargeError, writeResult } from "./resultStore";
-import { useResultsStorage } from "./objectChunks";
+import { useResultsStorage } from "./resultsStorage";
 import { forgetResults } from "./recentResults";
 import { loadConfig } from "../config";
 import { metadataDatabases } from "../testing/services";
@@ -168,7 +168,7 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
       AWS_ENDPOINT_URL: `http://127.0.0.1:${await freePort()}`,
       SIGHTLINE_RESULTS_URL: `s3://${s3.bucket}/${prefix}`,
     }).resultsStorage;
-    useResultsStorage(server.ctx.database.db, unreachable);
+    await useResultsStorage(server.ctx.database.db, unreachable);
     try {
       const read = await admin.get<{ message: string }>(`/api/query_results/${small}.json`);
       expect(read.status).toBe(503);
@@ -186,7 +186,7 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
       expect(job.error).not.toContain("S3RVER");
       expect((await admin.get("/api/session")).status).toBe(200);
     } finally {
-      useResultsStorage(server.ctx.database.db, server.config.resultsStorage);
+      await useResultsStorage(server.ctx.database.db, server.config.resultsStorage);
     }
     // Nothing was left behind by the failed write.
     expect(

@@ -64,7 +64,7 @@ describe("run history in the browser", () => {
       await page.locator("[data-testid=query-actions]").click();
       await page.getByRole("menuitem", { name: "Run History" }).click();
       const history = page.locator("[data-testid=run-history]");
-      await history.locator("tbody tr").first().waitFor();
+      await history.locator("tbody tr.ant-table-row").first().waitFor();
       await animationsSettled(page);
       const text = () => history.innerText();
       await poll(text).toContain("Scheduler");

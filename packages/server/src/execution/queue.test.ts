@@ -90,8 +90,11 @@ async function until(queue: QueueBackend, id: string, status: number, ms = 10_00
   }
 }
 
+let queues = 0;
 const BACKENDS: [string, () => QueueBackend][] = [["in-process", memory]];
-if (await redisAvailable()) BACKENDS.push(["BullMQ", () => bullmq()]);
+// Each test's queue has keys of its own: jobs a test leaves waiting are never run by the next
+// test's worker (where they would hold their data source's slots, execution/fairness.ts).
+if (await redisAvailable()) BACKENDS.push(["BullMQ", () => bullmq(`${PREFIX}_${++queues}`)]);
 
 describe.each(BACKENDS)("queue backend: %s", (_name, create) => {
   it("runs a job to its result", async () => {

@@ -119,6 +119,16 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
     expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual([]);
   });
 
+  it("deletes a deleted data source's result objects", async () => {
+    const doomed = await createDataSource(admin, "doomed", "duckdb", { dbpath: ":memory:" });
+    const id = await runToResult(admin, doomed, QUERY);
+    const key = (await rowOf(id))!.chunk_location!.slice(`s3://${s3.bucket}/`.length);
+    expect(s3.keys().filter((k) => k.startsWith(`${key}/`)).length).toBeGreaterThanOrEqual(3);
+    expect((await admin.delete(`/api/data_sources/${doomed}`)).status).toBe(204);
+    expect(await rowOf(id)).toBeUndefined();
+    expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual([]);
+  });
+
   it("leaves no objects behind when a write fails after some chunks were uploaded", async () => {
     const before = s3.keys();
     async function* rows() {

@@ -380,6 +380,28 @@ function readChunks(
   return chunkStoreAt(db, meta.chunkLocation).read(db, place, meta.chunkCount, maxRows);
 }
 
+/**
+ * Deletes the objects of a data source's results kept in object storage, before the data source
+ * and its result rows go (store/dataSources.ts deleteDataSource): if the store fails, nothing is
+ * deleted and the admin can try again.
+ */
+export async function deleteDataSourceResultObjects(
+  db: Kysely<DB>,
+  dataSourceId: number,
+): Promise<void> {
+  const inObjects: ChunkPlace[] = (
+    await db
+      .selectFrom("query_results")
+      .select(["id", "chunk_location"])
+      .where("data_source_id", "=", dataSourceId)
+      .where("chunk_location", "is not", null)
+      .execute()
+  ).map((row) => ({ resultId: row.id, location: row.chunk_location }));
+  if (inObjects.length > 0) {
+    await chunkStoreAt(db, inObjects[0]!.location).remove(db, inObjects);
+  }
+}
+
 export async function deleteResults(db: Kysely<DB>, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   forgetResults(db, ids);

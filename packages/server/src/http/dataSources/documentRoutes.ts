@@ -10,6 +10,7 @@ import {
   requireLogin,
 } from "../../policies";
 import { presentDataSourceBasic, presentDataSourceFull } from "../../presenters/dataSources";
+import { deleteDataSourceResultObjects } from "../../results";
 import { readDataSourceOptions, writeDataSourceOptions } from "../../services/dataSourceOptions";
 import { findRunner } from "../../services/dataSourceTypes";
 import { recordEvent } from "../../services/events";
@@ -120,6 +121,7 @@ export function dataSourceDocumentRoutes(
     async (request, reply) => {
       const { identity, org } = requireAdmin(request);
       const ds = await load(request, org.id);
+      await deleteDataSourceResultObjects(db, ds.id);
       await deleteDataSource(db, ds.id);
       await recordEvent(db, {
         orgId: org.id,

@@ -122,15 +122,20 @@ function LoadedDashboard({ initial }: { initial: DashboardDetail }) {
   }, [widgets, saver.pending]);
 
   // Escape leaves fullscreen, once no cross-filter is left for it to remove (CrossFilterBar).
-  const crossFiltersSet = crossFilter.bar.filters.length > 0;
+  // The listener stays for the page's life and reads the address when the key comes: an Escape
+  // pressed at once after entering fullscreen, before this page re-rendered, still leaves it.
+  const crossFiltersSet = useRef(false);
+  crossFiltersSet.current = crossFilter.bar.filters.length > 0;
   useEffect(() => {
-    if (!fullscreen || crossFiltersSet) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && escapeIsFree(event)) setFlag("fullscreen", null);
+      if (event.key !== "Escape" || !escapeIsFree(event) || crossFiltersSet.current) return;
+      if (new URLSearchParams(window.location.search).has("fullscreen")) {
+        setFlag("fullscreen", null);
+      }
     };
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
-  }, [fullscreen, crossFiltersSet, setFlag]);
+  }, [setFlag]);
 
   // Auto-refresh every N seconds while the page is open.
   useEffect(() => {

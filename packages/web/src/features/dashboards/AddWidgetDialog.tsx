@@ -4,6 +4,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Modal, Select, Spin, Typography } from "antd";
 import { dialogFooter } from "../../components/dialogFooter";
+import { useJustOpened } from "../../components/useJustOpened";
 import { useEffect, useState } from "react";
 import type { Query, Visualization } from "@sightline/core";
 import { getQuery, listQueries, listRecentQueries } from "../../api/queries";
@@ -40,6 +41,7 @@ interface AddWidgetDialogProps {
 
 export function AddWidgetDialog(props: AddWidgetDialogProps) {
   const { open, onAdd, onClose, dashboardParameters } = props;
+  const justOpened = useJustOpened(open);
   const search = useNameSearch();
   const { q } = search;
   const [queryId, setQueryId] = useState<number | null>(null);
@@ -93,6 +95,7 @@ export function AddWidgetDialog(props: AddWidgetDialogProps) {
   return (
     <Modal
       open={open}
+      maskClosable={!justOpened}
       width={700}
       title="Add Widget"
       onCancel={onClose}

@@ -1,6 +1,7 @@
 // Add Textbox / Edit Textbox (spec 3 §2): markdown text with a preview 200 ms after typing stops.
 import { Input, Modal, Typography } from "antd";
 import { dialogFooter } from "../../components/dialogFooter";
+import { useJustOpened } from "../../components/useJustOpened";
 import { useEffect, useState } from "react";
 import { useDialogSave } from "../../components/useDialogSave";
 import { markdownHtml } from "./markdown";
@@ -17,6 +18,7 @@ interface TextboxDialogProps {
 }
 
 export function TextboxDialog({ open, initialText, onSave, onClose }: TextboxDialogProps) {
+  const justOpened = useJustOpened(open);
   const editing = initialText !== undefined;
   const [text, setText] = useState(initialText ?? "");
   const [preview, setPreview] = useState(initialText ?? "");
@@ -38,6 +40,7 @@ export function TextboxDialog({ open, initialText, onSave, onClose }: TextboxDia
   return (
     <Modal
       open={open}
+      maskClosable={!justOpened}
       width={500}
       title={editing ? "Edit Textbox" : "Add Textbox"}
       onCancel={onClose}

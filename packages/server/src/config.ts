@@ -4,6 +4,15 @@ import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
 import { secretKeyWeakness } from "./auth/secretKey";
 import { DEFAULT_FAIRNESS, type FairnessLimits } from "./execution/fairness";
 import type { ResultsStorageConfig } from "./results/objectChunks";
+import { bool, ConfigError, int, list, optional, str, type Env } from "./configEnv";
+import {
+  googleConfig,
+  oidcConfig,
+  type GoogleConfig,
+  type OidcConfig,
+} from "./auth/providers/oidcConfig";
+import { ldapConfig, type LdapConfig } from "./auth/providers/ldapConfig";
+import { samlConfig, type SamlConfig } from "./auth/providers/samlConfig";
 
 /**
  * Every setting of the server, read once from the environment (SIGHTLINE_* variables) and
@@ -93,6 +102,11 @@ export interface Config {
   metricsPort: number | null;
   /** Versions kept per query or dashboard (oldest pruned, never the current one); 0 keeps all. */
   versionsPerObject: number;
+  /** Single sign-on methods read from the environment (docs/single-sign-on.md). */
+  oidc: OidcConfig;
+  google: GoogleConfig;
+  ldap: LdapConfig;
+  saml: SamlConfig;
 }
 
 export interface MailConfig {
@@ -104,55 +118,7 @@ export interface MailConfig {
   defaultSender: string | null;
 }
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function str(env: Env, name: string, fallback: string): string {
-  const v = env[name];
-  return v === undefined || v === "" ? fallback : v;
-}
-
-function optional(env: Env, name: string): string | null {
-  const v = env[name];
-  return v === undefined || v === "" ? null : v;
-}
-
-function int(
-  env: Env,
-  name: string,
-  fallback: number,
-  min = 0,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw.trim()))
-    throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max)
-    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const v = raw.trim().toLowerCase();
-  if (["1", "true", "yes", "on"].includes(v)) return true;
-  if (["0", "false", "no", "off"].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-/** A comma-separated list, trimmed, without empty items. */
-function list(env: Env, name: string, fallback: string[]): string[] {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  return raw
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
+export { ConfigError };
 
 function resultLimits(env: Env): ResultLimits {
   const maxRows = int(env, "SIGHTLINE_RESULT_MAX_ROWS", DEFAULT_RESULT_LIMITS.maxRows, 1);
@@ -418,5 +384,9 @@ export function loadConfig(env: Env = process.env): Config {
       ? int(env, "SIGHTLINE_METRICS_PORT", 0, 1, 65535)
       : null,
     versionsPerObject: int(env, "SIGHTLINE_VERSIONS_PER_OBJECT", 0, 0),
+    oidc: oidcConfig(env),
+    google: googleConfig(env),
+    ldap: ldapConfig(env),
+    saml: samlConfig(env),
   };
 }

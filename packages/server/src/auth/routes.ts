@@ -9,6 +9,9 @@ import { forgotPasswordRoutes } from "./routes/forgotPasswordRoutes";
 import { loginRoutes } from "./routes/loginRoutes";
 import { passwordLinkRoutes } from "./routes/passwordLinkRoutes";
 import { setupRoutes } from "./routes/setupRoutes";
+import { ldapRoutes } from "./providers/ldap";
+import { oidcRoutes } from "./providers/oidc";
+import { samlRoutes } from "./providers/saml";
 import { trustedHeaderRoutes } from "./providers/trustedHeader";
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -21,4 +24,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   emailVerificationRoutes(app, ctx);
   forgotPasswordRoutes(app, ctx);
   trustedHeaderRoutes(app, ctx);
+  oidcRoutes(app, ctx);
+  samlRoutes(app, ctx);
+  ldapRoutes(app, ctx);
 }

@@ -10,7 +10,7 @@ import { escapeHtml, field, page, type PageMessage } from "../pages";
 import { verifySignIn } from "../passwords";
 import { endSession, startSession } from "../requestAuth";
 import { signInErrorMessage } from "../providers/signInErrors";
-import { remoteUserButton } from "../providers/trustedHeader";
+import { signInButtons } from "../providers/signInButtons";
 import { docs } from "./docs";
 import { csrfField, formOf, html } from "./support";
 
@@ -35,7 +35,7 @@ ${field("Email", "email", "email", email, undefined, 'autocomplete="username" au
 ${field("Password", "password", "password", "", undefined, 'autocomplete="current-password" required')}
 <div class="check"><input id="remember" name="remember" type="checkbox" checked><label for="remember">Remember me</label></div>
 <button type="submit">Log In</button></form>
-<div class="links"><a href="/forgot">I forgot my password</a></div>${remoteUserButton(ctx, next)}`,
+<div class="links"><a href="/forgot">I forgot my password</a></div>${signInButtons(ctx, request.auth.org, next)}`,
       messages,
     );
   }

@@ -1,0 +1,13 @@
+/**
+ * LDAP sign-in. Not built yet: the login page
+ * shows no button and no route is registered.
+ */
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import type { Organization } from "../../store/organizations";
+
+export function ldapButton(_ctx: AppContext, _org: Organization | null, _next: string): string {
+  return "";
+}
+
+export function ldapRoutes(_app: FastifyInstance, _ctx: AppContext): void {}

@@ -7,6 +7,8 @@ import * as destinationFailures from "./migrations/004_destination_failures";
 import * as objectVersions from "./migrations/005_object_versions";
 import * as queryRuns from "./migrations/006_query_runs";
 import * as resultChunkLocation from "./migrations/007_result_chunk_location";
+import * as reports from "./migrations/008_reports";
+import * as samlAssertions from "./migrations/009_saml_assertions";
 
 /** Migrations in order. Each gets the dialect so one file serves SQLite and PostgreSQL. */
 const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) => Promise<void>> =
@@ -18,6 +20,8 @@ const steps: Record<string, (db: Kysely<unknown>, dialect: Database["dialect"]) 
     "005_object_versions": objectVersions.up,
     "006_query_runs": queryRuns.up,
     "007_result_chunk_location": resultChunkLocation.up,
+    "008_reports": reports.up,
+    "009_saml_assertions": samlAssertions.up,
   };
 
 /**

@@ -310,6 +310,57 @@ export interface EndedSessionsTable {
   keep_until: Timestamp;
 }
 
+/** A scheduled report of a dashboard or a query visualization (reports/, migration 008). */
+export interface ReportSubscriptionsTable {
+  id: Id;
+  org_id: number;
+  /** The owner: the report runs with this user's rights. */
+  user_id: number;
+  dashboard_id: number | null;
+  query_id: number | null;
+  visualization_id: number | null;
+  name: string;
+  /** JSON: a query schedule {interval, time, day_of_week, until}. */
+  schedule: Json;
+  /** "png", "pdf", "csv", "xlsx" or "link". */
+  format: string;
+  /** JSON: {emails: string[], destination_ids: number[]}. */
+  recipients: Json;
+  parameters: Json;
+  skip_if_empty: Bool;
+  only_if_changed: Bool;
+  active: Bool;
+  last_scheduled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One sending of a report subscription (reports/). */
+export interface ReportRunsTable {
+  id: Id;
+  org_id: number;
+  subscription_id: number;
+  /** "queued", "running", "sent", "skipped" or "failed". */
+  status: string;
+  /** "schedule" or "manual". */
+  trigger: string;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  duration_ms: number | null;
+  /** JSON list of the recipients' descriptions. */
+  recipients: Json;
+  error: string | null;
+  /** JSON list of {widget_id, name, state, error?}. */
+  widgets: Json;
+  /** JSON: widget id -> {result_id} or {error}: the pinned results, null until the queries ran. */
+  results: Json | null;
+  /** Digest of the pinned results' data (only_if_changed). */
+  digest: string | null;
+  thumbnail: Buffer | null;
+  attempts: number;
+  claimed_at: Timestamp | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -336,4 +387,6 @@ export interface DB {
   query_snippets: QuerySnippetsTable;
   server_state: ServerStateTable;
   ended_sessions: EndedSessionsTable;
+  report_subscriptions: ReportSubscriptionsTable;
+  report_runs: ReportRunsTable;
 }

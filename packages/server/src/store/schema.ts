@@ -359,6 +359,8 @@ export interface ReportRunsTable {
   thumbnail: Buffer | null;
   attempts: number;
   claimed_at: Timestamp | null;
+  /** The nonce of the one print token still usable; cleared when used. */
+  print_nonce: string | null;
 }
 
 export interface DB {

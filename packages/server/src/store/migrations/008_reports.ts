@@ -70,6 +70,8 @@ export async function up(db: Kysely<unknown>, dialect: "sqlite" | "postgres"): P
     .addColumn("thumbnail", pg ? sql`bytea` : sql`blob`)
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("claimed_at", "text")
+    // The nonce of the one print token that may still be used (cleared when it is).
+    .addColumn("print_nonce", "text")
     .execute();
   await db.schema
     .createIndex("report_runs_subscription_id")

@@ -102,6 +102,8 @@ export interface Config {
   metricsPort: number | null;
   /** Versions kept per query or dashboard (oldest pruned, never the current one); 0 keeps all. */
   versionsPerObject: number;
+  /** SIGHTLINE_UPLOAD_MAX_BYTES: the largest file an admin may upload to a data source. */
+  uploadMaxBytes: number;
   /** Single sign-on methods read from the environment (docs/single-sign-on.md). */
   oidc: OidcConfig;
   google: GoogleConfig;
@@ -384,6 +386,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? int(env, "SIGHTLINE_METRICS_PORT", 0, 1, 65535)
       : null,
     versionsPerObject: int(env, "SIGHTLINE_VERSIONS_PER_OBJECT", 0, 0),
+    uploadMaxBytes: int(env, "SIGHTLINE_UPLOAD_MAX_BYTES", 100 * 1024 * 1024, 1),
     oidc: oidcConfig(env),
     google: googleConfig(env),
     ldap: ldapConfig(env),

@@ -5,7 +5,7 @@ import { createOutboundClient } from "../outbound/client";
 import { countScheduleFailure, linkLatestResult } from "../results/cache";
 import type { ResultLimits } from "../results/limits";
 import { writeResult, type ResultMeta } from "../results/resultStore";
-import { forbiddenPaths, runnerCacheDir } from "../runners/ownPaths";
+import { forbiddenPaths, runnerCacheDir, uploadsFolder } from "../runners/ownPaths";
 import { getRunner } from "../runners/registry";
 import { QueryCancelledError, QueryTimeoutError } from "../runners/types";
 import { queryTimeoutMs, readDataSourceOptions } from "../services/dataSourceOptions";
@@ -123,6 +123,7 @@ export function jobProcessor(deps: RunJobDeps): JobProcessor {
           : null,
         queueRedisUrl: deps.config.redisUrl,
         cacheDir: runnerCacheDir(deps.config),
+        uploadsDir: uploadsFolder(deps.config, data.dataSourceId),
         outbound,
         results: principalResults(deps.db, principal ?? null),
       });

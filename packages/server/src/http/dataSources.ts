@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
 import { dataSourceActionRoutes } from "./dataSources/actionRoutes";
 import { dataSourceDocumentRoutes } from "./dataSources/documentRoutes";
+import { dataSourceFileRoutes } from "./dataSources/fileRoutes";
 import { dataSourceLazySchemaRoutes } from "./dataSources/lazySchemaRoutes";
 import { dataSourceListRoutes } from "./dataSources/listRoutes";
 import { dataSourceSchemaRoutes } from "./dataSources/schemaRoutes";
@@ -17,4 +18,5 @@ export async function dataSourceRoutes(app: FastifyInstance, ctx: AppContext): P
   dataSourceSchemaRoutes(app, ctx, support);
   dataSourceActionRoutes(app, ctx, support);
   dataSourceLazySchemaRoutes(app, ctx, support);
+  await dataSourceFileRoutes(app, ctx, support);
 }

@@ -73,8 +73,14 @@ function maxBytes(options: DataSourceOptions): number {
   );
 }
 
-/** A fresh in-memory DuckDB that may read only `files`, and nothing else, for good. */
-async function sandboxedDuckdb(files: string[]): Promise<{
+/**
+ * A fresh in-memory DuckDB that may read only `files` and the folders `directories` (given with
+ * a trailing slash), and nothing else, for good.
+ */
+export async function sandboxedDuckdb(
+  files: string[],
+  directories: string[] = [],
+): Promise<{
   instance: DuckDBInstance;
   connection: DuckDBConnection;
 }> {
@@ -86,7 +92,7 @@ async function sandboxedDuckdb(files: string[]): Promise<{
   try {
     const connection = await instance.connect();
     await connection.run("SET temp_directory = ''");
-    await connection.run("SET allowed_directories = []");
+    await connection.run(`SET allowed_directories = ${sqlList(directories)}`);
     await connection.run(`SET allowed_paths = ${sqlList(files)}`);
     await connection.run("SET enable_external_access = false");
     await connection.run("SET lock_configuration = true");

@@ -12,6 +12,7 @@ import { cockroachRunner, redshiftRunner, timescaleRunner } from "./pgFamily";
 import { resultsRunner } from "./results";
 import { sqliteRunner } from "./sqlite";
 import type { Runner } from "./types";
+import { uploadsRunner } from "./uploads";
 
 /** Every data source type Sightline can query, by Redash type identifier. */
 export const runners: ReadonlyMap<string, Runner> = new Map(
@@ -34,6 +35,7 @@ export const runners: ReadonlyMap<string, Runner> = new Map(
     tidbRunner,
     csvRunner,
     excelRunner,
+    uploadsRunner,
   ].map((runner) => [runner.type, runner]),
 );
 

@@ -82,6 +82,11 @@ export interface RunContext {
   queueRedisUrl?: string | null;
   /** A folder of Sightline's own where runners keep downloads (files by URL); null: a temp folder. */
   cacheDir?: string | null;
+  /**
+   * The data source's own folder of uploaded files (the `uploads` type; runs and schema reads of
+   * one data source); null or absent where no data source is at hand (checks before saving).
+   */
+  uploadsDir?: string | null;
   /** The guarded HTTP client (JSON runner). */
   outbound: OutboundClient;
   /** The stored results the run's principal may read (the Query Results runner's input). */

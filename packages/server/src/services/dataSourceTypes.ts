@@ -1,7 +1,11 @@
 import type { AppContext } from "../context";
 import { isPostgresUrl } from "../store/database";
 import { createOutboundClient } from "../outbound/client";
-import { forbiddenPaths as ownForbiddenPaths, runnerCacheDir } from "../runners/ownPaths";
+import {
+  forbiddenPaths as ownForbiddenPaths,
+  runnerCacheDir,
+  uploadsFolder,
+} from "../runners/ownPaths";
 import { getRunner, listRunners } from "../runners/registry";
 import type { RunContext, Runner } from "../runners/types";
 
@@ -29,6 +33,7 @@ export function adminRunContext(
   ctx: AppContext,
   signal: AbortSignal,
   timeoutMs: number,
+  dataSourceId: number | null = null,
 ): RunContext {
   return {
     signal,
@@ -38,6 +43,7 @@ export function adminRunContext(
     metadataDatabaseUrl: metadataDatabaseUrl(ctx),
     queueRedisUrl: ctx.config.redisUrl,
     cacheDir: runnerCacheDir(ctx.config),
+    uploadsDir: dataSourceId === null ? null : uploadsFolder(ctx.config, dataSourceId),
     outbound: createOutboundClient({
       allowedRanges: ctx.config.outboundAllowedRanges,
       timeoutMs,

@@ -71,7 +71,7 @@ export function dataSourceActionRoutes(
       await refuseUnsafe(runner, options, ds.id);
       try {
         await withTimeout(TEST_TIMEOUT_MS, "Connection test timed out.", (signal) =>
-          runner.test(options, adminRunContext(ctx, signal, TEST_TIMEOUT_MS)),
+          runner.test(options, adminRunContext(ctx, signal, TEST_TIMEOUT_MS, ds.id)),
         );
         return { message: "success", ok: true };
       } catch (error) {

@@ -11,6 +11,8 @@ import {
 } from "../../policies";
 import { presentDataSourceBasic, presentDataSourceFull } from "../../presenters/dataSources";
 import { deleteDataSourceResultObjects } from "../../results";
+import { uploadsFolder } from "../../runners/ownPaths";
+import { removeUploads } from "../../runners/uploadFiles";
 import { readDataSourceOptions, writeDataSourceOptions } from "../../services/dataSourceOptions";
 import { findRunner } from "../../services/dataSourceTypes";
 import { recordEvent } from "../../services/events";
@@ -123,6 +125,7 @@ export function dataSourceDocumentRoutes(
       const ds = await load(request, org.id);
       await deleteDataSourceResultObjects(db, ds.id);
       await deleteDataSource(db, ds.id);
+      await removeUploads(uploadsFolder(ctx.config, ds.id));
       await recordEvent(db, {
         orgId: org.id,
         userId: identity.user.id,

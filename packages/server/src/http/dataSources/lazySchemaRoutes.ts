@@ -41,7 +41,7 @@ export function dataSourceLazySchemaRoutes(
     return {
       runner,
       run,
-      runContext: (signal: AbortSignal) => adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+      runContext: (signal: AbortSignal) => adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS, ds.id),
     };
   }
 

@@ -39,7 +39,7 @@ export function dataSourceSchemaRoutes(
           (signal) =>
             runner.getSchema(
               readDataSourceOptions(ctx, ds),
-              adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS),
+              adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS, ds.id),
             ),
         );
         const schema = sortSchema(tables);

@@ -149,7 +149,9 @@ export async function buildApp(
     const embed = pagePath.startsWith("/embed/");
     // The public dashboard page answers a wrong or withdrawn token itself (its not-found card):
     // the page is only the app's static shell, the API decides what the token opens.
-    const publicPage = pagePath.startsWith("/public/dashboards/");
+    // The report print page: its data route checks the renderer's one-time token itself.
+    const publicPage =
+      pagePath.startsWith("/public/dashboards/") || pagePath.startsWith("/reports/print/");
     const refused = identity.kind === "anonymous" || (identity.kind === "api_key" && !embed);
     if (refused && !publicPage) {
       return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);

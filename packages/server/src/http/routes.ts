@@ -17,6 +17,8 @@ import { eventRoutes } from "./events";
 import { groupRoutes } from "./groups";
 import { settingsRoutes } from "./settings";
 import { userRoutes } from "./users";
+import { reportRoutes } from "./reports";
+import { reportRunRoutes } from "./reportRuns";
 
 /** Every /api resource module, registered in one place. */
 export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -37,4 +39,6 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await queryResultRoutes(app, ctx);
   await jobRoutes(app, ctx);
   await adminRoutes(app, ctx);
+  await reportRoutes(app, ctx);
+  await reportRunRoutes(app, ctx);
 }

@@ -5,7 +5,15 @@
  */
 import type { RefusalReason } from "./justInTime";
 
-export type SignInError = RefusalReason | "remote_user_missing" | "remote_user_untrusted";
+export type SignInError =
+  | RefusalReason
+  | "remote_user_missing"
+  | "remote_user_untrusted"
+  | "oidc_state"
+  | "oidc_denied"
+  | "oidc_invalid"
+  | "oidc_unavailable"
+  | "google_domain";
 
 const MESSAGES: Record<SignInError, string> = {
   invalid_email: "Your sign-in did not give a valid e-mail address that may use Sightline.",
@@ -15,6 +23,14 @@ const MESSAGES: Record<SignInError, string> = {
     "The reverse proxy did not say who you are. Sign in through the proxy, or ask an administrator.",
   remote_user_untrusted:
     "Sign-in by reverse proxy is only accepted from the proxy itself. Ask an administrator.",
+  oidc_state:
+    "This sign-in was not started in this browser, was already used or took too long. Please try again.",
+  oidc_denied: "Your identity provider did not sign you in.",
+  oidc_invalid:
+    "Your identity provider's answer could not be verified, so you were not signed in. Ask an administrator if this happens again.",
+  oidc_unavailable:
+    "Your identity provider could not be reached. Try again later, or ask an administrator.",
+  google_domain: "Your Google account is not in a domain allowed to sign in to Sightline.",
 };
 
 export function signInErrorMessage(code: unknown): string | null {

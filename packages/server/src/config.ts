@@ -3,6 +3,7 @@ import path from "node:path";
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./results/limits";
 import { secretKeyWeakness } from "./auth/secretKey";
 import { DEFAULT_FAIRNESS, type FairnessLimits } from "./execution/fairness";
+import { reportsConfig, type ReportsConfig } from "./reports/config";
 import type { ResultsStorageConfig } from "./results/objectChunks";
 import { bool, ConfigError, int, list, optional, str, type Env } from "./configEnv";
 import {
@@ -20,6 +21,8 @@ import { samlConfig, type SamlConfig } from "./auth/providers/samlConfig";
  */
 export interface Config {
   mode: "embedded" | "scaled";
+  /** Scheduled reports' renderer (reports/config.ts). */
+  reports: ReportsConfig;
   port: number;
   host: string;
   dataDir: string;
@@ -317,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   return {
     mode,
+    reports: reportsConfig(env, port),
     port,
     host,
     dataDir,

@@ -210,6 +210,12 @@ export const routes: RouteObject[] = [
     HydrateFallback: PlainPageSkeleton,
     lazy: () => import("../features/dashboards/PublicDashboardPage").then(asComponent),
   },
+  // The report renderer's print view (issue 28): opened by the worker's browser with a run token.
+  {
+    path: "/reports/print/:runId",
+    HydrateFallback: () => null,
+    lazy: () => import("../features/reports/PrintReportPage").then(asComponent),
+  },
   {
     path: "/embed/query/:queryId/visualization/:visualizationId",
     HydrateFallback: PlainPageSkeleton,

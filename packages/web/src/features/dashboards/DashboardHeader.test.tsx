@@ -73,11 +73,11 @@ async function moreMenuItems(): Promise<string[]> {
 describe("dashboard header more-menu", () => {
   it("offers Unpublish on a published dashboard", async () => {
     renderHeader({});
-    expect(await moreMenuItems()).toEqual(["Edit", "Unpublish", "Archive"]);
+    expect(await moreMenuItems()).toEqual(["Edit", "Subscriptions", "Unpublish", "Archive"]);
   });
 
   it("hides Unpublish when publishing is disabled by configuration", async () => {
     renderHeader({ publishDisabled: true });
-    expect(await moreMenuItems()).toEqual(["Edit", "Archive"]);
+    expect(await moreMenuItems()).toEqual(["Edit", "Subscriptions", "Archive"]);
   });
 });

@@ -19,6 +19,7 @@ import { usePageTitle } from "../../components/usePageTitle";
 import { FavoriteToggle } from "../../components/listPage/FavoriteToggle";
 import { refreshChoices } from "./refreshInterval";
 import { ShareDashboardDialog, shareButtonShown } from "./ShareDashboardDialog";
+import { SubscriptionsDrawer } from "../reports/SubscriptionsDrawer";
 import type { SaveStatus } from "./useLayoutSaver";
 import styles from "./DashboardPage.module.css";
 import { UserAvatar } from "../../components/UserAvatar";
@@ -166,6 +167,7 @@ function ViewControls(props: DashboardHeaderProps) {
   const { dashboard } = props;
   const [managingPermissions, setManagingPermissions] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const [subscriptions, setSubscriptions] = useState(false);
   // An archived dashboard keeps its history, to read (issue 29).
   if (dashboard.is_archived) {
     return props.onVersionHistory ? (
@@ -188,6 +190,8 @@ function ViewControls(props: DashboardHeaderProps) {
   const moreItems: NonNullable<MenuProps["items"]> = [];
   if (props.canEdit) moreItems.push({ key: "edit", label: "Edit" });
   if (props.onVersionHistory) moreItems.push({ key: "versionHistory", label: "Version History" });
+  // Scheduled reports of the dashboard (issue 28).
+  moreItems.push({ key: "subscriptions", label: "Subscriptions" });
   if (props.canManagePermissions) {
     moreItems.push({ key: "permissions", label: "Manage Permissions" });
   }
@@ -198,6 +202,7 @@ function ViewControls(props: DashboardHeaderProps) {
   const onMore: MenuProps["onClick"] = ({ key }) => {
     if (key === "edit") props.onEdit();
     if (key === "versionHistory") props.onVersionHistory?.();
+    if (key === "subscriptions") setSubscriptions(true);
     if (key === "permissions") setManagingPermissions(true);
     if (key === "unpublish") props.onSave({ is_draft: true });
     if (key === "archive") {
@@ -271,6 +276,9 @@ function ViewControls(props: DashboardHeaderProps) {
           onClose={() => setSharing(false)}
           onChange={props.onPublicUrlChange}
         />
+      )}
+      {subscriptions && (
+        <SubscriptionsDrawer dashboard={dashboard} onClose={() => setSubscriptions(false)} />
       )}
       {managingPermissions && (
         <PermissionsDialog

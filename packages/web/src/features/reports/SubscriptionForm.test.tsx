@@ -1,0 +1,110 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SessionGate } from "../../app/session";
+import { stubMatchMedia } from "../../testing/matchMedia";
+import { SubscriptionForm } from "./SubscriptionForm";
+import { NAME_REQUIRED, RECIPIENTS_REQUIRED, newSubscriptionValues } from "./subscriptionForm";
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+
+beforeEach(() => {
+  stubMatchMedia();
+  // The server is not part of this test: a fake fetch answers the session and destinations.
+  vi.stubGlobal("fetch", async (url: string) => {
+    if (url.startsWith("/api/session"))
+      return json({
+        user: { id: 1, name: "Ann", email: "ann@example.com", permissions: [] },
+        messages: [],
+        org_slug: "default",
+        client_config: { queryRefreshIntervals: [3600, 86400, 604800] },
+      });
+    if (url.startsWith("/api/destinations"))
+      return json([{ id: 4, name: "Sales channel", type: "slack", icon: "" }]);
+    return new Response("{}", { status: 404 });
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderForm(onSave = vi.fn(), saveError: string | null = null) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <SessionGate>
+        <SubscriptionForm
+          initial={newSubscriptionValues("Sales", {}, (t) => t, "ann@example.com")}
+          parameters={[]}
+          saving={false}
+          saveError={saveError}
+          onSave={onSave}
+          onCancel={() => undefined}
+        />
+      </SessionGate>
+    </QueryClientProvider>,
+  );
+  return onSave;
+}
+
+/** The remove crosses of the address tags. */
+const closeIcons = () =>
+  Array.from(
+    screen.getByTestId("subscription-emails").querySelectorAll<HTMLElement>(".ant-tag-close-icon"),
+  );
+
+describe("subscription form", () => {
+  it("shows the schedule in words and the format choices", async () => {
+    renderForm();
+    const text = await screen.findByTestId("subscription-schedule-text");
+    expect(text.textContent).toMatch(/^Every day at \d\d:\d\d$/);
+    for (const label of ["PNG image", "PDF", "CSV", "XLSX", "Link only"])
+      expect(screen.getByText(label)).toBeTruthy();
+    expect(screen.getByText("Skip when every widget is empty")).toBeTruthy();
+    expect(screen.getByText("Send only when the numbers changed")).toBeTruthy();
+  });
+
+  it("refuses to save without a name or recipient, with readable messages", async () => {
+    const onSave = renderForm();
+    fireEvent.change(await screen.findByLabelText("Name"), { target: { value: " " } });
+    // The author's address, removed.
+    fireEvent.click(closeIcons()[0]);
+    fireEvent.click(screen.getByTestId("subscription-save"));
+    await screen.findByText(NAME_REQUIRED);
+    expect(screen.getByText(RECIPIENTS_REQUIRED)).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText("Name"), { target: { value: "Weekly sales" } });
+    await waitFor(() => expect(screen.queryByText(NAME_REQUIRED)).toBeNull());
+  });
+
+  it("names a bad address, and saves once it is fixed", async () => {
+    const onSave = renderForm();
+    const emails = (await screen.findByTestId("subscription-emails")).querySelector("input")!;
+    fireEvent.change(emails, { target: { value: "bob" } });
+    fireEvent.keyDown(emails, { key: "Enter", keyCode: 13 });
+    fireEvent.click(screen.getByTestId("subscription-save"));
+    await screen.findByText('"bob" is not a valid e-mail address.');
+    expect(onSave).not.toHaveBeenCalled();
+
+    const closes = closeIcons();
+    expect(closes).toHaveLength(2);
+    fireEvent.click(closes[1]);
+    fireEvent.click(screen.getByTestId("subscription-save"));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(onSave.mock.calls[0][0]).toMatchObject({
+      name: "Sales report",
+      emails: ["ann@example.com"],
+      format: "png",
+    });
+  });
+
+  it("shows the server's refusal", async () => {
+    renderForm(vi.fn(), "Destination 9 does not exist.");
+    expect(await screen.findByText("Destination 9 does not exist.")).toBeTruthy();
+  });
+});

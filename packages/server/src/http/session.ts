@@ -47,7 +47,7 @@ export function clientConfig(
     dashboardRefreshIntervals: DEFAULT_DASHBOARD_REFRESH_INTERVALS,
     queryRefreshIntervals: DEFAULT_QUERY_REFRESH_INTERVALS,
     googleLoginEnabled: false,
-    ldapLoginEnabled: false,
+    ldapLoginEnabled: ctx.config.ldap.enabled,
     pageSize: DEFAULT_PAGE_SIZE,
     pageSizeOptions: DEFAULT_PAGE_SIZE_OPTIONS,
     tableCellMaxJSONSize: DEFAULT_TABLE_CELL_MAX_JSON_SIZE,

@@ -7,6 +7,16 @@ export interface Mail {
   /** At least one of text and html. */
   text?: string;
   html?: string;
+  /** Files, and images the HTML shows inline by `cid:` (scheduled reports). */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType?: string;
+  /** Set for an image the HTML shows as `<img src="cid:...">`. */
+  cid?: string;
 }
 
 /** Sends mail over SMTP. "Configured" means a default sender is set (as Redash). */

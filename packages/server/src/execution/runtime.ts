@@ -13,6 +13,7 @@ import { measuredJobs } from "../metrics/jobs";
 import { localLeader, Scheduler } from "./scheduler";
 import { createExecutionService } from "./service";
 import type { ExecutionService, JobData } from "./types";
+import { startReportWorker, type ReportWorker } from "../reports/startWorker";
 
 export interface ExecutionDeps {
   config: Config;
@@ -72,6 +73,9 @@ export async function startExecution(
       config.workerConcurrency,
     );
   }
+  // Scheduled reports render in the worker, on a queue of their own (reports/worker.ts).
+  let reports: ReportWorker | null = null;
+  if (parts.worker) reports = startReportWorker({ ...deps, execution: service });
   let scheduler: Scheduler | null = null;
   if (parts.scheduler) {
     scheduler = new Scheduler({
@@ -89,6 +93,7 @@ export async function startExecution(
     service,
     async close() {
       await scheduler?.stop();
+      await reports?.stop();
       await service.close();
       await alerts?.idle();
     },

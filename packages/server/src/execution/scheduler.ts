@@ -6,6 +6,7 @@ import {
   savedParameterValues,
   type ParameterDefinition,
 } from "@sightline/core";
+import { enqueueDueReports } from "../reports/schedule";
 import { sweepAdHocRuns } from "../store/queryRuns";
 import type { DB } from "../store/schema";
 import { bool, parseJson } from "../store/values";
@@ -72,6 +73,10 @@ export class Scheduler {
       if (!(await this.options.leader.acquire())) return;
       const now = new Date();
       await this.refreshOutdated(now);
+      // Scheduled reports, with the same schedule rules (reports/schedule.ts).
+      await enqueueDueReports(this.options.db, now).catch((error: unknown) =>
+        this.options.onError?.(error),
+      );
       if (this.passes % 120 === 0) await this.clearExpiredSchedules(now);
       if (this.passes % 20 === 0) {
         await purgeUnusedResults(this.options.db);

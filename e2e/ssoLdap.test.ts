@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { LDAP_USERS, startTestLdap } from "../packages/server/src/testing/ldapServer";
+import { BOTH_VIEWPORTS, PHONE, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+
+// Debian's slapd, started for this file (testing/ldapServer.ts); under CI a missing slapd fails.
+const LDAP = await startTestLdap();
+afterAll(() => LDAP?.stop());
+
+describe.skipIf(!LDAP)("LDAP login in the browser", () => {
+  const app = useBrowserApp({ env: LDAP?.env ?? {} });
+  const people = { desktop: LDAP_USERS.ada, phone: LDAP_USERS.grace };
+
+  for (const { name, viewport } of BOTH_VIEWPORTS) {
+    it(`signs in from the login page's LDAP/SSO Login button through the LDAP form (${name})`, async () => {
+      const person = people[name];
+      const { page, context } = await app.open(viewport);
+      await page.goto("/login?next=%2Fqueries");
+      await screenshot(page, `ldap-login-button-${name}`);
+      await page.click("text=LDAP/SSO Login");
+      await page.waitForURL((url) => url.pathname === "/ldap/login");
+      expect(new URL(page.url()).searchParams.get("next")).toBe("/queries");
+      await expect
+        .poll(() => page.textContent("label[for=username]"))
+        .toBe("LDAP/AD/SSO username:");
+      await page.fill("#username", person.uid);
+      await page.fill("#password", person.password);
+      await screenshot(page, `ldap-form-${name}`);
+      await page.click("button[type=submit]");
+      await page.waitForURL((url) => url.pathname === "/queries");
+      const session = await (await page.request.get("/api/session")).json();
+      expect(session.user.email).toBe(person.mail!.toLowerCase());
+      expect(session.user.name).toBe(person.displayName);
+      await context.close();
+    });
+  }
+
+  it("shows the form again with a message for a wrong password", async () => {
+    const { page, context } = await app.open(PHONE);
+    await page.goto("/ldap/login");
+    await page.fill("#username", "ada");
+    await page.fill("#password", "not her password");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.textContent(".alert")).toBe("Wrong username or password.");
+    expect(await page.inputValue("#username")).toBe("ada");
+    expect(await page.inputValue("#password")).toBe("");
+    await screenshot(page, "ldap-form-refused-phone");
+    const session = await page.request.get("/api/session");
+    expect(session.status()).not.toBe(200);
+    await context.close();
+  });
+});

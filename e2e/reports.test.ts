@@ -1,0 +1,267 @@
+// Scheduled reports in the browser (issue 28): a subscription created from the dashboard's menu,
+// Send now with its outcome, the run in the history; and the print page the renderer
+// photographs, opened with a real run's token, saying each widget's state. Desktop and phone
+// screenshots of the drawer, and the print page at its 1200 px.
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { PHONE, animationsSettled, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { addTextboxWidget, addVisualizationWidget, createDashboard } from "./fixtures/dashboards";
+import { demoDashboardId, demoDataSourceId } from "./fixtures/demo";
+import { pollFor } from "./fixtures/poll";
+import { createQuery, runQueryToEnd } from "./fixtures/queries";
+import { ADMIN } from "../packages/server/src/testing/httpClient";
+import { issuePrintToken } from "../packages/server/src/reports/printToken";
+import { findSubscription, insertRun, updateRun } from "../packages/server/src/reports/store";
+
+vi.setConfig({ testTimeout: 150_000 });
+const poll = pollFor(30_000);
+
+/** What the print page leaves for the renderer. */
+type ReportWindow = Window & {
+  __reportWidgets?: { widget_id: number; name: string; state: string; error: string | null }[];
+};
+
+interface Widget {
+  id: number;
+  visualization?: { id: number; type: string; query: { id: number } };
+}
+
+describe("scheduled reports in the browser", () => {
+  const app = useBrowserApp();
+  let board: { id: number; slug: string };
+  /** Widget ids by role. */
+  const ids = { chart: 0, counter: 0, empty: 0, failing: 0, text: 0 };
+  /** Query ids of the widgets that get a pinned result. */
+  const queries = { chart: 0, counter: 0, empty: 0 };
+
+  beforeAll(async () => {
+    const sourceId = await demoDataSourceId(app.api);
+    const demo = await app.api.get<{ widgets: Widget[] }>(
+      `/api/dashboards/${await demoDashboardId(app.api)}`,
+    );
+    const demoVis = (type: string) => {
+      const widget = demo.body.widgets.find((w) => w.visualization?.type === type);
+      if (!widget) throw new Error(`no ${type} widget on the Demo dashboard`);
+      return widget.visualization!;
+    };
+    board = await createDashboard(app.api, "Weekly shop report", { published: true });
+    const chart = demoVis("CHART");
+    const counter = demoVis("COUNTER");
+    queries.chart = chart.query.id;
+    queries.counter = counter.query.id;
+    ids.chart = await addVisualizationWidget(app.api, board.id, chart.id, {
+      position: { col: 0, row: 0, sizeX: 4, sizeY: 8 },
+    });
+    ids.counter = await addVisualizationWidget(app.api, board.id, counter.id, {
+      position: { col: 4, row: 0, sizeX: 2, sizeY: 8 },
+    });
+    const empty = await createQuery(app.api, {
+      name: "Returns this week",
+      sql: "select id as order_id, ordered_at from orders where 1 = 0",
+      dataSourceId: sourceId,
+      published: true,
+    });
+    queries.empty = empty.id;
+    ids.empty = await addVisualizationWidget(app.api, board.id, empty.visualizations[0].id, {
+      position: { col: 0, row: 8, sizeX: 3, sizeY: 6 },
+    });
+    const failing = await createQuery(app.api, {
+      name: "Refunds",
+      sql: "select * from refunds_table_that_is_gone",
+      dataSourceId: sourceId,
+      published: true,
+    });
+    ids.failing = await addVisualizationWidget(app.api, board.id, failing.visualizations[0].id, {
+      position: { col: 3, row: 8, sizeX: 3, sizeY: 6 },
+    });
+    ids.text = await addTextboxWidget(app.api, board.id, "## Notes\nFigures are **net** of VAT.", {
+      position: { col: 0, row: 14, sizeX: 6, sizeY: 3 },
+    });
+    for (const id of Object.values(queries)) await runQueryToEnd(app.api, id);
+  }, 150_000);
+
+  async function openSubscriptions(page: Page) {
+    await page.goto(`/dashboards/${board.id}-${board.slug}`);
+    await page.getByTestId("dashboard-more").click();
+    await page.getByRole("menuitem", { name: "Subscriptions" }).click();
+    const drawer = page.getByTestId("subscriptions-drawer");
+    await drawer.waitFor();
+    await animationsSettled(page);
+    return drawer;
+  }
+
+  it("creates a subscription from the dashboard, sends it now and reads its run history", async () => {
+    const { context, page } = await app.openSignedIn();
+    const drawer = await openSubscriptions(page);
+    await drawer.getByTestId("subscriptions-empty").waitFor();
+
+    await drawer.getByTestId("subscription-new").click();
+    const form = drawer.getByTestId("subscription-form");
+    await form.waitFor();
+    const name = form.getByLabel("Name");
+    await name.fill("");
+    const emails = form.getByTestId("subscription-emails").locator("input");
+    await emails.fill("not-an-address");
+    await emails.press("Enter");
+    await form.getByTestId("subscription-save").click();
+    await poll(() => form.textContent()).toContain("Give the subscription a name.");
+    expect(await form.textContent()).toContain('"not-an-address" is not a valid e-mail address.');
+    await screenshot(page, "reports-form-errors-desktop", { fullPage: false });
+
+    // Fixed: a name, the bad address removed, a second address; a PDF.
+    await name.fill("Monday numbers");
+    await form
+      .getByTestId("subscription-emails")
+      .locator(".ant-tag", { hasText: "not-an-address" })
+      .locator(".ant-tag-close-icon")
+      .click();
+    await emails.fill("sales@example.com");
+    await emails.press("Enter");
+    await form.getByText("PDF", { exact: true }).click();
+    await form.getByText("Skip when every widget is empty").click();
+    await form.getByTestId("subscription-save").click();
+
+    const item = drawer.getByTestId("subscription-item");
+    await poll(() => item.count()).toBe(1);
+    expect(await item.getByTestId("subscription-name").textContent()).toBe("Monday numbers");
+    expect(await item.getByTestId("subscription-schedule").textContent()).toMatch(
+      /^Every day at \d\d:\d\d$/,
+    );
+    expect(await item.getByTestId("subscription-recipients").textContent()).toBe(
+      `To: ${ADMIN.email}, sales@example.com`,
+    );
+    const saved = await app.api.get<{ format: string; skip_if_empty: boolean }[]>(
+      `/api/dashboards/${board.id}/subscriptions`,
+    );
+    expect(saved.body).toMatchObject([{ format: "pdf", skip_if_empty: true }]);
+    await screenshot(page, "reports-subscriptions-desktop", { fullPage: false });
+
+    // Send now: the run's outcome shows, followed until the worker is done with it.
+    await item.getByTestId("subscription-send").click();
+    const outcome = item.getByTestId("send-outcome");
+    await outcome.waitFor();
+    expect(["queued", "running", "sent", "skipped", "failed"]).toContain(
+      await outcome.getAttribute("data-status"),
+    );
+    await screenshot(page, "reports-send-now-desktop", { fullPage: false });
+
+    await item.getByTestId("subscription-history").click();
+    const history = drawer.getByTestId("run-history");
+    await history.waitFor();
+    const rows = history.locator("tbody tr.ant-table-row");
+    await poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("Send now");
+    expect(await rows.first().getByTestId("run-status").textContent()).toMatch(
+      /Queued|Running|Sent|Skipped|Failed/,
+    );
+    await screenshot(page, "reports-history-desktop", { fullPage: false });
+    await context.close();
+  });
+
+  it("shows the drawer and its form at phone size", async () => {
+    const { context, page } = await app.openSignedIn(PHONE);
+    const drawer = await openSubscriptions(page);
+    await drawer.getByTestId("subscription-item").first().waitFor();
+    const box = await drawer.boundingBox();
+    expect(box?.width).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, "reports-subscriptions-phone", { fullPage: false });
+    await drawer.getByRole("button", { name: "Edit" }).first().click();
+    await drawer.getByTestId("subscription-form").waitFor();
+    await animationsSettled(page);
+    await screenshot(page, "reports-form-phone", { fullPage: false });
+    await context.close();
+  });
+
+  /** A finished run of a new subscription with the widgets' results pinned, and its token. */
+  async function pinnedRun(): Promise<{ runId: number; token: string }> {
+    const created = await app.api.post<{ id: number }>(
+      `/api/dashboards/${board.id}/subscriptions`,
+      {
+        name: "Print check",
+        recipients: { emails: ["print@example.com"], destination_ids: [] },
+        parameters: { country: "DE" },
+      },
+    );
+    expect(created.status, created.text).toBe(200);
+    const { db } = app.server.ctx.database;
+    const subscription = (await findSubscription(db, null, created.body.id))!;
+    const run = await insertRun(db, subscription, "manual");
+    const latest = async (queryId: number) =>
+      (await app.api.get<{ latest_query_data_id: number }>(`/api/queries/${queryId}`)).body
+        .latest_query_data_id;
+    // Taken out of the queue at once (no worker paints it), with the results a worker pins.
+    await updateRun(db, run.id, {
+      status: "running",
+      claimed_at: new Date().toISOString(),
+      results: {
+        [ids.chart]: { result_id: await latest(queries.chart) },
+        [ids.counter]: { result_id: await latest(queries.counter) },
+        [ids.empty]: { result_id: await latest(queries.empty) },
+        [ids.failing]: {
+          error: "Catalog Error: Table with name refunds_table_that_is_gone does not exist!",
+        },
+      },
+    });
+    const token = await issuePrintToken(db, app.server.ctx.keys.tokens, run.id, subscription);
+    return { runId: run.id, token };
+  }
+
+  it("paints the print page from a run's pinned results and says each widget's state", async () => {
+    const { runId, token } = await pinnedRun();
+    const { context, page } = await app.open({ width: 1200, height: 900 });
+    const runs: string[] = [];
+    page.on("request", (r) => {
+      if (/\/api\/(queries\/\d+\/results|query_results|jobs)/.test(r.url())) runs.push(r.url());
+    });
+    await page.goto(`/reports/print/${runId}?token=${encodeURIComponent(token)}`);
+    await page.waitForFunction(
+      () => document.documentElement.dataset.reportReady === "true",
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    const state = (id: number) =>
+      page.locator(`[data-report-widget="${id}"]`).getAttribute("data-report-state");
+    expect(await state(ids.chart)).toBe("painted");
+    expect(await state(ids.counter)).toBe("painted");
+    expect(await state(ids.empty)).toBe("empty");
+    expect(await state(ids.failing)).toBe("failed");
+    expect(await state(ids.text)).toBe("painted");
+    const reported = await page.evaluate(() => (window as ReportWindow).__reportWidgets);
+    expect(reported).toHaveLength(5);
+    expect(reported?.find((w) => w.widget_id === ids.failing)).toMatchObject({
+      state: "failed",
+      error: expect.stringContaining("refunds_table_that_is_gone"),
+    });
+    // The chart has drawn its canvas; no spinner, refresh button or menu in the picture.
+    const chartCanvas = page.locator(`[data-report-widget="${ids.chart}"] canvas`).first();
+    expect((await chartCanvas.boundingBox())?.width).toBeGreaterThan(200);
+    expect(await page.locator(".ant-spin").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Refresh" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Widget menu" }).count()).toBe(0);
+    expect(await page.locator("header").textContent()).toContain("country: DE");
+    expect(await page.locator("header").textContent()).toMatch(/Data (as of|from) \d{4}-\d\d-\d\d/);
+    expect(await page.getByTestId("dashboard-title").textContent()).toBe("Weekly shop report");
+    expect(await page.locator(`[data-report-widget="${ids.failing}"]`).textContent()).toContain(
+      "refunds_table_that_is_gone",
+    );
+    // Nothing ran: the page read only the pinned results.
+    expect(runs).toEqual([]);
+    const width = await page.getByTestId("report-print").evaluate((el) => el.clientWidth);
+    expect(width).toBe(1200);
+    await screenshot(page, "reports-print-page");
+
+    // The token is single-use: opened again, the page says so and is still ready, with no widgets.
+    const again = await context.newPage();
+    await again.goto(`/reports/print/${runId}?token=${encodeURIComponent(token)}`);
+    await again.waitForFunction(() => document.documentElement.dataset.reportReady === "true");
+    expect(await again.getByTestId("report-print-error").textContent()).toContain(
+      "This report's link has expired or is not valid.",
+    );
+    expect(await again.evaluate(() => (window as ReportWindow).__reportWidgets)).toEqual([]);
+    await screenshot(again, "reports-print-refused");
+    await context.close();
+  });
+});

@@ -100,7 +100,7 @@ describe.each(DATABASES)("uploaded files through the API on %s", (store) => {
     expect(again.body).toMatchObject({ replaced: true });
     const list = await admin.get(`/api/data_sources/${id}/files`);
     expect(list.body.files).toHaveLength(1);
-    expect(list.body.files[0]).toMatchObject({ name: "sales.csv", size: 40 });
+    expect(list.body.files[0]).toMatchObject({ name: "sales.csv", size: 40, table: "sales" });
     expect(Date.parse(list.body.files[0].modified)).toBeGreaterThan(Date.now() - 60_000);
 
     const data = await rowsOf(

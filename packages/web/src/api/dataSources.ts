@@ -75,3 +75,29 @@ export function getDataSourceSchema(
 ): Promise<{ schema?: RawSchemaTable[]; job?: Job }> {
   return http.get(`api/data_sources/${id}/schema`, { refresh: refresh || undefined });
 }
+
+// --- Uploaded files (data sources of the type "uploads"; upload itself: api/fileUploads.ts) ---
+
+export interface UploadedFile {
+  name: string;
+  size: number;
+  /** ISO 8601. */
+  modified: string;
+}
+
+export interface UploadedFiles {
+  /** Each with the table it is queried as. */
+  files: (UploadedFile & { table: string })[];
+  /** The largest file the server takes, bytes. */
+  max_bytes: number;
+  /** The extensions it takes (".csv", …). */
+  extensions: string[];
+}
+
+export function listDataSourceFiles(id: number): Promise<UploadedFiles> {
+  return http.get<UploadedFiles>(`api/data_sources/${id}/files`);
+}
+
+export function deleteDataSourceFile(id: number, name: string): Promise<unknown> {
+  return http.delete(`api/data_sources/${id}/files/${encodeURIComponent(name)}`);
+}

@@ -13,6 +13,7 @@ import { uploadsFolder } from "../../runners/ownPaths";
 import {
   checkUploadName,
   listUploads,
+  tableNames,
   UPLOAD_EXTENSIONS,
   UploadNameError,
   type UploadedFile,
@@ -25,9 +26,13 @@ import type { DataSourceSupport, Params } from "./support";
 
 const tags = ["data sources"];
 const uploadedFile = S.complete({ name: S.str, size: S.int, modified: S.timestamp }, "A file");
+const listedFile = S.complete(
+  { name: S.str, size: S.int, modified: S.timestamp, table: S.str },
+  "A file, and the table it is queried as",
+);
 const fileList = S.complete(
   {
-    files: S.array(uploadedFile),
+    files: S.array(listedFile),
     max_bytes: { ...S.int, description: "The largest file an upload may be" },
     extensions: S.array(S.str, "The file name extensions an upload may have"),
   },
@@ -123,8 +128,10 @@ export async function dataSourceFileRoutes(
       { schema: docs.list },
       async (request) => {
         const { folder } = await uploadsSource(request);
+        const files = await listUploads(folder);
+        const tables = tableNames(files);
         return {
-          files: await listUploads(folder),
+          files: files.map((file) => ({ ...file, table: tables.get(file.name)! })),
           max_bytes: maxBytes,
           extensions: UPLOAD_EXTENSIONS,
         };

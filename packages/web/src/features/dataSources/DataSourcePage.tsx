@@ -24,6 +24,8 @@ import { usePageTitle } from "../../components/usePageTitle";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { saveErrorMessage } from "../users/messages";
 import { refusedTest, testNotice } from "./connectionTest";
+import { DataSourceFiles } from "./DataSourceFiles";
+import { UPLOADS_TYPE } from "./fileUploadState";
 import { setupLink } from "./setupLinks";
 import { TypeLogo } from "./typeLogos";
 import styles from "./dataSources.module.css";
@@ -52,7 +54,10 @@ export default function DataSourcePage() {
   else {
     const type = types.data.find((t) => t.type === source.data.type);
     body = type ? (
-      <EditForm key={source.data.id} id={id} source={source.data} type={type} />
+      <>
+        <EditForm key={source.data.id} id={id} source={source.data} type={type} />
+        {type.type === UPLOADS_TYPE && <DataSourceFiles id={id} />}
+      </>
     ) : (
       <ErrorScreen error={{ status: 404 }} />
     );

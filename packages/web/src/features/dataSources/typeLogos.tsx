@@ -25,6 +25,7 @@ const MARKS: Record<string, Mark> = {
   tidb: { label: "Ti", color: "#e30c34" },
   csv: { label: "CSV", color: "#237a57" },
   excel: { label: "XLS", color: "#1d6f42" },
+  uploads: { label: "Up", color: "#4a5568" },
 };
 
 /** A color for an unknown type, stable per type name. */

@@ -22,6 +22,7 @@ describe("runner registry", () => {
       ["sqlite", "SQLite"],
       ["tidb", "TiDB"],
       ["timescaledb", "TimescaleDB"],
+      ["uploads", "Uploaded files"],
     ]);
     expect(getRunner("nope")).toBeUndefined();
   });

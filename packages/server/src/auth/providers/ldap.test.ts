@@ -9,6 +9,8 @@ import { ConfigError, loadConfig } from "../../config";
 import { createServer } from "../../server";
 import { findUserByEmail } from "../../store/users";
 import { freePort } from "../../testing/processes";
+import { addUser, signIn } from "../../testing/signedIn";
+import { findOrgBySlug } from "../../store/organizations";
 import { metadataDatabases } from "../../testing/services";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
@@ -456,6 +458,57 @@ describe.each(DATABASES)("LDAP login switched off or unreachable on %s", (db) =>
       );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+});
+
+describe.skipIf(!LDAP)("LDAP test sign-in before LDAP login is switched on", () => {
+  let server: TestServer;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    const { SIGHTLINE_LDAP_LOGIN_ENABLED: _on, ...settings } = LDAP!.env;
+    server = await startTestServer("sqlite", settings);
+    admin = await setUpAndLogin(server.url);
+  });
+  afterAll(() => server?.close());
+
+  it("lets an admin try the settings while the login is still off", async () => {
+    expect((await new TestClient(server.url).get("/ldap/login")).status).toBe(404);
+    expect((await admin.get<string>("/login")).status).toBe(302);
+    const form = await admin.get<string>("/ldap/login?test=1");
+    expect(form.status).toBe(200);
+    expect(form.text).toContain("Test LDAP sign-in");
+    expect(form.text).toContain('action="/ldap/login?test=1"');
+    const res = await ldapLogin(admin, "ada", ada.password, "?test=1");
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("Ada.Lovelace@example.com");
+    expect(res.text).toContain("analysts");
+    expect(await findUserByEmail(server.ctx.database.db, 1, "ada.lovelace@example.com")).toBeNull();
+    expect((await signedIn(admin))?.email).toBe(ADMIN.email);
+  });
+
+  it("is not for a signed-in user who is not an admin", async () => {
+    const org = await findOrgBySlug(server.ctx.database.db, "default");
+    await addUser(server, org!, "reader@example.com");
+    const reader = await signIn(server, "reader@example.com");
+    const page = await reader.get<{ message: string }>("/ldap/login?test=1");
+    expect(page.status).toBe(403);
+    expect(page.body.message).toBe("Only an admin can test LDAP sign-in.");
+    expect((await ldapLogin(reader, "ada", ada.password, "?test=1")).status).toBe(403);
+  });
+
+  it("says what is missing when LDAP is not configured at all", async () => {
+    const bare = await startTestServer("sqlite");
+    try {
+      const bareAdmin = await setUpAndLogin(bare.url);
+      const res = await bareAdmin.get<{ message: string }>("/ldap/login?test=1");
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe(
+        "LDAP is not configured: set SIGHTLINE_LDAP_URL and SIGHTLINE_LDAP_SEARCH_DN.",
+      );
+    } finally {
+      await bare.close();
+    }
   });
 });
 

@@ -62,8 +62,8 @@ describe.skipIf(!HAS_CHROMIUM)("report renderer", () => {
     expect(out.text).not.toContain("waiting");
     expect(out.file!.subarray(1, 4).toString()).toBe("PNG");
     expect(out.file!.length).toBeGreaterThan(10_000);
-    // Full page: taller than the 800 px viewport (40 table rows).
-    expect(out.file!.readUInt32BE(20)).toBeGreaterThan(800);
+    // Full page: taller than the 600 px viewport (40 table rows).
+    expect(out.file!.readUInt32BE(20)).toBeGreaterThan(600);
     expect(out.file!.readUInt32BE(16)).toBe(1200);
     expect(out.thumbnail.readUInt32BE(16)).toBe(300);
     expect(out.thumbnail.length).toBeLessThan(out.file!.length);

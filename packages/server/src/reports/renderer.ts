@@ -63,6 +63,16 @@ export interface RendererStats {
   browsersStarted: number;
 }
 
+/** What the page functions read in the browser (the server is compiled without the DOM types). */
+interface BrowserGlobals {
+  document: {
+    documentElement: { dataset: Record<string, string | undefined> };
+    body: { innerText: string };
+    getElementById(id: string): { complete?: boolean } | null;
+  };
+  __reportWidgets?: unknown;
+}
+
 const THUMBNAIL_WIDTH = 300;
 const THUMBNAIL_MAX_SOURCE_HEIGHT = 900;
 
@@ -115,7 +125,7 @@ export class ReportRenderer {
     const deadline = started + request.budgetMs;
     const browser = await this.launch();
     const context = await browser.newContext({
-      viewport: { width: PRINT_WIDTH, height: 800 },
+      viewport: { width: PRINT_WIDTH, height: 600 },
       deviceScaleFactor: 1,
       colorScheme: "light",
     });
@@ -130,23 +140,32 @@ export class ReportRenderer {
         throw new RenderError(`The report page did not open: ${firstLine(error)}`);
       }
       let ready = true;
+      let waitError = "";
       try {
         await page.waitForFunction(
-          "document.documentElement.dataset.reportReady === 'true'",
+          () =>
+            (globalThis as unknown as BrowserGlobals).document.documentElement.dataset
+              .reportReady === "true",
           null,
           { timeout: Math.max(500, deadline - Date.now()), polling: 100 },
         );
-      } catch {
+      } catch (error) {
         ready = false;
+        waitError = firstLine(error);
       }
-      const said = await page.evaluate<unknown>("window.__reportWidgets ?? null");
+      const said = await page.evaluate(
+        () => (globalThis as unknown as BrowserGlobals).__reportWidgets ?? null,
+      );
       const widgets = readWidgets(said, ready);
       if (!ready && said === null) {
         throw new RenderError(
-          `The report page did not get ready within ${Math.round(request.budgetMs / 1000)} s.`,
+          `The report page did not get ready within ${Math.round(request.budgetMs / 1000)} s` +
+            (/timeout/i.test(waitError) ? "." : ` (${waitError}).`),
         );
       }
-      const text = await page.evaluate<string>("document.body.innerText");
+      const text = await page.evaluate(
+        () => (globalThis as unknown as BrowserGlobals).document.body.innerText,
+      );
       let file: Buffer | null = null;
       const image = await page.screenshot({ fullPage: true, type: "png" });
       if (request.output === "png") file = image;
@@ -186,7 +205,10 @@ export class ReportRenderer {
     await page.setContent(
       `<body style="margin:0;overflow:hidden"><img id="i" style="width:${THUMBNAIL_WIDTH}px;display:block" src="data:image/png;base64,${image.toString("base64")}"></body>`,
     );
-    await page.waitForFunction("document.getElementById('i').complete");
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.getElementById("i")?.complete === true,
+    );
     const shot = await page.screenshot({ type: "png" });
     await page.close();
     return shot;

@@ -131,7 +131,7 @@ describe("scheduled reports in the browser", () => {
     expect(await item.getByTestId("subscription-recipients").textContent()).toBe(
       `To: ${ADMIN.email}, sales@example.com`,
     );
-    const saved = await app.api.get<{ format: string; skip_if_empty: boolean }[]>(
+    const saved = await app.api.get<{ id: number; format: string; skip_if_empty: boolean }[]>(
       `/api/dashboards/${board.id}/subscriptions`,
     );
     expect(saved.body).toMatchObject([{ format: "pdf", skip_if_empty: true }]);
@@ -141,9 +141,19 @@ describe("scheduled reports in the browser", () => {
     await item.getByTestId("subscription-send").click();
     const outcome = item.getByTestId("send-outcome");
     await outcome.waitFor();
-    expect(["queued", "running", "sent", "skipped", "failed"]).toContain(
-      await outcome.getAttribute("data-status"),
-    );
+    const finished = ["sent", "skipped", "failed"];
+    await poll(
+      async () => finished.includes((await outcome.getAttribute("data-status")) ?? ""),
+      90_000,
+    ).toBe(true);
+    const status = (await outcome.getAttribute("data-status"))!;
+    const run = (
+      await app.api.get<{
+        results: { status: string; error: string | null; has_thumbnail: boolean }[];
+      }>(`/api/subscriptions/${saved.body[0].id}/runs`)
+    ).body.results[0];
+    expect(run.status).toBe(status);
+    if (run.error) expect(await outcome.textContent()).toContain(run.error.slice(0, 40));
     await screenshot(page, "reports-send-now-desktop", { fullPage: false });
 
     await item.getByTestId("subscription-history").click();
@@ -152,9 +162,20 @@ describe("scheduled reports in the browser", () => {
     const rows = history.locator("tbody tr.ant-table-row");
     await poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain("Send now");
-    expect(await rows.first().getByTestId("run-status").textContent()).toMatch(
-      /Queued|Running|Sent|Skipped|Failed/,
-    );
+    const label = { sent: "Sent", skipped: "Skipped", failed: "Failed" }[status];
+    expect(await rows.first().getByTestId("run-status").textContent()).toBe(label);
+    if (run.error)
+      expect(await history.getByTestId("run-problems").textContent()).toContain(
+        run.error.slice(0, 40),
+      );
+    if (run.has_thumbnail) {
+      const thumbnail = history
+        .locator("[data-testid=run-thumbnail] img, img[data-testid=run-thumbnail]")
+        .first();
+      await poll(() =>
+        thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      ).toBeGreaterThan(0);
+    }
     await screenshot(page, "reports-history-desktop", { fullPage: false });
     await context.close();
   });
@@ -170,6 +191,10 @@ describe("scheduled reports in the browser", () => {
     await drawer.getByTestId("subscription-form").waitFor();
     await animationsSettled(page);
     await screenshot(page, "reports-form-phone", { fullPage: false });
+    await drawer.getByRole("button", { name: "Cancel" }).click();
+    await drawer.getByTestId("subscription-history").first().click();
+    await drawer.getByTestId("run-history").locator("tbody tr.ant-table-row").first().waitFor();
+    await screenshot(page, "reports-history-phone", { fullPage: false });
     await context.close();
   });
 

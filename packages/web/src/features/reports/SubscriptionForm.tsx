@@ -3,7 +3,19 @@
 // report uses, and its options. Checks run on Save, then live; the server's refusal shows above
 // the buttons.
 import { ClockCircleOutlined } from "@ant-design/icons";
-import { Alert, Button, Checkbox, Form, Input, Radio, Select, Space, Switch, Tag } from "antd";
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Form,
+  Grid,
+  Input,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  Tag,
+} from "antd";
 import { useMemo, useState } from "react";
 import type { Schedule } from "@sightline/core";
 import { REPORT_FORMATS, type ReportSchedule } from "../../api/reports";
@@ -44,6 +56,8 @@ const toReportSchedule = (s: Schedule | null): ReportSchedule | null =>
 
 export function SubscriptionForm(props: SubscriptionFormProps) {
   const session = useSession();
+  // Phones: plain radios that wrap cleanly instead of a button bar broken across lines.
+  const wide = Grid.useBreakpoint().sm !== false;
   const [values, setValues] = useState(props.initial);
   const [checked, setChecked] = useState(false);
   const [scheduling, setScheduling] = useState(false);
@@ -94,7 +108,7 @@ export function SubscriptionForm(props: SubscriptionFormProps) {
       <Form.Item label="Format">
         <Radio.Group
           aria-label="Format"
-          optionType="button"
+          optionType={wide ? "button" : "default"}
           value={values.format}
           onChange={(e) => set({ format: e.target.value })}
           options={REPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] }))}

@@ -14,7 +14,11 @@ import {
 import { startExecution, type RunningExecution } from "../packages/server/src/execution/runtime";
 import { issuePrintToken } from "../packages/server/src/reports/printToken";
 import { enqueueDueReports } from "../packages/server/src/reports/schedule";
-import { findSubscription } from "../packages/server/src/reports/store";
+import { findRun, findSubscription } from "../packages/server/src/reports/store";
+import { ReportRenderer } from "../packages/server/src/reports/renderer";
+import { runReport } from "../packages/server/src/reports/runReport";
+import { createMailer } from "../packages/server/src/mail";
+import { createOutboundClient } from "../packages/server/src/outbound/client";
 import { createShopDataSource } from "../packages/server/src/testing/apiServer";
 import { setUpAndLogin, type TestClient } from "../packages/server/src/testing/httpClient";
 import {
@@ -225,6 +229,69 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
     } finally {
       await browser.close();
     }
+  });
+
+  it("paints again on a retry from the pinned results, without running a query again", async () => {
+    const id = await subscribe({ format: "png", recipients: { emails: ["retry@example.com"] } });
+    const db = server.ctx.database.db;
+    const subscription = (await findSubscription(db, null, id))!;
+    // A run this test holds, as a worker that just claimed it would.
+    const inserted = await db
+      .insertInto("report_runs")
+      .values({
+        org_id: subscription.org_id,
+        subscription_id: id,
+        status: "running",
+        trigger: "manual",
+        started_at: new Date().toISOString(),
+        recipients: "[]",
+        widgets: "[]",
+        attempts: 0,
+        claimed_at: new Date().toISOString(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const executions = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("query_runs")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const claimed = (await findRun(db, null, inserted.id))!;
+    // The first paint has no browser: the queries ran and are pinned, the run waits again.
+    const mailer = createMailer(server.config.mail);
+    await runReport(
+      {
+        db,
+        keys: server.ctx.keys,
+        execution: server.ctx.execution,
+        renderer: new ReportRenderer({ chromiumPath: "/nonexistent/chromium" }),
+        config: server.config,
+        mailer,
+        log: server.ctx.log,
+        delivery: {
+          db,
+          keys: server.ctx.keys,
+          log: server.ctx.log,
+          tools: { outbound: createOutboundClient({ allowedRanges: [] }), mailer },
+        },
+      },
+      claimed,
+    );
+    const afterQueries = await executions();
+    const waiting = (await findRun(db, null, inserted.id))!;
+    expect(waiting.attempts).toBe(1);
+    expect(Object.keys(waiting.results ?? {})).toHaveLength(2);
+    // The server's worker takes it again and paints it.
+    const before = smtp.mails.length;
+    const run = await finished(inserted.id);
+    expect(run.status, run.error ?? "").toBe("sent");
+    expect((await findRun(db, null, inserted.id))!.attempts).toBe(2);
+    expect(await executions()).toBe(afterQueries);
+    expect(mailsTo("retry@example.com", before)).toHaveLength(1);
   });
 
   it("attaches a PDF, and CSV and XLSX of each widget's result", async () => {

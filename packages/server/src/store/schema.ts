@@ -363,6 +363,22 @@ export interface ReportRunsTable {
   print_nonce: string | null;
 }
 
+/** A SAML AuthnRequest this installation sent, until answered or expired (migration 009). */
+export interface SamlRequestsTable {
+  id: string;
+  org_id: number;
+  next: string;
+  /** The admin running a test sign-in, or null for a real one. */
+  tested_by: number | null;
+  expires_at: Timestamp;
+}
+
+/** An accepted SAML assertion's ID, kept until it expires so it is not accepted again. */
+export interface SamlUsedAssertionsTable {
+  id: string;
+  keep_until: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -391,4 +407,6 @@ export interface DB {
   ended_sessions: EndedSessionsTable;
   report_subscriptions: ReportSubscriptionsTable;
   report_runs: ReportRunsTable;
+  saml_requests: SamlRequestsTable;
+  saml_used_assertions: SamlUsedAssertionsTable;
 }

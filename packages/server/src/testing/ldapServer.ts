@@ -27,10 +27,12 @@ export interface LdapPerson {
   mail?: string;
   displayName?: string;
   groups?: string[];
+  /** Locked in the directory (ppolicy's pwdAccountLockedTime): every bind as them fails. */
+  locked?: boolean;
 }
 
-/** The directory's people: Ada and Grace with groups, Linus without e-mail. */
-export const LDAP_USERS: Record<"ada" | "grace" | "linus" | "dora", LdapPerson> = {
+/** The directory's people: Ada and Grace with groups, Linus without e-mail, Eve locked. */
+export const LDAP_USERS: Record<"ada" | "grace" | "linus" | "dora" | "eve", LdapPerson> = {
   ada: {
     uid: "ada",
     password: "ada pass 1",
@@ -47,6 +49,13 @@ export const LDAP_USERS: Record<"ada" | "grace" | "linus" | "dora", LdapPerson> 
   },
   linus: { uid: "linus", password: "linus pass 3", displayName: "Linus (no mail)" },
   dora: { uid: "dora", password: "dora pass 4", mail: "dora@example.com", displayName: "Dora" },
+  eve: {
+    uid: "eve",
+    password: "eve pass 5",
+    mail: "eve@example.com",
+    displayName: "Eve (locked)",
+    locked: true,
+  },
 };
 
 export interface TestLdap {
@@ -68,6 +77,7 @@ include /etc/ldap/schema/inetorgperson.schema
 modulepath /usr/lib/ldap
 moduleload back_mdb
 moduleload memberof
+moduleload ppolicy
 pidfile ${dir}/slapd.pid
 argsfile ${dir}/slapd.args
 TLSCACertificateFile ${dir}/ca.pem
@@ -80,6 +90,8 @@ rootdn "${LDAP_ADMIN_DN}"
 rootpw "${LDAP_ADMIN_PASSWORD}"
 directory ${dir}/data
 overlay memberof
+overlay ppolicy
+ppolicy_default "cn=default,ou=policies,${LDAP_BASE}"
 access to attrs=userPassword by anonymous auth by self write by * none
 access to * by * read
 `;
@@ -90,6 +102,8 @@ function ldif(): string {
     `dn: ${LDAP_BASE}\nobjectClass: dcObject\nobjectClass: organization\ndc: example\no: Example`,
     `dn: ${LDAP_PEOPLE}\nobjectClass: organizationalUnit\nou: people`,
     `dn: ou=groups,${LDAP_BASE}\nobjectClass: organizationalUnit\nou: groups`,
+    `dn: ou=policies,${LDAP_BASE}\nobjectClass: organizationalUnit\nou: policies`,
+    `dn: cn=default,ou=policies,${LDAP_BASE}\nobjectClass: device\nobjectClass: pwdPolicy\ncn: default\npwdAttribute: userPassword\npwdLockout: TRUE`,
   ];
   for (const person of Object.values(LDAP_USERS)) {
     entries.push(
@@ -102,6 +116,7 @@ function ldif(): string {
         person.mail ? `mail: ${person.mail}` : "",
         person.displayName ? `displayName: ${person.displayName}` : "",
         `userPassword: ${person.password}`,
+        person.locked ? "pwdAccountLockedTime: 000001010000Z" : "",
       ]
         .filter(Boolean)
         .join("\n"),

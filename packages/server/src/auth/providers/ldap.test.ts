@@ -35,7 +35,7 @@ const DATABASES = await metadataDatabases();
 const LDAP = await startTestLdap();
 afterAll(() => LDAP?.stop());
 const KEY = crypto.randomBytes(32).toString("hex");
-const { ada, grace, linus, dora } = LDAP_USERS;
+const { ada, grace, linus, dora, eve } = LDAP_USERS;
 
 /** Posts the LDAP form as a browser would (CSRF token from the form's cookie). */
 async function ldapLogin(
@@ -384,6 +384,18 @@ describe.each(DATABASES)("LDAP login on %s", (db) => {
         expect(res.text).toContain("Wrong username or password.");
         expect(await signedIn(client)).toBeNull();
       }
+    },
+  );
+
+  it.skipIf(!LDAP)(
+    "refuses an account disabled in the directory (locked), creating nobody",
+    async () => {
+      const client = new TestClient(server.url);
+      const res = await ldapLogin(client, "eve", eve.password);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("Wrong username or password.");
+      expect(await signedIn(client)).toBeNull();
+      expect(await findUserByEmail(server.ctx.database.db, 1, eve.mail!)).toBeNull();
     },
   );
 

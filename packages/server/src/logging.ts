@@ -13,10 +13,13 @@ const REDACT_PATHS = [
   "*.session_token",
 ];
 
-/** Removes API keys and link tokens from a request URL before it is logged. */
+/**
+ * Removes API keys, link tokens and single sign-on answers (an OpenID provider's `code` and
+ * `state`) from a request URL before it is logged.
+ */
 export function redactUrl(url: string): string {
   return url
-    .replace(/([?&](?:api_key|token|signature)=)[^&#]*/gi, "$1[redacted]")
+    .replace(/([?&](?:api_key|token|signature|code|state)=)[^&#]*/gi, "$1[redacted]")
     .replace(/\/(invite|reset|verify)\/[^/?#]+/g, "/$1/[redacted]")
     .replace(/\/(public\/dashboards|api\/dashboards\/public)\/[^/?#]+/g, "/$1/[redacted]");
 }

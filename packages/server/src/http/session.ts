@@ -46,7 +46,7 @@ export function clientConfig(
     mailSettingsMissing: !ctx.mailer.configured,
     dashboardRefreshIntervals: DEFAULT_DASHBOARD_REFRESH_INTERVALS,
     queryRefreshIntervals: DEFAULT_QUERY_REFRESH_INTERVALS,
-    googleLoginEnabled: false,
+    googleLoginEnabled: ctx.config.google.enabled,
     ldapLoginEnabled: ctx.config.ldap.enabled,
     pageSize: DEFAULT_PAGE_SIZE,
     pageSizeOptions: DEFAULT_PAGE_SIZE_OPTIONS,

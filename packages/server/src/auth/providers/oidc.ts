@@ -1,13 +1,291 @@
 /**
- * OpenID Connect sign-in (generic provider and the Google preset). Not built yet: the login page
- * shows no button and no route is registered.
+ * OpenID Connect sign-in: a generic provider by issuer URL (GET /oidc/login, /oidc/callback) and
+ * Google as a preset on Redash's paths (GET /oauth/google, /oauth/google_callback). The
+ * authorization code flow with PKCE, `state` and `nonce` (oidcFlow.ts); openid-client checks the
+ * ID token's signature, issuer, audience, nonce and times (60 s of clock skew at most). The
+ * identity then goes the one shared way to a user (justInTime.ts). `?test=1` on the login path
+ * runs the whole flow for a signed-in admin and shows what came back, signing nobody in.
+ * See docs/single-sign-on.md, "OpenID Connect".
  */
-import type { FastifyInstance } from "fastify";
+import { sanitizeNext } from "@sightline/core";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import * as client from "openid-client";
 import type { AppContext } from "../../context";
+import * as S from "../../http/schemas";
+import { isAdmin } from "../../policies";
+import { recordEvent } from "../../services/events";
 import type { Organization } from "../../store/organizations";
+import { escapeHtml, hidden } from "../pages";
+import { startSession } from "../requestAuth";
+import { safeEqual } from "../secretKey";
+import { groupMappingFor } from "./groupMapping";
+import { userForIdentity } from "./justInTime";
+import {
+  OIDC_PATHS,
+  discoveryFor,
+  oidcMethod,
+  redirectUri,
+  type OidcMethod,
+  type OidcMethodName,
+} from "./oidcClient";
+import {
+  FLOW_LIFETIME_SECONDS,
+  UsedStates,
+  clearFlowCookie,
+  flowKey,
+  readFlowCookie,
+  setFlowCookie,
+  type OidcFlow,
+} from "./oidcFlow";
+import { allowedByDomains, identityFromClaims, type Claims } from "./oidcIdentity";
+import { setLogoutCookie } from "./oidcLogout";
+import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
+import { sendTestSignInResult } from "./testSignIn";
 
-export function oidcButtons(_ctx: AppContext, _org: Organization | null, _next: string): string {
-  return "";
+const METHODS: readonly OidcMethodName[] = ["google", "oidc"];
+
+/** A path on this site to go to after signing in, or "" for home. */
+export function safeNextPath(next: unknown): string {
+  const safe = sanitizeNext(typeof next === "string" ? next : "");
+  // sanitizeNext answers "./" for a refused address; relative to a callback that is no page.
+  return safe.startsWith("/") && !safe.startsWith("//") ? safe : "";
 }
 
-export function oidcRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+/** The login page's "Sign in with ..." buttons of the methods that are on, keeping `next`. */
+export function oidcButtons(ctx: AppContext, _org: Organization | null, next: string): string {
+  const safe = safeNextPath(next);
+  return METHODS.map((name) => oidcMethod(ctx.config, name))
+    .filter((method): method is OidcMethod => method !== null)
+    .map(
+      (method) =>
+        `<form method="get" action="${method.loginPath}">${safe ? hidden("next", safe) : ""}<button type="submit">Sign in with ${escapeHtml(method.displayName)}</button></form>`,
+    )
+    .join("");
+}
+
+const docs = (method: OidcMethodName) => {
+  const tags = ["session"];
+  const what = method === "google" ? "Google" : "the OpenID provider (SIGHTLINE_OIDC_ISSUER)";
+  return {
+    login: {
+      tags,
+      summary: `Sign in with ${what}: redirects to the provider`,
+      querystring: S.object({
+        next: { ...S.str, description: "Where to go after login" },
+        test: { ...S.str, description: '"1": an admin\'s test sign-in (signs nobody in)' },
+      }),
+      response: {
+        302: S.redirect("To the provider; or to the login page with the reason"),
+        ...S.errors(403, 404),
+      },
+    },
+    callback: {
+      tags,
+      summary: `Where ${what} sends the browser back (the redirect URI)`,
+      querystring: S.object({
+        code: S.str,
+        state: S.str,
+        error: { ...S.str, description: "The provider's refusal" },
+      }),
+      response: {
+        200: {
+          description: "A test sign-in's result",
+          content: {
+            "text/html": { schema: S.str },
+            "application/json": { schema: S.anyObject },
+          },
+        },
+        302: S.redirect("To `next`, signed in; or to the login page with the reason"),
+        ...S.errors(404),
+      },
+    },
+  };
+};
+
+/** What an error may show in the log: its kind and the library's fixed text, no token or code. */
+function described(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { error: String(err).slice(0, 200) };
+  const e = err as Error & { code?: unknown; error?: unknown; status?: unknown };
+  return {
+    name: e.name,
+    ...(typeof e.code === "string" ? { code: e.code } : {}),
+    ...(typeof e.error === "string" ? { oauthError: e.error.slice(0, 100) } : {}),
+    ...(typeof e.status === "number" ? { status: e.status } : {}),
+    message: e.message.slice(0, 200),
+  };
+}
+
+export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { config } = ctx;
+  const db = ctx.database.db;
+  const discovery = discoveryFor(ctx);
+  const key = flowKey(ctx.keys.session);
+  const usedStates = new UsedStates();
+
+  const notEnabled = (reply: FastifyReply, method: OidcMethodName) =>
+    reply.code(404).send({
+      message: `${method === "google" ? "Google" : "OpenID Connect"} login is not enabled.`,
+    });
+
+  /** The sign-in ends without a user: the login page with the reason, or the test's result. */
+  function refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    method: OidcMethod,
+    flow: OidcFlow | null,
+    error: SignInError,
+    log: Record<string, unknown> = {},
+  ) {
+    request.log.warn(
+      { method: method.name, reason: error, ...log },
+      "OpenID Connect login refused",
+    );
+    if (flow?.testedBy != null) {
+      return sendTestSignInResult(reply, method.name, { error: signInErrorMessage(error)! });
+    }
+    return reply.redirect(loginWithError(error, flow?.next ?? ""));
+  }
+
+  async function start(name: OidcMethodName, request: FastifyRequest, reply: FastifyReply) {
+    const method = oidcMethod(config, name);
+    if (!method) return notEnabled(reply, name);
+    const org = request.auth.org;
+    if (!org) return reply.redirect("/setup");
+    const q = request.query as Record<string, unknown>;
+    const next = safeNextPath(q.next);
+    let testedBy: number | null = null;
+    if (q.test === "1") {
+      const identity = request.auth.identity;
+      if (identity.kind !== "user" || identity.viaApiKey || !isAdmin(identity)) {
+        return reply.code(403).send({ message: "Only an admin can test a sign-in method." });
+      }
+      testedBy = identity.user.id;
+    }
+    const flow: OidcFlow = {
+      method: name,
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      codeVerifier: client.randomPKCECodeVerifier(),
+      next,
+      testedBy,
+      expiresAt: Math.floor(Date.now() / 1000) + FLOW_LIFETIME_SECONDS,
+    };
+    let configuration: client.Configuration;
+    try {
+      configuration = await discovery.configuration(method);
+    } catch (err) {
+      return refuse(request, reply, method, flow, "oidc_unavailable", { err: described(err) });
+    }
+    const url = client.buildAuthorizationUrl(configuration, {
+      response_type: "code",
+      redirect_uri: redirectUri(config, method),
+      scope: method.scopes.join(" "),
+      state: flow.state,
+      nonce: flow.nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
+      code_challenge_method: "S256",
+    });
+    setFlowCookie(reply, config, key, method, flow);
+    return reply.redirect(url.href);
+  }
+
+  async function finish(name: OidcMethodName, request: FastifyRequest, reply: FastifyReply) {
+    const method = oidcMethod(config, name);
+    if (!method) return notEnabled(reply, name);
+    const org = request.auth.org;
+    if (!org) return reply.redirect("/setup");
+    const flow = readFlowCookie(request, key, method);
+    // Whatever happens next, this flow is over.
+    clearFlowCookie(reply, method);
+    const q = request.query as Record<string, unknown>;
+    const state = typeof q.state === "string" ? q.state : "";
+    if (!flow || !state || !safeEqual(state, flow.state)) {
+      return refuse(request, reply, method, null, "oidc_state", {
+        cause: flow ? "state does not match" : "no sign-in started in this browser",
+      });
+    }
+    if (!usedStates.claim(flow.state, flow.expiresAt)) {
+      return refuse(request, reply, method, null, "oidc_state", { cause: "state used before" });
+    }
+    // A test sign-in's result is for the admin who started it, and only while still signed in.
+    if (flow.testedBy !== null) {
+      const identity = request.auth.identity;
+      if (identity.kind !== "user" || identity.user.id !== flow.testedBy || !isAdmin(identity)) {
+        return refuse(request, reply, method, null, "oidc_state", {
+          cause: "test sign-in finished without its admin",
+        });
+      }
+    }
+    let configuration: client.Configuration;
+    try {
+      configuration = await discovery.configuration(method);
+    } catch (err) {
+      return refuse(request, reply, method, flow, "oidc_unavailable", { err: described(err) });
+    }
+    const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
+    let claims: Claims;
+    let idToken: string | undefined;
+    try {
+      const tokens = await client.authorizationCodeGrant(
+        configuration,
+        new URL(redirectUri(config, method) + search),
+        {
+          pkceCodeVerifier: flow.codeVerifier,
+          expectedState: flow.state,
+          expectedNonce: flow.nonce,
+          idTokenExpected: true,
+        },
+      );
+      const idClaims = tokens.claims();
+      if (!idClaims) throw new Error("no ID token");
+      idToken = tokens.id_token;
+      // The userinfo endpoint fills in what the ID token leaves out; the signed token wins.
+      const userinfo = configuration.serverMetadata().userinfo_endpoint
+        ? await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub)
+        : {};
+      claims = { ...userinfo, ...idClaims };
+    } catch (err) {
+      const denied = err instanceof client.AuthorizationResponseError;
+      return refuse(request, reply, method, flow, denied ? "oidc_denied" : "oidc_invalid", {
+        err: described(err),
+      });
+    }
+    if (!allowedByDomains(method, org, claims)) {
+      return refuse(request, reply, method, flow, "google_domain");
+    }
+    const identity = identityFromClaims(method, claims);
+    if (flow.testedBy !== null) {
+      request.log.info({ method: method.name }, "OpenID Connect test sign-in finished");
+      return sendTestSignInResult(reply, method.name, { identity });
+    }
+    const result = await userForIdentity(db, org.id, identity, {
+      blockedDomains: config.blockedEmailDomains,
+      mapGroups: groupMappingFor(ctx, org),
+    });
+    if (!result.ok) return refuse(request, reply, method, flow, result.reason);
+    startSession(request, result.user, true);
+    setLogoutCookie(reply, ctx, key, method, idToken);
+    await recordEvent(db, {
+      orgId: org.id,
+      userId: result.user.id,
+      action: "login",
+      objectType: "redash",
+      request,
+    });
+    request.log.info(
+      { method: method.name, userId: result.user.id, created: result.created },
+      "signed in by OpenID Connect",
+    );
+    return reply.redirect(flow.next || "/");
+  }
+
+  for (const name of METHODS) {
+    const schema = docs(name);
+    app.get(OIDC_PATHS[name].login, { schema: schema.login }, (request, reply) =>
+      start(name, request, reply),
+    );
+    app.get(OIDC_PATHS[name].callback, { schema: schema.callback }, (request, reply) =>
+      finish(name, request, reply),
+    );
+  }
+}

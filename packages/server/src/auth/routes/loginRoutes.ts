@@ -11,6 +11,7 @@ import { verifySignIn } from "../passwords";
 import { endSession, startSession } from "../requestAuth";
 import { signInErrorMessage } from "../providers/signInErrors";
 import { signInButtons } from "../providers/signInButtons";
+import { providerLogoutUrl } from "../providers/oidcLogout";
 import { docs } from "./docs";
 import { csrfField, formOf, html } from "./support";
 
@@ -92,6 +93,7 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
 
   app.get("/logout", { schema: docs.logout }, async (request, reply) => {
     await endSession(request, ctx);
-    return reply.redirect("/login");
+    // Signed in through an OpenID provider with a logout of its own: end that session too.
+    return reply.redirect((await providerLogoutUrl(request, reply, ctx)) ?? "/login");
   });
 }

@@ -198,6 +198,60 @@ describe("scheduled reports in the browser", () => {
     await context.close();
   });
 
+  it("starts a new subscription with the dashboard's parameter values, and deletes one after confirming", async () => {
+    const sourceId = await demoDataSourceId(app.api);
+    const query = await createQuery(app.api, {
+      name: "Customers in a country",
+      sql: "select count(*) as customers from customers where country = '{{ country }}'",
+      dataSourceId: sourceId,
+      published: true,
+      options: {
+        parameters: [{ name: "country", title: "Country", type: "text", value: "Spain" }],
+      },
+    });
+    const withParameters = await createDashboard(app.api, "Country report", { published: true });
+    await addVisualizationWidget(app.api, withParameters.id, query.visualizations[0].id, {
+      position: { col: 0, row: 0, sizeX: 3, sizeY: 6 },
+      parameterMappings: {
+        country: {
+          name: "country",
+          type: "dashboard-level",
+          mapTo: "country",
+          value: null,
+          title: "",
+        },
+      },
+    });
+    const { context, page } = await app.openSignedIn();
+    await page.goto(`/dashboards/${withParameters.id}-${withParameters.slug}?p_country=Germany`);
+    await page.getByTestId("dashboard-more").click();
+    await page.getByRole("menuitem", { name: "Subscriptions" }).click();
+    const drawer = page.getByTestId("subscriptions-drawer");
+    await drawer.getByTestId("subscription-new").click();
+    const values = drawer.getByTestId("subscription-parameters");
+    await values.waitFor();
+    expect(await values.textContent()).toContain("Country");
+    expect(await values.locator("input").first().inputValue()).toBe("Germany");
+    await values.locator("input").first().fill("France");
+    await screenshot(page, "reports-form-parameters-desktop", { fullPage: false });
+    await drawer.getByTestId("subscription-save").click();
+    const item = drawer.getByTestId("subscription-item");
+    await item.waitFor();
+    const saved = await app.api.get<{ parameters: Record<string, unknown> }[]>(
+      `/api/dashboards/${withParameters.id}/subscriptions`,
+    );
+    expect(saved.body).toMatchObject([{ parameters: { country: "France" } }]);
+
+    await item.getByRole("button", { name: "Delete Country report" }).click();
+    await page.getByRole("tooltip").getByRole("button", { name: "Delete" }).click();
+    await drawer.getByTestId("subscriptions-empty").waitFor();
+    const after = await app.api.get<unknown[]>(
+      `/api/dashboards/${withParameters.id}/subscriptions`,
+    );
+    expect(after.body).toEqual([]);
+    await context.close();
+  });
+
   /** A finished run of a new subscription with the widgets' results pinned, and its token. */
   async function pinnedRun(): Promise<{ runId: number; token: string }> {
     const created = await app.api.post<{ id: number }>(

@@ -70,6 +70,7 @@ describe("what a save sends", () => {
       parameters: { country: "DE" },
       active: true,
     });
+    expect(newSubscriptionValues("Weekly Report ", {}, (t) => t).name).toBe("Weekly Report");
   });
 
   it("sends no schedule for Never, and the recipients cleaned", () => {

@@ -72,7 +72,10 @@ export function newSubscriptionValues(
   userEmail?: string,
 ): SubscriptionFormValues {
   return {
-    name: `${dashboardName} report`.slice(0, NAME_MAX),
+    name: (/\breport$/i.test(dashboardName.trim())
+      ? dashboardName.trim()
+      : `${dashboardName.trim()} report`
+    ).slice(0, NAME_MAX),
     schedule: {
       interval: DEFAULT_INTERVAL,
       time: utcTimeOf(DEFAULT_LOCAL_TIME),

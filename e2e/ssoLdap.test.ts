@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { LDAP_USERS, startTestLdap } from "../packages/server/src/testing/ldapServer";
-import { BOTH_VIEWPORTS, PHONE, screenshot } from "./browser";
+import { BOTH_VIEWPORTS, DESKTOP, PHONE, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
 
 // Debian's slapd, started for this file (testing/ldapServer.ts); under CI a missing slapd fails.
@@ -47,6 +47,20 @@ describe.skipIf(!LDAP)("LDAP login in the browser", () => {
     await screenshot(page, "ldap-form-refused-phone");
     const session = await page.request.get("/api/session");
     expect(session.status()).not.toBe(200);
+    await context.close();
+  });
+
+  it("lets a signed-in admin test the settings without signing anyone in", async () => {
+    const { page, context } = await app.openSignedIn(DESKTOP);
+    await page.goto("/ldap/login?test=1");
+    await expect.poll(() => page.textContent("h1")).toBe("Test LDAP sign-in");
+    await page.fill("#username", "ada");
+    await page.fill("#password", LDAP_USERS.ada.password);
+    await screenshot(page, "ldap-test-form-desktop");
+    await page.click("button[type=submit]");
+    await expect.poll(() => page.textContent("body")).toContain("Ada.Lovelace@example.com");
+    const session = await (await page.request.get("/api/session")).json();
+    expect(session.user.email).toBe("admin@example.com");
     await context.close();
   });
 });

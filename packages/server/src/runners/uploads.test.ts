@@ -1,6 +1,6 @@
 // The Uploaded files runner over a real folder: Parquet, XLSX (first sheet) and JSON files as
 // tables, same-stem files, a broken file named in its error, the literal rewriting, the schema.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -63,6 +63,19 @@ describe("uploads runner", () => {
       uploadsRunner.run({}, "SELECT sum(target) FROM 'plan.xlsx'", ctx()),
     );
     expect(byName.rows).toEqual([[250]]);
+  });
+
+  it("reads a replaced XLSX file afresh and drops the old sheet's copy", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("Plan");
+    sheet.addRow(["month", "target"]);
+    sheet.addRow(["2024-03", 175]);
+    const file = path.join(folder, "plan.xlsx");
+    await book.xlsx.writeFile(file);
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const fresh = await runAll(uploadsRunner.run({}, "SELECT sum(target) FROM plan", ctx()));
+    expect(fresh.rows).toEqual([[175]]);
+    expect(readdirSync(path.join(root, "cache", "uploaded-sheets"))).toHaveLength(1);
   });
 
   it("names files that share a stem by their whole name", async () => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { assertReadsOnly } from "./duckdbReadOnly";
@@ -58,17 +58,22 @@ async function readable(
   const format = uploadFormat(file.name)!;
   const own = path.join(folder, file.name);
   if (format !== "xlsx") return { file, table, format, path: own };
-  // The copy is named after the file's place, size and time: a replaced file gets a new copy.
-  const key = createHash("sha256")
-    .update(JSON.stringify([own, file.size, file.modified]))
-    .digest("hex")
-    .slice(0, 24);
+  // The copy is named after the file's place, then its size and time: a replaced file gets a
+  // new copy, and the replaced file's copies are removed.
+  const hash = (value: unknown) =>
+    createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 20);
+  const place = hash(own);
   const sheets = path.join(fileCacheFolder(ctx), "uploaded-sheets");
-  const copy = path.join(sheets, `${key}.csv`);
+  const copy = path.join(sheets, `${place}-${hash([file.size, file.modified])}.csv`);
   const existing = await stat(copy).catch(() => null);
   if (!existing) {
     await mkdir(sheets, { recursive: true });
     await sheetToCsv(own, 0, copy, 0);
+    for (const name of await readdir(sheets)) {
+      const other = path.join(sheets, name);
+      const stale = name.startsWith(`${place}-`) && name.endsWith(".csv") && other !== copy;
+      if (stale) await rm(other, { force: true });
+    }
   }
   return { file, table, format, path: copy };
 }

@@ -198,7 +198,7 @@ describe("scheduled reports in the browser", () => {
     await context.close();
   });
 
-  it("starts a new subscription with the dashboard's parameter values, and deletes one after confirming", async () => {
+  it("starts a new subscription with the dashboard's parameter values, shows the server's refusal, and deletes one after confirming", async () => {
     const sourceId = await demoDataSourceId(app.api);
     const query = await createQuery(app.api, {
       name: "Customers in a country",
@@ -209,6 +209,12 @@ describe("scheduled reports in the browser", () => {
         parameters: [{ name: "country", title: "Country", type: "text", value: "Spain" }],
       },
     });
+    const pager = await app.api.post("/api/destinations", {
+      name: "On-call pager",
+      type: "pagerduty",
+      options: { integration_key: "k-123" },
+    });
+    expect(pager.status, pager.text).toBe(200);
     const withParameters = await createDashboard(app.api, "Country report", { published: true });
     await addVisualizationWidget(app.api, withParameters.id, query.visualizations[0].id, {
       position: { col: 0, row: 0, sizeX: 3, sizeY: 6 },
@@ -234,6 +240,17 @@ describe("scheduled reports in the browser", () => {
     expect(await values.locator("input").first().inputValue()).toBe("Germany");
     await values.locator("input").first().fill("France");
     await screenshot(page, "reports-form-parameters-desktop", { fullPage: false });
+
+    // A destination that cannot carry a report: the server's refusal shows in the form.
+    const destinations = drawer.getByTestId("subscription-destinations");
+    await destinations.click();
+    await page.locator(".ant-select-item-option", { hasText: "On-call pager" }).click();
+    await page.keyboard.press("Escape");
+    await drawer.getByTestId("subscription-save").click();
+    await poll(() => drawer.getByTestId("subscription-form").textContent()).toContain(
+      'Destination "On-call pager" cannot carry a report.',
+    );
+    await destinations.locator(".ant-select-selection-item-remove").click();
     await drawer.getByTestId("subscription-save").click();
     const item = drawer.getByTestId("subscription-item");
     await item.waitFor();

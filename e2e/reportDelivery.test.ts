@@ -206,6 +206,26 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get("content-type")).toBe("image/png");
 
+    // Render time and browser memory on the status API (published once the run is done).
+    type Renderers = {
+      renders: number;
+      last_render_ms: number;
+      peak_browser_memory_bytes: number;
+    }[];
+    const renderers = async () => {
+      const status = await admin.get<{ reports: { workers: Renderers } }>(
+        "/api/admin/queries/rq_status",
+      );
+      expect(status.status, status.text).toBe(200);
+      return status.body.reports.workers.filter((w) => w.renders > 0);
+    };
+    await expect
+      .poll(async () => (await renderers()).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const [renderer] = await renderers();
+    expect(renderer!.last_render_ms).toBeGreaterThan(0);
+    expect(renderer!.peak_browser_memory_bytes).toBeGreaterThan(10 * 1024 * 1024);
+
     // The page the image was made from shows the known values (same pinned results).
     const db = server.ctx.database.db;
     const token = await issuePrintToken(

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { reportQueueStatus } from "../reports/status";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { QueueUnavailableError, type JobState, type QueueStatus } from "../execution";
@@ -131,6 +132,7 @@ const docs = {
             description: "Queue name to its running jobs and queued count",
           },
           workers: S.array(worker),
+          reports: { ...S.anyObject, description: "Report render queue and renderers" },
           data_sources: S.array(
             S.object(
               {
@@ -342,6 +344,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         failed_jobs: w.failedJobs,
         total_working_time: w.totalWorkingTime,
       })),
+      // Scheduled reports' render queue: waiting, rendering, render times and browser memory.
+      reports: await reportQueueStatus(db),
       data_sources: status.dataSources
         .filter((d) => names.has(d.dataSourceId))
         .map((d) => ({

@@ -7,6 +7,7 @@ import type { TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember, type AdminAndMember } from "../testing/signedIn";
 import { issuePrintToken } from "../reports/printToken";
 import { findSubscription, updateRun } from "../reports/store";
+import { enqueueDueReports } from "../reports/schedule";
 import { PRINT_REFUSALS } from "./reportRuns";
 
 const DATABASES = await metadataDatabases();
@@ -196,6 +197,43 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
     expect(read.body.last_run?.id).toBe(sent.body.run.id);
     const badPage = await admin.get(`/api/subscriptions/${sub.body.id}/runs?page_size=999`);
     expect(badPage.status).toBe(400);
+  });
+
+  it("schedules as queries do: not at once, due after its interval, once after downtime", async () => {
+    const db = ctx.server.ctx.database.db;
+    const hourly = await create(admin, {
+      ...valid,
+      schedule: { interval: 3600, time: null, day_of_week: null, until: null },
+    });
+    const paused = await create(admin, {
+      ...valid,
+      active: false,
+      schedule: { interval: 3600, time: null, day_of_week: null, until: null },
+    });
+    const created = Date.parse(hourly.body.next_run_at!) - 3600_000;
+    expect(await enqueueDueReports(db, new Date(created + 60_000))).not.toContain(hourly.body.id);
+    // The scheduler was down for a day: one run when it is back, not 24.
+    const back = new Date(created + 24 * 3600_000);
+    const queued = await enqueueDueReports(db, back);
+    expect(queued).toContain(hourly.body.id);
+    expect(queued).not.toContain(paused.body.id);
+    expect(await enqueueDueReports(db, new Date(back.getTime() + 60_000))).not.toContain(
+      hourly.body.id,
+    );
+    const runs = await admin.get<{ count: number; results: { trigger: string }[] }>(
+      `/api/subscriptions/${hourly.body.id}/runs`,
+    );
+    expect(runs.body.count).toBe(1);
+    expect(runs.body.results[0]!.trigger).toBe("schedule");
+    const read = await admin.get<Sub>(`/api/subscriptions/${hourly.body.id}`);
+    expect(read.body.next_run_at).toBe(new Date(back.getTime() + 3600_000).toISOString());
+    // Due again while its last run still waits: counted as sent, not piled up.
+    expect(await enqueueDueReports(db, new Date(back.getTime() + 2 * 3600_000))).not.toContain(
+      hourly.body.id,
+    );
+    expect(
+      (await admin.get<{ count: number }>(`/api/subscriptions/${hourly.body.id}/runs`)).body.count,
+    ).toBe(1);
   });
 
   describe("print data", () => {

@@ -2,7 +2,8 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Cell, JsonText, ResultColumn } from "../runners/types";
 
-const deflate = promisify(zlib.deflate);
+const deflateRaw = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.deflateRaw);
+const inflateRaw = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.inflateRaw);
 const inflate = promisify(zlib.inflate);
 
 /**
@@ -85,21 +86,71 @@ export function jsonRowsText(texts: JsonText[]): Buffer {
 /**
  * Compression of all but small chunks runs on the thread pool, off the event loop. A tiny chunk
  * (a few rows) is stored as its text: deflating it saves a few hundred bytes but costs more than
- * the rest of writing it. Stored text starts with "{" and deflated data with 0x78, so the two
- * never mix up.
+ * the rest of writing it. Stored text starts with "{"; a deflated chunk starts with
+ * GZIP_READY (0x01), then the text's CRC-32 and byte length (4 bytes each, little-endian), then
+ * raw deflate data ended by a sync flush (no final block), so a gzip answer can send chunks as
+ * stored, one after the other (gzipJson.ts). Chunks written before that start with 0x78 (a zlib
+ * stream) and are still read.
  */
 export async function encodeChunk(input: Buffer): Promise<Buffer> {
   if (input.length <= PLAIN_TEXT_BYTES) return input;
-  if (input.length <= INLINE_TEXT_BYTES) return zlib.deflateSync(input, { level: DEFLATE_LEVEL });
-  return deflate(input, { level: DEFLATE_LEVEL });
+  const data =
+    input.length <= INLINE_TEXT_BYTES
+      ? zlib.deflateRawSync(input, DEFLATE_OPTIONS)
+      : await deflateRaw(input, DEFLATE_OPTIONS);
+  const header = Buffer.allocUnsafe(GZIP_READY_HEADER);
+  header[0] = GZIP_READY;
+  header.writeUInt32LE(zlib.crc32(input), 1);
+  header.writeUInt32LE(input.length, 5);
+  return Buffer.concat([header, data]);
 }
 
 const PLAIN_TEXT_BYTES = 512;
 const OPEN_BRACE = 0x7b;
+const GZIP_READY = 0x01;
+const GZIP_READY_HEADER = 9;
+const DEFLATE_OPTIONS: zlib.ZlibOptions = {
+  level: DEFLATE_LEVEL,
+  finishFlush: zlib.constants.Z_SYNC_FLUSH,
+};
+const INFLATE_OPTIONS: zlib.ZlibOptions = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+
+/** A stored chunk as gzip's parts: raw deflate data without a final block, its text's CRC-32 and length. */
+export interface DeflatedPiece {
+  deflated: Buffer;
+  crc: number;
+  length: number;
+}
+
+/** The stored chunk's deflate data as it is, when it was stored in the gzip-ready form; else null. */
+export function storedDeflatePiece(data: Buffer | Uint8Array): DeflatedPiece | null {
+  if (data[0] !== GZIP_READY || data.byteLength < GZIP_READY_HEADER) return null;
+  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return {
+    crc: buffer.readUInt32LE(1),
+    length: buffer.readUInt32LE(5),
+    deflated: buffer.subarray(GZIP_READY_HEADER),
+  };
+}
+
+/** Some text as a gzip part (sync-flushed raw deflate), for the pieces not stored that way. */
+export async function deflatePiece(text: Buffer): Promise<DeflatedPiece> {
+  const deflated =
+    text.length <= INLINE_TEXT_BYTES
+      ? zlib.deflateRawSync(text, DEFLATE_OPTIONS)
+      : await deflateRaw(text, DEFLATE_OPTIONS);
+  return { deflated, crc: zlib.crc32(text), length: text.length };
+}
 
 /** The chunk's text, as UTF-8 bytes. */
 export async function decodeChunkText(data: Buffer | Uint8Array): Promise<Buffer> {
   if (data[0] === OPEN_BRACE) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const piece = storedDeflatePiece(data);
+  if (piece) {
+    return piece.deflated.length <= INLINE_DEFLATED_BYTES
+      ? zlib.inflateRawSync(piece.deflated, INFLATE_OPTIONS)
+      : inflateRaw(piece.deflated, INFLATE_OPTIONS);
+  }
   return data.byteLength <= INLINE_DEFLATED_BYTES ? zlib.inflateSync(data) : inflate(data);
 }
 

@@ -6,3 +6,4 @@ export * from "./queryResultJson";
 export * from "./delimited";
 export * from "./xlsx";
 export * from "./filename";
+export * from "./gzipJson";

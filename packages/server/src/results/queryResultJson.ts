@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema";
-import { readResultRowsJson, type ResultMeta } from "./resultStore";
+import type { ResultMeta } from "./resultMeta";
+import { readResultRowsJson } from "./resultStore";
 
 export interface QueryResultJsonOptions {
   /**
@@ -24,13 +25,7 @@ export async function* queryResultJsonStream(
   options: QueryResultJsonOptions = {},
 ): AsyncGenerator<string | Buffer> {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
-  const job = options.job ? `"job":${JSON.stringify(options.job)},` : "";
-  const head = options.reduced
-    ? `{${job}"query_result":{`
-    : `{${job}"query_result":{"id":${meta.id},"query_hash":${JSON.stringify(meta.queryHash)},` +
-      `"query":${JSON.stringify(meta.query)},`;
-  yield `${head}"data":{"columns":${JSON.stringify(meta.columns)},"rows":[`;
-
+  yield queryResultJsonHead(meta, options);
   let first = true;
   for await (const text of readResultRowsJson(db, meta, maxRows)) {
     if (text.length === 0) continue;
@@ -38,7 +33,22 @@ export async function* queryResultJsonStream(
     yield text;
     first = false;
   }
+  yield queryResultJsonTail(meta, options);
+}
 
+/** The JSON up to the first row: `{"query_result":{…,"data":{"columns":[…],"rows":[`. */
+export function queryResultJsonHead(meta: ResultMeta, options: QueryResultJsonOptions): string {
+  const job = options.job ? `"job":${JSON.stringify(options.job)},` : "";
+  const head = options.reduced
+    ? `{${job}"query_result":{`
+    : `{${job}"query_result":{"id":${meta.id},"query_hash":${JSON.stringify(meta.queryHash)},` +
+      `"query":${JSON.stringify(meta.query)},`;
+  return `${head}"data":{"columns":${JSON.stringify(meta.columns)},"rows":[`;
+}
+
+/** The JSON after the last row. */
+export function queryResultJsonTail(meta: ResultMeta, options: QueryResultJsonOptions): string {
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
   // `truncated` is Redash's flag; the two extra keys let the web app say which cap cut the rows:
   // the display cap (downloads still hold all `row_count` rows) or the stored-rows cap.
   const displayCut = meta.rowCount > maxRows;
@@ -55,5 +65,5 @@ export async function* queryResultJsonStream(
       `,"data_source_id":${meta.dataSourceId},"runtime":${JSON.stringify(meta.runtime)},` +
       `"retrieved_at":${JSON.stringify(meta.retrievedAt)}}}`;
   }
-  yield tail;
+  return tail;
 }

@@ -133,7 +133,10 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
   });
 
   let resultId: number | null = null;
-  let uploading: Promise<void> = Promise.resolve();
+  // Chunks are compressed on the thread pool while the next ones are read, a few at once (the
+  // compression, not the query, is the slowest step of a big result), and stored in order.
+  let writing: Promise<void> = Promise.resolve();
+  const inFlight: Promise<void>[] = [];
   let pieces: Buffer[] = [];
   let pendingRows = 0;
   let pendingBytes = 0;
@@ -142,20 +145,23 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
   let chunkCount = 0;
   let truncated = false;
 
-  /** The pending rows as one chunk; resets the pending state. */
-  const takeChunk = async () => {
-    const text = joinRows(pieces);
-    const chunk = { seq: chunkCount, rowCount: pendingRows, text, data: await encodeChunk(text) };
+  /** The pending rows as one chunk's text; resets the pending state. */
+  const takeChunk = () => {
+    const chunk = { seq: chunkCount, rowCount: pendingRows, text: joinRows(pieces) };
     chunkCount += 1;
     pieces = [];
     pendingRows = 0;
     pendingBytes = 0;
     return chunk;
   };
+  const encoded = async (chunk: ReturnType<typeof takeChunk>) => ({
+    ...chunk,
+    data: await encodeChunk(chunk.text),
+  });
   const insertChunk = (
     target: Kysely<DB>,
     id: number,
-    chunk: Awaited<ReturnType<typeof takeChunk>>,
+    chunk: Awaited<ReturnType<typeof encoded>>,
   ) => store.put(target, { resultId: id, location }, chunk);
 
   try {
@@ -175,19 +181,22 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
         pendingBytes += text.length;
         rowCount += rows.length;
         if (pendingRows >= rowsPerChunk || pendingBytes >= CHUNK_BYTES) {
-          const chunk = await takeChunk();
+          const chunk = takeChunk();
           resultId ??= await insertPendingMeta();
-          // An upload to object storage goes on while the next chunk is read (two in memory).
-          await uploading;
-          if (location === null) await insertChunk(db, resultId, chunk);
-          else uploading = settled(insertChunk(db, resultId, chunk));
+          if (inFlight.length >= CHUNKS_IN_FLIGHT) await inFlight.shift();
+          const id = resultId;
+          const data = settled(encodeChunk(chunk.text));
+          writing = settled(
+            writing.then(async () => insertChunk(db, id, { ...chunk, data: await data })),
+          );
+          inFlight.push(writing);
         }
       }
       // Leaving the loop closes the runner's iterator, which stops the query.
       if (truncated) break;
     }
-    await uploading;
-    const last = pendingRows > 0 ? await takeChunk() : null;
+    await writing;
+    const last = pendingRows > 0 ? await encoded(takeChunk()) : null;
     // An object is uploaded before the transaction; a database chunk is written inside it.
     if (last && location !== null) await insertChunk(db, resultId ?? 0, last);
     const lastInTx = location === null ? last : null;
@@ -243,7 +252,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     if (last && chunkCount === 1) rememberResult(db, meta, last.text);
     return meta;
   } catch (error) {
-    await uploading.catch(() => undefined);
+    await writing.catch(() => undefined);
     // A pending row names the place, so deleting it deletes uploaded objects; when that fails
     // too, the row stays for the cleanup of unused results (cache.ts) to delete later.
     if (resultId !== null) await deleteResults(db, [resultId]).catch(() => undefined);
@@ -269,10 +278,13 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
 }
 
 /** The promise, marked handled until awaited: its failure is met where it is awaited. */
-function settled(promise: Promise<void>): Promise<void> {
+function settled<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
 }
+
+/** Chunks compressed or being stored at once while a result is written. */
+const CHUNKS_IN_FLIGHT = 2;
 
 /** Object chunks hold this many times the rows of a chunk in the metadata database. */
 const OBJECT_CHUNK_ROWS_FACTOR = 4;
@@ -371,7 +383,7 @@ export async function* readResultChunkTexts(
 }
 
 /** The stored chunks in order, one at a time, until `maxRows` rows have been read. */
-function readChunks(
+export function readChunks(
   db: Kysely<DB>,
   meta: ResultMeta,
   maxRows: number,

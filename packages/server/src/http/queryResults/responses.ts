@@ -4,7 +4,12 @@ import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { JobRefusalError, QueueUnavailableError, type JobJson } from "../../execution";
-import { queryResultJsonStream, type ResultMeta } from "../../results";
+import {
+  acceptsGzip,
+  queryResultGzipStream,
+  queryResultJsonStream,
+  type ResultMeta,
+} from "../../results";
 import { HttpError } from "../errors";
 
 /** Answers a pipeline refusal as exactly `{"job": {"status": 4, "error"}}` and a queue outage as 503. */
@@ -39,15 +44,24 @@ export function sendQueryResult(
   meta: ResultMeta,
   options: { reduced?: boolean; maxRows?: number; job?: JobJson } = {},
 ) {
-  const body = queryResultJsonStream(ctx.database.db, meta, {
+  const jsonOptions = {
     maxRows: options.maxRows ?? ctx.resultLimits.displayRows,
     reduced: options.reduced,
     job: options.job && presentJob(options.job),
-  });
+  };
   reply.type("application/json");
   // Small results (the common case) go out in one write: streaming them costs more than it saves.
-  if (meta.byteSize <= SMALL_RESULT_BYTES) return collect(body).then((text) => reply.send(text));
-  return reply.send(Readable.from(body));
+  if (meta.byteSize <= SMALL_RESULT_BYTES) {
+    const body = queryResultJsonStream(ctx.database.db, meta, jsonOptions);
+    return collect(body).then((text) => reply.send(text));
+  }
+  // A big result to a client taking gzip: its stored chunks are sent as they are compressed.
+  const { headers } = reply.request;
+  if (headers["x-no-compression"] === undefined && acceptsGzip(headers["accept-encoding"])) {
+    reply.header("Content-Encoding", "gzip").header("Vary", "Accept-Encoding");
+    return reply.send(Readable.from(queryResultGzipStream(ctx.database.db, meta, jsonOptions)));
+  }
+  return reply.send(Readable.from(queryResultJsonStream(ctx.database.db, meta, jsonOptions)));
 }
 
 const SMALL_RESULT_BYTES = 256 * 1024;

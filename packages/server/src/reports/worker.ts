@@ -3,6 +3,7 @@
 // server_state for the status pages, whichever process they are served from.
 import os from "node:os";
 import { readState, writeState } from "../execution/serverState";
+import { MetadataUnavailableError } from "../store/outage";
 import { onReportQueued } from "./queue";
 import { ReportRenderer, type RendererStats } from "./renderer";
 import { runReport, type RunDeps } from "./runReport";
@@ -76,7 +77,12 @@ export class ReportWorker {
         await runReport({ ...this.deps, renderer }, run);
         await this.publish();
       } catch (error) {
-        this.deps.log.error({ err: error }, "report worker pass failed");
+        // An outage of the metadata database is waited out (the pool reconnects).
+        if (error instanceof MetadataUnavailableError) {
+          this.deps.log.warn({ err: error.message }, "report worker waits: metadata unavailable");
+        } else {
+          this.deps.log.error({ err: error }, "report worker pass failed");
+        }
         await this.idle();
       }
     }

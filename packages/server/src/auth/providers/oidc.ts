@@ -15,7 +15,7 @@ import * as S from "../../http/schemas";
 import { isAdmin } from "../../policies";
 import { recordEvent } from "../../services/events";
 import type { Organization } from "../../store/organizations";
-import { escapeHtml, hidden } from "../pages";
+import { escapeHtml } from "../pages";
 import { startSession } from "../requestAuth";
 import { safeEqual } from "../secretKey";
 import { groupMappingFor } from "./groupMapping";
@@ -51,16 +51,32 @@ export function safeNextPath(next: unknown): string {
   return safe.startsWith("/") && !safe.startsWith("//") ? safe : "";
 }
 
-/** The login page's "Sign in with ..." buttons of the methods that are on, keeping `next`. */
+/**
+ * The look of the login page's "Sign in with ..." buttons: outlined, below the password form's
+ * filled Log In. Inline, as the page's style sheet is shared by every sign-in page.
+ */
+const BUTTON_STYLE =
+  "display:block;margin-top:12px;padding:8px 15px;border:1px solid #d9d9d9;border-radius:6px;" +
+  "background:#fff;color:rgba(0,0,0,.88);font-size:15px;font-weight:500;text-align:center;" +
+  "text-decoration:none";
+
+/**
+ * The login page's "Sign in with ..." buttons of the methods that are on, keeping `next`. Links,
+ * not forms: the page's Content-Security-Policy (form-action 'self') stops a form whose answer
+ * redirects to the provider.
+ */
 export function oidcButtons(ctx: AppContext, _org: Organization | null, next: string): string {
   const safe = safeNextPath(next);
-  return METHODS.map((name) => oidcMethod(ctx.config, name))
+  const query = safe ? `?${new URLSearchParams({ next: safe }).toString()}` : "";
+  const buttons = METHODS.map((name) => oidcMethod(ctx.config, name))
     .filter((method): method is OidcMethod => method !== null)
     .map(
       (method) =>
-        `<form method="get" action="${method.loginPath}">${safe ? hidden("next", safe) : ""}<button type="submit">Sign in with ${escapeHtml(method.displayName)}</button></form>`,
-    )
-    .join("");
+        `<a class="sso-button" style="${BUTTON_STYLE}" href="${escapeHtml(method.loginPath + query)}">Sign in with ${escapeHtml(method.displayName)}</a>`,
+    );
+  return buttons.length
+    ? `<div class="sso-buttons" style="margin-top:20px">${buttons.join("")}</div>`
+    : "";
 }
 
 const docs = (method: OidcMethodName) => {

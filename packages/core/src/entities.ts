@@ -288,6 +288,8 @@ export interface ClientConfig {
   queryRefreshIntervals: number[];
   googleLoginEnabled: boolean;
   ldapLoginEnabled: boolean;
+  /** Sightline's own: generic OpenID Connect sign-in is configured (SIGHTLINE_OIDC_*). */
+  oidcLoginEnabled?: boolean;
   pageSize: number;
   pageSizeOptions: number[];
   tableCellMaxJSONSize: number;

@@ -32,6 +32,19 @@ export interface OrganizationSettings {
   disable_public_urls: boolean;
   /** Sightline's own: avatars from Gravatar (a third party) instead of initials drawn locally. */
   feature_gravatar_avatars: boolean;
+  /**
+   * Sightline's own: single sign-on group mapping, a provider's group name to a Sightline group.
+   * Empty: off (sign-ins leave a user's groups alone). See docs/single-sign-on.md, "Group mapping".
+   */
+  auth_sso_group_mapping: SsoGroupMappingRule[];
+}
+
+/** One row of `auth_sso_group_mapping`. */
+export interface SsoGroupMappingRule {
+  /** A group name as the provider sends it (a claim, SAML or LDAP attribute value). */
+  provider_group: string;
+  /** A group of the organisation. */
+  group_id: number;
 }
 
 export type OrganizationSettingKey = keyof OrganizationSettings;
@@ -73,6 +86,7 @@ export const DEFAULT_ORGANIZATION_SETTINGS: Readonly<OrganizationSettings> = {
   hide_plotly_mode_bar: false,
   disable_public_urls: false,
   feature_gravatar_avatars: false,
+  auth_sso_group_mapping: [],
 };
 
 export const ORGANIZATION_SETTING_KEYS = Object.keys(

@@ -13,11 +13,13 @@ import { ldapRoutes } from "./providers/ldap";
 import { oidcRoutes } from "./providers/oidc";
 import { samlRoutes } from "./providers/saml";
 import { trustedHeaderRoutes } from "./providers/trustedHeader";
+import { registerTestSignIn } from "./providers/testSignIn";
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get("/ping", { schema: docs.ping }, async (_request, reply) =>
     reply.type("text/plain").send("PONG."),
   );
+  registerTestSignIn(app, ctx);
   setupRoutes(app, ctx);
   loginRoutes(app, ctx);
   passwordLinkRoutes(app, ctx);

@@ -48,6 +48,7 @@ export function clientConfig(
     queryRefreshIntervals: DEFAULT_QUERY_REFRESH_INTERVALS,
     googleLoginEnabled: ctx.config.google.enabled,
     ldapLoginEnabled: ctx.config.ldap.enabled,
+    oidcLoginEnabled: ctx.config.oidc.enabled,
     pageSize: DEFAULT_PAGE_SIZE,
     pageSizeOptions: DEFAULT_PAGE_SIZE_OPTIONS,
     tableCellMaxJSONSize: DEFAULT_TABLE_CELL_MAX_JSON_SIZE,

@@ -131,7 +131,7 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
       expect(on.status).toBe(200);
       expect(on.body.settings.auth_password_login_enabled).toBe(true);
 
-      // Google domains and JWT count as other methods too.
+      // Google domains without Google login, and JWT, are not sign-in methods of the rule (spec 2 §5).
       for (const other of [
         { auth_google_apps_domains: ["example.com"] },
         { auth_jwt_login_enabled: true },
@@ -140,13 +140,12 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
           ...other,
           auth_password_login_enabled: false,
         });
-        expect(res.status).toBe(200);
-        await admin.post("/api/settings/organization", {
-          auth_password_login_enabled: true,
-          auth_google_apps_domains: [],
-          auth_jwt_login_enabled: false,
-        });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe(PASSWORD_LOGIN_REQUIRED);
       }
+      expect(
+        (await admin.get("/api/settings/organization")).body.settings.auth_password_login_enabled,
+      ).toBe(true);
     });
 
     it("refuses unknown keys, wrong types and non-admins, changing nothing", async () => {
@@ -292,3 +291,54 @@ describe.each(DATABASES)("organisation settings and status on %s", (dbKind) => {
     });
   });
 });
+
+describe.each(DATABASES)(
+  "password login with a sign-in method from the environment on %s",
+  (dbKind) => {
+    // LDAP and OpenID Connect are on by their settings alone; nothing is contacted here.
+    const methods: [string, Record<string, string>, string][] = [
+      [
+        "LDAP",
+        {
+          SIGHTLINE_LDAP_LOGIN_ENABLED: "true",
+          SIGHTLINE_LDAP_URL: "ldap://127.0.0.1:1",
+          SIGHTLINE_LDAP_SEARCH_DN: "dc=example,dc=org",
+        },
+        "ldapLoginEnabled",
+      ],
+      [
+        "OpenID Connect",
+        {
+          SIGHTLINE_OIDC_ISSUER: "http://127.0.0.1:1/",
+          SIGHTLINE_OIDC_CLIENT_ID: "sightline",
+          SIGHTLINE_OIDC_CLIENT_SECRET: "not-a-real-secret",
+        },
+        "oidcLoginEnabled",
+      ],
+      [
+        "Google",
+        { SIGHTLINE_GOOGLE_CLIENT_ID: "sightline", SIGHTLINE_GOOGLE_CLIENT_SECRET: "not-a-secret" },
+        "googleLoginEnabled",
+      ],
+    ];
+
+    it.each(methods)("%s on lets password login go", async (_name, env, flag) => {
+      const { server, admin } = await startWithAdminAndMember(dbKind, { env });
+      try {
+        const config = (await admin.get("/api/session")).body.client_config;
+        expect(config[flag]).toBe(true);
+        for (const [, , other] of methods) if (other !== flag) expect(config[other]).toBe(false);
+        const off = await admin.post("/api/settings/organization", {
+          auth_password_login_enabled: false,
+        });
+        expect(off.status).toBe(200);
+        expect(off.body.settings.auth_password_login_enabled).toBe(false);
+        expect(
+          (await admin.get("/api/settings/organization")).body.settings.auth_password_login_enabled,
+        ).toBe(false);
+      } finally {
+        await server.close();
+      }
+    });
+  },
+);

@@ -13,11 +13,12 @@ import {
   type OrganizationSettingKey,
 } from "@sightline/core";
 import { saveOrgSettings, type Organization } from "../store/organizations";
+import { checkGroupMapping } from "./settingsGroupMapping";
 import { objectCounters } from "../store/groups";
 import { setupDemoCounters } from "../services/setupDemoCounters";
 
 export const PASSWORD_LOGIN_REQUIRED =
-  "Password login can't be turned off unless another login method (SAML, Google login or JWT) is enabled.";
+  "Password login can't be turned off unless another login method (Google, OpenID Connect, LDAP or SAML) is enabled.";
 
 // ---- Route documentation (the shapes are in ./schemas) ----
 
@@ -79,12 +80,15 @@ function checkSettingValue(key: OrganizationSettingKey, value: unknown): void {
   }
 }
 
-/** Whether the organisation still has a way to sign in besides passwords. */
-function hasOtherLoginMethod(org: Organization): boolean {
+/**
+ * Whether the organisation still has a way to sign in besides passwords (spec 2 §5: Google, LDAP
+ * or SAML; Sightline adds OpenID Connect). The web app's settings page applies the same rule
+ * (packages/web/src/features/settings/authRules.ts).
+ */
+function hasOtherLoginMethod(ctx: AppContext, org: Organization): boolean {
+  const { google, oidc, ldap } = ctx.config;
   return (
-    orgSetting(org, "auth_saml_enabled") === true ||
-    orgSetting(org, "auth_jwt_login_enabled") === true ||
-    googleAppsDomains(org).length > 0
+    google.enabled || oidc.enabled || ldap.enabled || orgSetting(org, "auth_saml_enabled") === true
   );
 }
 
@@ -109,6 +113,9 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         if (!isStringList(value)) throw badRequest(`'${key}' must be a list of strings.`);
         previousValues[key] = googleAppsDomains(org);
         next.google_apps_domains = value.map((d) => d.trim().toLowerCase()).filter(Boolean);
+      } else if (key === "auth_sso_group_mapping") {
+        previousValues[key] = orgSetting(org, key);
+        stored[key] = await checkGroupMapping(db, org.id, value);
       } else if (isOrganizationSettingKey(key)) {
         checkSettingValue(key, value);
         previousValues[key] = orgSetting(org, key);
@@ -120,7 +127,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     }
     const updated: Organization = { ...org, settings: next };
     if (orgSetting(updated, "auth_password_login_enabled") === false) {
-      if (!hasOtherLoginMethod(updated)) throw badRequest(PASSWORD_LOGIN_REQUIRED);
+      if (!hasOtherLoginMethod(ctx, updated)) throw badRequest(PASSWORD_LOGIN_REQUIRED);
     }
     if (Object.keys(newValues).length > 0) {
       await saveOrgSettings(db, org.id, next);

@@ -2,7 +2,10 @@
 // Send now with its outcome, the run in the history; and the print page the renderer
 // photographs, opened with a real run's token, saying each widget's state. Desktop and phone
 // screenshots of the drawer, and the print page at its 1200 px.
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
@@ -17,6 +20,28 @@ import { findSubscription, insertRun, updateRun } from "../packages/server/src/r
 vi.setConfig({ testTimeout: 150_000 });
 const poll = pollFor(30_000);
 
+/** An HTTP server on 127.0.0.1 that keeps the bodies posted to it, for the file. */
+function useWebhookSink() {
+  const sink = { url: "", received: [] as string[] };
+  let server: http.Server | undefined;
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        sink.received.push(body);
+        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(
+    () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+  );
+  return sink;
+}
+
 /** What the print page leaves for the renderer. */
 type ReportWindow = Window & {
   __reportWidgets?: { widget_id: number; name: string; state: string; error: string | null }[];
@@ -28,7 +53,9 @@ interface Widget {
 }
 
 describe("scheduled reports in the browser", () => {
-  const app = useBrowserApp();
+  // Reports go to a webhook on this machine (outbound requests to 127.0.0.1 allowed).
+  const app = useBrowserApp({ env: { SIGHTLINE_OUTBOUND_ALLOWED_RANGES: "127.0.0.1/32" } });
+  const hook = useWebhookSink();
   let board: { id: number; slug: string };
   /** Widget ids by role. */
   const ids = { chart: 0, counter: 0, empty: 0, failing: 0, text: 0 };
@@ -36,6 +63,14 @@ describe("scheduled reports in the browser", () => {
   const queries = { chart: 0, counter: 0, empty: 0 };
 
   beforeAll(async () => {
+    // The worker's renderer opens the print page at this server's own address.
+    app.server.config.reports.renderUrl = app.server.url;
+    const destination = await app.api.post("/api/destinations", {
+      name: "Report hook",
+      type: "webhook",
+      options: { url: `${hook.url}/hook` },
+    });
+    expect(destination.status, destination.text).toBe(200);
     const sourceId = await demoDataSourceId(app.api);
     const demo = await app.api.get<{ widgets: Widget[] }>(
       `/api/dashboards/${await demoDashboardId(app.api)}`,
@@ -118,6 +153,18 @@ describe("scheduled reports in the browser", () => {
       .click();
     await emails.fill("sales@example.com");
     await emails.press("Enter");
+    await screenshot(page, "reports-form-desktop", { fullPage: false });
+    // Then the addresses give way to the webhook (no mail server here).
+    for (const address of [ADMIN.email, "sales@example.com"]) {
+      await form
+        .getByTestId("subscription-emails")
+        .locator(".ant-tag", { hasText: address })
+        .locator(".ant-tag-close-icon")
+        .click();
+    }
+    await form.getByTestId("subscription-destinations").click();
+    await page.locator(".ant-select-item-option", { hasText: "Report hook" }).click();
+    await page.keyboard.press("Escape");
     await form.getByText("PDF", { exact: true }).click();
     await form.getByText("Skip when every widget is empty").click();
     await form.getByTestId("subscription-save").click();
@@ -128,9 +175,7 @@ describe("scheduled reports in the browser", () => {
     expect(await item.getByTestId("subscription-schedule").textContent()).toMatch(
       /^Every day at \d\d:\d\d$/,
     );
-    expect(await item.getByTestId("subscription-recipients").textContent()).toBe(
-      `To: ${ADMIN.email}, sales@example.com`,
-    );
+    expect(await item.getByTestId("subscription-recipients").textContent()).toBe("To: Report hook");
     const saved = await app.api.get<{ id: number; format: string; skip_if_empty: boolean }[]>(
       `/api/dashboards/${board.id}/subscriptions`,
     );
@@ -141,15 +186,14 @@ describe("scheduled reports in the browser", () => {
     await item.getByTestId("subscription-send").click();
     const outcome = item.getByTestId("send-outcome");
     await outcome.waitFor();
-    const finished = ["sent", "skipped", "failed"];
-    await poll(
-      async () => finished.includes((await outcome.getAttribute("data-status")) ?? ""),
-      90_000,
-    ).toBe(true);
-    const status = (await outcome.getAttribute("data-status"))!;
+    // Painted by the worker's Chromium from the print page, posted to the webhook.
+    await poll(() => outcome.getAttribute("data-status"), 90_000).toBe("sent");
+    const status = "sent";
+    expect(await outcome.textContent()).toContain("Sent");
+    expect(hook.received.length).toBe(1);
     const run = (
       await app.api.get<{
-        results: { status: string; error: string | null; has_thumbnail: boolean }[];
+        results: { id: number; status: string; error: string | null; has_thumbnail: boolean }[];
       }>(`/api/subscriptions/${saved.body[0].id}/runs`)
     ).body.results[0];
     expect(run.status).toBe(status);
@@ -168,7 +212,16 @@ describe("scheduled reports in the browser", () => {
       expect(await history.getByTestId("run-problems").textContent()).toContain(
         run.error.slice(0, 40),
       );
-    if (run.has_thumbnail) {
+    expect(run.has_thumbnail).toBe(true);
+    // The picture the worker took of the print page, kept to be looked at.
+    const picture = await page.request.get(`/api/report_runs/${run.id}/thumbnail.png`);
+    expect(picture.headers()["content-type"]).toBe("image/png");
+    fs.mkdirSync("test-artifacts/screenshots", { recursive: true });
+    fs.writeFileSync(
+      "test-artifacts/screenshots/reports-worker-thumbnail.png",
+      await picture.body(),
+    );
+    {
       const thumbnail = history
         .locator("[data-testid=run-thumbnail] img, img[data-testid=run-thumbnail]")
         .first();

@@ -102,15 +102,18 @@ function SendOutcome({ run, onFinished }: { run: ReportRun; onFinished: () => vo
   const followed = useFollowedRun(run, onFinished);
   const current = followed.data ?? run;
   const finished = isRunFinished(current);
+  const widgets = finished ? unfinishedWidgetsText(current) : null;
+  // Sent, but with widgets it could not draw: a warning, not a success.
   const type =
     current.status === "sent"
-      ? "success"
+      ? widgets
+        ? "warning"
+        : "success"
       : current.status === "failed"
         ? "error"
         : current.status === "skipped"
           ? "warning"
           : "info";
-  const widgets = finished ? unfinishedWidgetsText(current) : null;
   return (
     <Alert
       className={styles.outcome}

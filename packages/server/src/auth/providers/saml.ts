@@ -1,13 +1,405 @@
 /**
- * SAML 2.0 sign-in. Not built yet: the login page
- * shows no button and no route is registered.
+ * SAML 2.0 sign-in on Redash's paths, with @node-saml/node-saml:
+ * - GET /saml/login?next= sends the browser to the identity provider with an AuthnRequest
+ *   (HTTP-Redirect); the request is stored (samlStore.ts) with where to go next, and its ID is the
+ *   RelayState;
+ * - POST /saml/callback?org_slug= is the assertion consumer service: the assertion must be signed
+ *   by the provider's certificate, answer a request this installation sent and not used yet
+ *   (InResponseTo, RelayState), be for our entity id (audience) and ACS URL (recipient,
+ *   destination), within its time window (60 s of clock skew), and not accepted before (its ID,
+ *   across servers). The identity then goes the one shared way to a user (justInTime.ts);
+ * - GET /saml/metadata is the service provider's metadata for the provider's admin.
+ * `?test=1` on the login path runs the whole flow for a signed-in admin and shows what came back,
+ * signing nobody in. The provider is the organisation's settings (samlIdp.ts).
+ * See docs/single-sign-on.md, "SAML 2.0".
  */
-import type { FastifyInstance } from "fastify";
+import crypto from "node:crypto";
+import {
+  SAML,
+  SamlStatusError,
+  ValidateInResponseTo,
+  generateServiceProviderMetadata,
+  type CacheProvider,
+  type Profile,
+} from "@node-saml/node-saml";
+import { DOMParser } from "@xmldom/xmldom";
+import { sanitizeNext } from "@sightline/core";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
-import type { Organization } from "../../store/organizations";
+import * as S from "../../http/schemas";
+import { createOutboundClient } from "../../outbound/client";
+import { isAdmin } from "../../policies";
+import { recordEvent } from "../../services/events";
+import { orgSetting } from "../../services/orgSettings";
+import { findOrgBySlug, type Organization } from "../../store/organizations";
+import { hidden } from "../pages";
+import { startSession } from "../requestAuth";
+import { safeEqual } from "../secretKey";
+import { groupMappingFor } from "./groupMapping";
+import { userForIdentity } from "./justInTime";
+import { IdentityProviderError, IdentityProviders, type IdentityProvider } from "./samlIdp";
+import { assertionFacts, identityFromProfile } from "./samlIdentity";
+import {
+  REQUEST_LIFETIME_MS,
+  claimAssertion,
+  findRequest,
+  saveRequest,
+  takeRequest,
+  type SamlRequest,
+} from "./samlStore";
+import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
+import { sendTestSignInResult } from "./testSignIn";
 
-export function samlButton(_ctx: AppContext, _org: Organization | null, _next: string): string {
-  return "";
+const CLOCK_SKEW_MS = 60_000;
+/** How long an accepted assertion's ID is kept when it names no end of its validity. */
+const DEFAULT_ASSERTION_KEEP_MS = 60 * 60 * 1000;
+
+/** A path on this site to go to after signing in, or "" for home. */
+function safeNext(next: unknown): string {
+  const safe = sanitizeNext(typeof next === "string" ? next : "");
+  return safe.startsWith("/") && !safe.startsWith("//") ? safe : "";
 }
 
-export function samlRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+function samlEnabled(org: Organization | null): org is Organization {
+  return org !== null && orgSetting(org, "auth_saml_enabled") === true;
+}
+
+/** The login page's "SAML Login" button (Redash's words) while SAML is on, keeping `next`. */
+export function samlButton(_ctx: AppContext, org: Organization | null, next: string): string {
+  if (!samlEnabled(org)) return "";
+  const safe = safeNext(next);
+  return `<form method="get" action="/saml/login">${safe ? hidden("next", safe) : ""}<button type="submit">SAML Login</button></form>`;
+}
+
+/** Our entity id: the settings' auth_saml_entity_id, else the metadata's address. */
+export function spEntityId(ctx: AppContext, org: Organization): string {
+  return orgSetting(org, "auth_saml_entity_id").trim() || `${ctx.config.baseUrl}/saml/metadata`;
+}
+
+/** The assertion consumer service's address, as Redash has it. */
+export function acsUrl(ctx: AppContext, org: Organization): string {
+  return `${ctx.config.baseUrl}/saml/callback?org_slug=${encodeURIComponent(org.slug)}`;
+}
+
+function nameIdFormat(org: Organization): string | null {
+  return orgSetting(org, "auth_saml_nameid_format").trim() || null;
+}
+
+/**
+ * The response's InResponseTo and Destination, read before verifying it: only to find our own
+ * record of the request and to compare with our address, never believed otherwise.
+ */
+function envelope(samlResponse: string): {
+  inResponseTo: string | null;
+  destination: string | null;
+} {
+  const none = { inResponseTo: null, destination: null };
+  try {
+    const xml = Buffer.from(samlResponse, "base64").toString("utf8");
+    const doc = new DOMParser({ errorHandler: { error: () => {}, fatalError: () => {} } });
+    const root = doc.parseFromString(xml, "text/xml")?.documentElement;
+    if (!root || root.localName !== "Response") return none;
+    return {
+      inResponseTo: root.getAttribute("InResponseTo") || null,
+      destination: root.hasAttribute("Destination") ? root.getAttribute("Destination") : null,
+    };
+  } catch {
+    return none;
+  }
+}
+
+/** Why node-saml refused a response, in fixed words: its messages may quote the assertion. */
+function classify(err: unknown): { error: SignInError; check: string } {
+  if (err instanceof SamlStatusError) return { error: "saml_denied", check: "status" };
+  const message = err instanceof Error ? err.message : "";
+  const checks: [RegExp, string, SignInError][] = [
+    [/InResponseTo/i, "in_response_to", "saml_request"],
+    [/signature/i, "signature", "saml_invalid"],
+    [/audience|AudienceRestriction/i, "audience", "saml_invalid"],
+    [/expired|not yet valid|subject confirmation/i, "time", "saml_invalid"],
+    [/issuer/i, "issuer", "saml_invalid"],
+  ];
+  for (const [pattern, check, error] of checks) {
+    if (pattern.test(message)) return { error, check };
+  }
+  return { error: "saml_invalid", check: "other" };
+}
+
+/**
+ * node-saml's request store over saml_requests: it saves the request it generates with this
+ * sign-in's details, finds it again for InResponseTo and uses it up (once, across servers).
+ */
+class RequestStore implements CacheProvider {
+  /** Whether this instance used a request up, by ID. */
+  readonly taken = new Map<string, boolean>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly details: Omit<SamlRequest, "id"> | null,
+  ) {}
+
+  async saveAsync(key: string, value: string) {
+    if (!this.details) throw new Error("no sign-in to save a request for");
+    await saveRequest(this.ctx.database.db, { id: key, ...this.details });
+    return { value, createdAt: Date.now() };
+  }
+
+  /** node-saml wants the request's time and checks its age; findRequest has done so already. */
+  async getAsync(key: string) {
+    return (await findRequest(this.ctx.database.db, key)) ? new Date().toISOString() : null;
+  }
+
+  async removeAsync(key: string | null) {
+    if (!key) return null;
+    if (!this.taken.has(key)) this.taken.set(key, await takeRequest(this.ctx.database.db, key));
+    return key;
+  }
+}
+
+function samlFor(
+  ctx: AppContext,
+  org: Organization,
+  idp: IdentityProvider,
+  store: RequestStore,
+  id?: string,
+): SAML {
+  const entityId = spEntityId(ctx, org);
+  return new SAML({
+    callbackUrl: acsUrl(ctx, org),
+    entryPoint: idp.ssoUrl,
+    issuer: entityId,
+    audience: entityId,
+    idpCert: idp.certificates,
+    identifierFormat: nameIdFormat(org),
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: REQUEST_LIFETIME_MS,
+    cacheProvider: store,
+    disableRequestedAuthnContext: true,
+    ...(id ? { generateUniqueId: () => id } : {}),
+  });
+}
+
+const tags = ["session"];
+const docs = {
+  login: {
+    tags,
+    summary: "Sign in with SAML: redirects to the identity provider with an AuthnRequest",
+    querystring: S.object({
+      next: { ...S.str, description: "Where to go after login" },
+      test: { ...S.str, description: '"1": an admin\'s test sign-in (signs nobody in)' },
+    }),
+    response: {
+      302: S.redirect("To the identity provider; or to the login page with the reason"),
+      ...S.errors(403, 404),
+    },
+  },
+  callback: {
+    tags,
+    summary: "The assertion consumer service: the identity provider posts its SAML response here",
+    consumes: ["application/x-www-form-urlencoded"],
+    querystring: S.object({ org_slug: { ...S.str, description: "The organisation's slug" } }),
+    response: {
+      200: {
+        description: "A test sign-in's result",
+        content: {
+          "text/html": { schema: S.str },
+          "application/json": { schema: S.anyObject },
+        },
+      },
+      302: S.redirect("To `next`, signed in; or to the login page with the reason"),
+      ...S.errors(400, 404),
+    },
+  },
+  metadata: {
+    tags,
+    summary: "The service provider's SAML metadata (entity id, assertion consumer service)",
+    querystring: S.object({ org_slug: { ...S.str, description: "The organisation's slug" } }),
+    response: {
+      200: {
+        description: "SAML metadata",
+        content: { "application/samlmetadata+xml": { schema: S.str } },
+      },
+      ...S.errors(404),
+    },
+  },
+};
+
+export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { config } = ctx;
+  const db = ctx.database.db;
+  const providers = new IdentityProviders(
+    createOutboundClient({ allowedRanges: config.outboundAllowedRanges }),
+  );
+  const notEnabled = (reply: FastifyReply) =>
+    reply.code(404).send({ message: "SAML login is not enabled." });
+
+  async function orgOf(request: FastifyRequest): Promise<Organization | null> {
+    const slug = (request.query as Record<string, unknown>).org_slug;
+    if (typeof slug === "string" && slug !== "") return findOrgBySlug(db, slug);
+    return request.auth.org;
+  }
+
+  /** The sign-in ends without a user: the login page with the reason, or the test's result. */
+  function refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    saved: SamlRequest | null,
+    error: SignInError,
+    log: Record<string, unknown> = {},
+  ) {
+    request.log.warn({ method: "saml", reason: error, ...log }, "SAML login refused");
+    if (saved?.testedBy != null) {
+      return sendTestSignInResult(reply, "saml", { error: signInErrorMessage(error)! });
+    }
+    return reply.redirect(loginWithError(error, saved?.next ?? ""));
+  }
+
+  app.get("/saml/login", { schema: docs.login }, async (request, reply) => {
+    const org = request.auth.org;
+    if (!org) return reply.redirect("/setup");
+    if (!samlEnabled(org)) return notEnabled(reply);
+    const q = request.query as Record<string, unknown>;
+    let testedBy: number | null = null;
+    if (q.test === "1") {
+      const identity = request.auth.identity;
+      if (identity.kind !== "user" || identity.viaApiKey || !isAdmin(identity)) {
+        return reply.code(403).send({ message: "Only an admin can test a sign-in method." });
+      }
+      testedBy = identity.user.id;
+    }
+    const details = { orgId: org.id, next: safeNext(q.next), testedBy };
+    let idp: IdentityProvider;
+    try {
+      idp = await providers.forOrg(org);
+    } catch (err) {
+      const cause = err instanceof IdentityProviderError ? err.message : "unexpected error";
+      return refuse(request, reply, { id: "", ...details }, "saml_unavailable", { cause });
+    }
+    const id = `_${crypto.randomBytes(20).toString("hex")}`;
+    const saml = samlFor(ctx, org, idp, new RequestStore(ctx, details), id);
+    // The RelayState is the request's ID: the answer must come back with both.
+    const url = await saml.getAuthorizeUrlAsync(id, undefined, {});
+    return reply.redirect(url);
+  });
+
+  app.post(
+    "/saml/callback",
+    { schema: docs.callback, config: { csrfExempt: true } },
+    async (request, reply) => {
+      const org = await orgOf(request);
+      if (!samlEnabled(org)) return notEnabled(reply);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const samlResponse = typeof body.SAMLResponse === "string" ? body.SAMLResponse : "";
+      const relayState = typeof body.RelayState === "string" ? body.RelayState : "";
+      if (!samlResponse) {
+        return reply.code(400).send({ message: "The SAMLResponse form field is missing." });
+      }
+
+      const { inResponseTo: requestId, destination } = envelope(samlResponse);
+      const saved = requestId ? await findRequest(db, requestId) : null;
+      if (!saved || saved.orgId !== org.id) {
+        return refuse(request, reply, null, "saml_request", {
+          cause: requestId ? "InResponseTo names no open request" : "no InResponseTo",
+        });
+      }
+      if (!relayState || !safeEqual(relayState, saved.id)) {
+        await takeRequest(db, saved.id);
+        return refuse(request, reply, { ...saved, testedBy: null }, "saml_request", {
+          cause: "RelayState does not match the request",
+        });
+      }
+
+      let idp: IdentityProvider;
+      try {
+        idp = await providers.forOrg(org);
+      } catch (err) {
+        const cause = err instanceof IdentityProviderError ? err.message : "unexpected error";
+        return refuse(request, reply, saved, "saml_unavailable", { cause });
+      }
+      const store = new RequestStore(ctx, null);
+      let profile: Profile | null;
+      try {
+        ({ profile } = await samlFor(ctx, org, idp, store).validatePostResponseAsync({
+          SAMLResponse: samlResponse,
+        }));
+        if (!profile) throw new Error("Missing SAML assertion");
+      } catch (err) {
+        await takeRequest(db, saved.id);
+        const { error, check } = classify(err);
+        return refuse(request, reply, saved, error, { check });
+      }
+
+      // Checks node-saml leaves to us; all of this comes from the signed assertion.
+      const facts = assertionFacts(profile);
+      const acs = acsUrl(ctx, org);
+      const problem = !facts.id
+        ? "assertion has no ID"
+        : facts.recipients.length === 0 || facts.recipients.some((r) => r !== acs)
+          ? "recipient"
+          : idp.entityId && facts.issuer !== idp.entityId
+            ? "issuer"
+            : null;
+      if (problem) {
+        await takeRequest(db, saved.id);
+        return refuse(request, reply, saved, "saml_invalid", { check: problem });
+      }
+      // The response's Destination, when given, must be us too.
+      if (destination !== null && destination !== acs) {
+        await takeRequest(db, saved.id);
+        return refuse(request, reply, saved, "saml_invalid", { check: "destination" });
+      }
+      const taken = store.taken.get(saved.id) ?? (await takeRequest(db, saved.id));
+      if (!taken) {
+        return refuse(request, reply, saved, "saml_request", { cause: "request already answered" });
+      }
+      const keepUntil = new Date(
+        Math.max(
+          (facts.notOnOrAfter?.getTime() ?? Date.now() + DEFAULT_ASSERTION_KEEP_MS) + CLOCK_SKEW_MS,
+          Date.now() + CLOCK_SKEW_MS,
+        ),
+      );
+      if (!(await claimAssertion(db, `${org.id}:${facts.id}`, keepUntil))) {
+        return refuse(request, reply, saved, "saml_request", { cause: "assertion replayed" });
+      }
+
+      const identity = identityFromProfile(profile, config.saml.groupsAttribute);
+      if (saved.testedBy !== null) {
+        request.log.info({ method: "saml" }, "SAML test sign-in finished");
+        return sendTestSignInResult(reply, "saml", { identity });
+      }
+      const result = await userForIdentity(db, org.id, identity, {
+        blockedDomains: config.blockedEmailDomains,
+        mapGroups: groupMappingFor(ctx, org),
+      });
+      if (!result.ok) return refuse(request, reply, saved, result.reason);
+      startSession(request, result.user, true);
+      await recordEvent(db, {
+        orgId: org.id,
+        userId: result.user.id,
+        action: "login",
+        objectType: "redash",
+        request,
+      });
+      request.log.info(
+        { method: "saml", userId: result.user.id, created: result.created },
+        "signed in by SAML",
+      );
+      return reply.redirect(saved.next || "/");
+    },
+  );
+
+  app.get("/saml/metadata", { schema: docs.metadata }, async (request, reply) => {
+    const org = await orgOf(request);
+    if (!org) return reply.code(404).send({ message: "No such organization." });
+    const xml = generateServiceProviderMetadata({
+      issuer: spEntityId(ctx, org),
+      callbackUrl: acsUrl(ctx, org),
+      identifierFormat: nameIdFormat(org),
+      wantAssertionsSigned: true,
+    });
+    return reply.code(200).type("application/samlmetadata+xml").send(xml);
+  });
+}

@@ -13,7 +13,11 @@ export type SignInError =
   | "oidc_denied"
   | "oidc_invalid"
   | "oidc_unavailable"
-  | "google_domain";
+  | "google_domain"
+  | "saml_request"
+  | "saml_denied"
+  | "saml_invalid"
+  | "saml_unavailable";
 
 const MESSAGES: Record<SignInError, string> = {
   invalid_email: "Your sign-in did not give a valid e-mail address that may use Sightline.",
@@ -31,6 +35,13 @@ const MESSAGES: Record<SignInError, string> = {
   oidc_unavailable:
     "Your identity provider could not be reached. Try again later, or ask an administrator.",
   google_domain: "Your Google account is not in a domain allowed to sign in to Sightline.",
+  saml_request:
+    "This SAML sign-in was not started here, was already used or took too long. Please try again.",
+  saml_denied: "Your SAML identity provider did not sign you in.",
+  saml_invalid:
+    "Your SAML identity provider's answer could not be verified, so you were not signed in. Ask an administrator if this happens again.",
+  saml_unavailable:
+    "SAML sign-in is not set up completely or the identity provider could not be reached. Ask an administrator.",
 };
 
 export function signInErrorMessage(code: unknown): string | null {

@@ -9,7 +9,7 @@ import { hasPermission } from "../policies";
 import { presentRecentQuery } from "../presenters/queries";
 import { favoritesAmong } from "../store/favorites";
 import { presentUser } from "../presenters/users";
-import { countUnusedResults, formatBytes } from "../results";
+import { countUnusedResults, formatBytes, resultStoreSizes } from "../results";
 import { recordEventSoon } from "../services/events";
 import { findQueriesByIds } from "../store/queries";
 import { findUserById } from "../store/users";
@@ -22,6 +22,15 @@ const TASK_NAME = "sightline.execution.execute_query";
 // ---- Route documentation (the shapes are in ./schemas) ----
 
 const tags = ["admin"];
+
+const storeSize = S.object(
+  {
+    count: S.int,
+    size: { ...S.int, description: "Bytes as Redash JSON" },
+    stored_size: { ...S.orNull(S.int), description: "Compressed bytes kept; null: not known" },
+  },
+  ["count", "size", "stored_size"],
+);
 
 const statusJson = S.object(
   {
@@ -42,6 +51,15 @@ const statusJson = S.object(
     widgets_count: S.int,
     query_results_count: S.int,
     unused_query_results_count: S.int,
+    query_results_storage: S.object(
+      {
+        metadata_database: storeSize,
+        object_storage: storeSize,
+        new_results_in: { type: "string", enum: ["metadata_database", "object_storage"] },
+      },
+      ["metadata_database", "object_storage", "new_results_in"],
+      "Stored results per store: the metadata database or object storage (SIGHTLINE_RESULTS_URL)",
+    ),
     manager: S.object({
       started_at: { ...S.orNull(S.num), description: "Epoch seconds" },
       last_refresh_at: { ...S.orNull(S.num), description: "Epoch seconds" },
@@ -264,10 +282,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     }
     const status = await queueStatus(ctx);
     const scheduler = await readState<SchedulerState | null>(db, SCHEDULER_STATE_KEY, null);
-    const resultsSize = await db
-      .selectFrom("query_results")
-      .select((eb) => eb.fn.sum<number>("byte_size").as("n"))
-      .executeTakeFirst();
+    const stores = await resultStoreSizes(db);
     return {
       version: SERVER_VERSION,
       workers: [],
@@ -277,6 +292,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       widgets_count: await count(ctx, "widgets"),
       query_results_count: await count(ctx, "query_results"),
       unused_query_results_count: await countUnusedResults(db),
+      query_results_storage: stores,
       manager: {
         started_at: scheduler?.started_at ?? null,
         last_refresh_at: scheduler?.last_refresh_at ?? null,
@@ -287,7 +303,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
       database_metrics: {
         metrics: [
-          ["Query Results Size", Number(resultsSize?.n ?? 0)],
+          ["Query Results Size", stores.metadata_database.size + stores.object_storage.size],
+          ["Query Results in Metadata DB", stores.metadata_database.size],
+          ["Query Results in Object Storage", stores.object_storage.size],
           ["Redash DB Size", await databaseSize(ctx)],
         ],
       },

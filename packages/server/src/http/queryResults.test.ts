@@ -375,6 +375,17 @@ describe.each(DATABASES)("query results and jobs on %s", (db) => {
     expect(status.body.successful_jobs).toBeGreaterThan(0);
     expect(status.body).not.toHaveProperty("redis_used_memory");
     expect(status.body.query_results_count).toBeGreaterThan(0);
+    // Without SIGHTLINE_RESULTS_URL every result is in the metadata database (issue 30).
+    const storage = status.body.query_results_storage;
+    expect(storage.new_results_in).toBe("metadata_database");
+    expect(storage.object_storage).toEqual({ count: 0, size: 0, stored_size: null });
+    expect(storage.metadata_database.count).toBe(status.body.query_results_count);
+    expect(storage.metadata_database.size).toBeGreaterThan(0);
+    expect(storage.metadata_database.stored_size).toBeGreaterThan(0);
+    expect(status.body.database_metrics.metrics).toContainEqual([
+      "Query Results in Metadata DB",
+      storage.metadata_database.size,
+    ]);
     const anonymous = await new TestClient(server.url).get("/status.json?x=1");
     expect(anonymous.status).toBe(302);
     // Back to the whole address after signing in (api-platform.md §2.6).

@@ -7,3 +7,4 @@ export * from "./delimited";
 export * from "./xlsx";
 export * from "./filename";
 export * from "./gzipJson";
+export * from "./storeSizes";

@@ -91,6 +91,19 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
     expect(lines[0]).toBe("id,name");
     expect(lines[ROWS]).toBe(`${ROWS - 1},name ${ROWS - 1}`);
     expect(lines).toHaveLength(ROWS + 2);
+
+    // System Status counts it in object storage, with its JSON size.
+    const status = await admin.get("/status.json");
+    const storage = status.body.query_results_storage;
+    expect(storage.new_results_in).toBe("object_storage");
+    expect(storage.object_storage.count).toBeGreaterThanOrEqual(1);
+    expect(storage.object_storage.size).toBeGreaterThanOrEqual(Number(row.byte_size));
+    expect(storage.object_storage.stored_size).toBeNull();
+    expect(storage.metadata_database.stored_size).toBe(0);
+    expect(status.body.database_metrics.metrics).toContainEqual([
+      "Query Results in Object Storage",
+      storage.object_storage.size,
+    ]);
   });
 
   it("reads only the first object for the first page of a big result", async () => {

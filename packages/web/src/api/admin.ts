@@ -18,7 +18,21 @@ export interface SystemStatus {
     [key: string]: unknown;
   };
   database_metrics?: { metrics?: [string, number][] };
+  /** Stored results per store (Sightline): the metadata database or object storage. */
+  query_results_storage?: {
+    metadata_database: ResultStoreSize;
+    object_storage: ResultStoreSize;
+    new_results_in: "metadata_database" | "object_storage";
+  };
   [key: string]: unknown;
+}
+
+export interface ResultStoreSize {
+  count: number;
+  /** Bytes as Redash JSON. */
+  size: number;
+  /** Compressed bytes kept there; null when the store can't say (object storage). */
+  stored_size: number | null;
 }
 
 export interface RqJob {
@@ -59,11 +73,25 @@ export interface RqDataSource {
   limit: number;
 }
 
+/** One worker's report renderers (scheduled reports, issue 28). */
+export interface ReportRenderer {
+  name: string;
+  browsers: number;
+  renders: number;
+  last_render_ms: number | null;
+  average_render_ms: number | null;
+  browser_memory_bytes: number;
+  peak_browser_memory_bytes: number;
+  updated_at: string;
+}
+
 export interface RqStatus {
   queues: Record<string, RqQueue>;
   workers: RqWorker[];
   /** Sightline's fair queues; absent from Redash's answer. */
   data_sources?: RqDataSource[];
+  /** Sightline's report render queue; absent from Redash's answer. */
+  reports?: { queued: number; running: number; workers: ReportRenderer[] };
 }
 
 export type OutdatedQuery = Pick<

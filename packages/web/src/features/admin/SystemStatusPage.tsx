@@ -46,6 +46,26 @@ export function generalItems(status: SystemStatus): [string, string][] {
     .map(([key, value]) => [key.replace(/_/g, " "), String(value ?? "-")]);
 }
 
+const STORE_NAMES = {
+  metadata_database: "Metadata Database",
+  object_storage: "Object Storage",
+} as const;
+
+/** Where the stored results are (issue 30): count and size per store, and where new ones go. */
+export function resultStorageItems(status: SystemStatus): [string, string][] {
+  const storage = status.query_results_storage;
+  if (!storage) return [];
+  const describe = (store: NonNullable<SystemStatus["query_results_storage"]>["object_storage"]) =>
+    `${store.count.toLocaleString("en")} ${store.count === 1 ? "result" : "results"}, ` +
+    prettySize(store.size) +
+    (store.stored_size === null ? "" : ` (${prettySize(store.stored_size)} compressed)`);
+  return [
+    [STORE_NAMES.metadata_database, describe(storage.metadata_database)],
+    [STORE_NAMES.object_storage, describe(storage.object_storage)],
+    ["New Results Go To", STORE_NAMES[storage.new_results_in]],
+  ];
+}
+
 /** The scheduler's heartbeat and its late schedules (issue 28), when the server reports them. */
 export function schedulerHealthItems(
   manager: NonNullable<SystemStatus["manager"]>,
@@ -114,6 +134,9 @@ function StatusBlocks({ status }: { status: SystemStatus }) {
       <Block title="Manager" items={managerItems} />
       <Block title="Queues" items={queues} />
       <Block title="Database metrics" items={metrics} />
+      {status.query_results_storage && (
+        <Block title="Result storage" items={resultStorageItems(status)} />
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { QUERY_TASK, splitJobs, tabFromHash } from "./JobsPage";
-import { generalItems } from "./SystemStatusPage";
+import { generalItems, resultStorageItems } from "./SystemStatusPage";
 import { toDate } from "./TimeAgo";
 
 const job = (id: string, name: string) => ({
@@ -50,5 +50,21 @@ describe("status page rules", () => {
     expect(toDate("2023-11-14T22:13:20.000Z")?.getTime()).toBe(1_700_000_000_000);
     expect(toDate(null)).toBeNull();
     expect(toDate("garbage")).toBeNull();
+  });
+
+  it("shows the results' size per store and where new results go", () => {
+    const items = resultStorageItems({
+      query_results_storage: {
+        metadata_database: { count: 1, size: 2048, stored_size: 512 },
+        object_storage: { count: 1200, size: 3 * 1024 * 1024, stored_size: null },
+        new_results_in: "object_storage",
+      },
+    });
+    expect(items).toEqual([
+      ["Metadata Database", "1 result, 2 KB (512 bytes compressed)"],
+      ["Object Storage", "1,200 results, 3 MB"],
+      ["New Results Go To", "Object Storage"],
+    ]);
+    expect(resultStorageItems({})).toEqual([]);
   });
 });

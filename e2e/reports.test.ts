@@ -292,6 +292,20 @@ describe("scheduled reports in the browser", () => {
     expect(await values.textContent()).toContain("Country");
     expect(await values.locator("input").first().inputValue()).toBe("Germany");
     await values.locator("input").first().fill("France");
+    // The schedule, through the queries' schedule dialog: weekly, on a Monday.
+    await drawer.getByTestId("subscription-schedule-edit").click();
+    const scheduleDialog = page.getByTestId("schedule-dialog");
+    await poll(() => scheduleDialog.textContent()).toContain("Refresh every");
+    await animationsSettled(page);
+    await page.click("[data-testid=schedule-interval]");
+    await page.keyboard.type("1 week");
+    await page.keyboard.press("Enter");
+    await poll(() => scheduleDialog.textContent()).toContain("On day");
+    await screenshot(page, "reports-schedule-dialog-desktop", { fullPage: false });
+    await scheduleDialog.getByRole("button", { name: "OK" }).click();
+    await poll(() => drawer.getByTestId("subscription-schedule-text").textContent()).toMatch(
+      /^Every week at \d\d:\d\d on Monday$/,
+    );
     await screenshot(page, "reports-form-parameters-desktop", { fullPage: false });
 
     // A destination that cannot carry a report: the server's refusal shows in the form.
@@ -310,7 +324,12 @@ describe("scheduled reports in the browser", () => {
     const saved = await app.api.get<{ parameters: Record<string, unknown> }[]>(
       `/api/dashboards/${withParameters.id}/subscriptions`,
     );
-    expect(saved.body).toMatchObject([{ parameters: { country: "France" } }]);
+    expect(saved.body).toMatchObject([
+      {
+        parameters: { country: "France" },
+        schedule: { interval: 604800, day_of_week: "Monday" },
+      },
+    ]);
 
     await item.getByRole("button", { name: "Delete Country report" }).click();
     await page.getByRole("tooltip").getByRole("button", { name: "Delete" }).click();

@@ -122,6 +122,26 @@ describe("OpenID Connect settings", () => {
   });
 });
 
+describe("an OpenID provider that cannot be reached", () => {
+  it("sends the browser back to the login page with a message", async () => {
+    const server = await startTestServer("sqlite", {
+      SIGHTLINE_OIDC_ISSUER: "http://127.0.0.1:1/realms/none",
+      SIGHTLINE_OIDC_CLIENT_ID: OIDC_CLIENT.id,
+      SIGHTLINE_OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+    });
+    try {
+      await setUpAndLogin(server.url);
+      const client = new TestClient(server.url);
+      const res = await client.get("/oidc/login?next=/queries");
+      expect(res.headers.get("location")).toBe("/login?sso_error=oidc_unavailable&next=%2Fqueries");
+      const page = await client.get<string>(res.headers.get("location")!);
+      expect(page.text).toContain("Your identity provider could not be reached.");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe.each(DATABASES)("OpenID Connect sign-in on %s", (db) => {
   let idp: TestOidcProvider;
   let server: TestServer;
@@ -425,6 +445,16 @@ describe.each(DATABASES)("OpenID Connect sign-in on %s", (db) => {
       expect(res.status).toBe(200);
       expect(res.text).toContain("could not be verified");
       expect(await signedInAs(admin)).toBe(ADMIN.email);
+    });
+
+    it("ends without a result when the callback comes without the admin's session", async () => {
+      const callback = await authorize(server, admin, "/oidc/login?test=1", "mallory");
+      const elsewhere = new TestClient(server.url);
+      elsewhere.cookies.set("oidc_flow", admin.cookies.get("oidc_flow")!);
+      const res = await elsewhere.get<string>(callback);
+      expect(res.headers.get("location")).toBe("/login?sso_error=oidc_state");
+      expect(res.text).not.toContain("mallory");
+      expect(await userCount(server, "mallory@example.com")).toBe(0);
     });
 
     it("is for admins only", async () => {

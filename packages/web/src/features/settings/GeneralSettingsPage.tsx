@@ -1,17 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Divider,
-  Form,
-  Input,
-  Radio,
-  Select,
-  Skeleton,
-  Typography,
-} from "antd";
+import { Button, Card, Checkbox, Divider, Form, Select, Skeleton, Typography } from "antd";
 import { useState } from "react";
 import {
   getOrganizationSettings,
@@ -22,12 +10,9 @@ import { ErrorScreen } from "../../app/ErrorScreen";
 import { notify } from "../../app/notifications";
 import { isAdmin } from "../../app/permissions";
 import { SESSION_QUERY_KEY, useSession } from "../../app/session";
-import {
-  hasOtherLoginMethod,
-  PASSWORD_LOGIN_DISABLED_WARNING,
-  withPasswordLoginRule,
-} from "./authRules";
+import { hasOtherLoginMethod, loginMethodsOf, withPasswordLoginRule } from "./authRules";
 import { SettingsFrame } from "./SettingsFrame";
+import { SsoSettings } from "./SsoSettings";
 
 export const SAVED = "Settings changes saved.";
 export const SAVE_FAILED = "Failed saving changes.";
@@ -57,15 +42,7 @@ function SettingsForm({ initial }: { initial: OrganizationSettingsValues }) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<OrganizationSettingsValues>();
   const [saving, setSaving] = useState(false);
-  const methods = {
-    googleLoginEnabled: client_config.googleLoginEnabled,
-    ldapLoginEnabled: client_config.ldapLoginEnabled,
-  };
-  const samlEnabled = Form.useWatch("auth_saml_enabled", form) ?? initial.auth_saml_enabled;
-  const samlType = Form.useWatch("auth_saml_type", form) ?? initial.auth_saml_type;
-  const passwordLogin =
-    Form.useWatch("auth_password_login_enabled", form) ?? initial.auth_password_login_enabled;
-  const otherMethod = hasOtherLoginMethod({ auth_saml_enabled: samlEnabled }, methods);
+  const methods = loginMethodsOf(client_config);
 
   async function save(values: OrganizationSettingsValues) {
     setSaving(true);
@@ -89,7 +66,7 @@ function SettingsForm({ initial }: { initial: OrganizationSettingsValues }) {
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ auth_google_apps_domains: [], ...initial }}
+        initialValues={{ auth_google_apps_domains: [], auth_sso_group_mapping: [], ...initial }}
         onFinish={(v) => void save(v)}
         onValuesChange={(changed: OrganizationSettingsValues) => {
           // Turning off every other method forces password login back on.
@@ -135,70 +112,7 @@ function SettingsForm({ initial }: { initial: OrganizationSettingsValues }) {
         </Form.Item>
 
         <Divider />
-        <Typography.Title level={4}>Authentication</Typography.Title>
-        {!passwordLogin && (
-          <Alert
-            type="warning"
-            showIcon
-            title={PASSWORD_LOGIN_DISABLED_WARNING}
-            style={{ marginBottom: 12 }}
-          />
-        )}
-        <Form.Item name="auth_password_login_enabled" valuePropName="checked">
-          <Checkbox disabled={!otherMethod}>Password Login Enabled</Checkbox>
-        </Form.Item>
-        <Form.Item
-          name="auth_google_apps_domains"
-          label="Allowed Google Apps Domains"
-          extra="Any user registered with a Google Apps account on these domains will be able to log in."
-        >
-          <Select
-            mode="tags"
-            open={false}
-            tokenSeparators={[",", " "]}
-            aria-label="Allowed Google Apps Domains"
-          />
-        </Form.Item>
-        <Form.Item name="auth_saml_enabled" valuePropName="checked">
-          <Checkbox>SAML Enabled</Checkbox>
-        </Form.Item>
-        {samlEnabled && (
-          <>
-            <Form.Item name="auth_saml_type" label="SAML Metadata Type">
-              <Radio.Group
-                options={[
-                  { value: "static", label: "SAML 2.0 SSO URL and x509 certificate (static)" },
-                  { value: "dynamic", label: "SAML 2.0 Metadata URL (dynamic)" },
-                ]}
-              />
-            </Form.Item>
-            {samlType === "static" ? (
-              <>
-                <Form.Item name="auth_saml_sso_url" label="SAML Single Sign-on URL">
-                  <Input />
-                </Form.Item>
-                <Form.Item name="auth_saml_entity_id" label="SAML Entity ID">
-                  <Input />
-                </Form.Item>
-                <Form.Item name="auth_saml_x509_cert" label="SAML x509 cert">
-                  <Input.TextArea rows={4} />
-                </Form.Item>
-              </>
-            ) : (
-              <>
-                <Form.Item name="auth_saml_metadata_url" label="SAML Metadata URL">
-                  <Input />
-                </Form.Item>
-                <Form.Item name="auth_saml_entity_id" label="SAML Entity ID">
-                  <Input />
-                </Form.Item>
-                <Form.Item name="auth_saml_nameid_format" label="SAML NameID Format">
-                  <Input />
-                </Form.Item>
-              </>
-            )}
-          </>
-        )}
+        <SsoSettings form={form} initial={initial} methods={methods} />
         <Button type="primary" htmlType="submit" loading={saving}>
           Save
         </Button>

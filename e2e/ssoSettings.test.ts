@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+import { ADMIN } from "../packages/server/src/testing/httpClient";
+
+// LDAP is configured (it is never contacted here), so the settings page offers its test sign-in
+// and password login may be turned off.
+describe("single sign-on settings in the browser", () => {
+  const app = useBrowserApp({
+    env: {
+      SIGHTLINE_LDAP_LOGIN_ENABLED: "true",
+      SIGHTLINE_LDAP_URL: "ldap://127.0.0.1:1",
+      SIGHTLINE_LDAP_SEARCH_DN: "dc=example,dc=org",
+    },
+  });
+
+  it("adds a group mapping that is there after a reload, and offers Test sign-in (desktop)", async () => {
+    const group = await app.api.post<{ id: number; name: string }>("/api/groups", {
+      name: "Engineers",
+    });
+    expect(group.status).toBe(200);
+    const { page, context } = await app.openSignedIn(DESKTOP);
+    await page.goto("/settings/general");
+    await page.getByRole("button", { name: "Add mapping" }).click();
+    await page.getByLabel("Provider group 1").fill("eng-team");
+    await page.getByLabel("Sightline group 1").click();
+    await page.locator(".ant-select-item-option", { hasText: "Engineers" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.textContent("body")).toContain("Settings changes saved.");
+    const stored = await app.api.get<{ settings: Record<string, unknown> }>(
+      "/api/settings/organization",
+    );
+    expect(stored.body.settings.auth_sso_group_mapping).toEqual([
+      { provider_group: "eng-team", group_id: group.body.id },
+    ]);
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel("Provider group 1").inputValue()).toBe("eng-team");
+    await expect
+      .poll(() => page.getByTestId("group-mapping-row").textContent())
+      .toContain("Engineers");
+    const test = page.getByRole("link", { name: "Test LDAP sign-in" });
+    expect(await test.getAttribute("href")).toBe("/ldap/login?test=1");
+    expect(await test.getAttribute("target")).toBe("_blank");
+    // Only LDAP is configured: no other method's button.
+    expect(await page.getByTestId("test-sign-in").textContent()).not.toContain("Google");
+    // With LDAP on, password login may be switched off.
+    expect(await page.getByLabel("Password Login Enabled").isDisabled()).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, "sso-settings-desktop");
+
+    // The test opens in a new tab, on LDAP's test form, for the admin.
+    const [tab] = await Promise.all([context.waitForEvent("page"), test.click()]);
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).toBe("/ldap/login");
+    expect(await tab.textContent("body")).toContain("Test LDAP sign-in");
+    // The directory cannot be reached: the test's result page says so, and nobody is signed in.
+    await tab.fill("#username", "grace");
+    await tab.fill("#password", "secret");
+    await tab.click("button[type=submit]");
+    await expect.poll(() => tab.textContent("main")).toContain("LDAP sign-in failed");
+    expect(await tab.textContent("main")).toContain("nobody was signed in");
+    await screenshot(tab, "sso-test-sign-in-failed-desktop");
+    const session = await (await page.request.get("/api/session")).json();
+    expect(session.user.email).toBe(ADMIN.email);
+    await context.close();
+  });
+
+  it("removes a mapping row at phone size", async () => {
+    const { page, context } = await app.openSignedIn(PHONE);
+    await page.goto("/settings/general");
+    await expect.poll(() => page.getByTestId("group-mapping-row").count()).toBe(1);
+    await screenshot(page, "sso-settings-phone");
+    await page.getByRole("button", { name: "Remove mapping 1" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.textContent("body")).toContain("Settings changes saved.");
+    const stored = await app.api.get<{ settings: Record<string, unknown> }>(
+      "/api/settings/organization",
+    );
+    expect(stored.body.settings.auth_sso_group_mapping).toEqual([]);
+    await context.close();
+  });
+});

@@ -27,7 +27,13 @@ import {
   TEST_REDIS_URL,
 } from "../packages/server/src/testing/services";
 import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
-import { launchBrowser } from "./browser";
+import {
+  animationsSettled,
+  BOTH_VIEWPORTS,
+  launchBrowser,
+  screenshot,
+  signInThroughForm,
+} from "./browser";
 
 const HAS_REDIS = await redisAvailable();
 const QUEUES = HAS_REDIS ? (["memory", "bullmq"] as const) : (["memory"] as const);
@@ -368,6 +374,36 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
     expect(skipped.status).toBe("skipped");
     expect(skipped.error).toMatch(/Every widget is empty/);
   });
+
+  it.runIf(queue === "memory")(
+    "the RQ Status page's Reports tab shows render time and browser memory",
+    async () => {
+      // A report rendered in this test, whatever ran before it.
+      const rendered = await sendNow(await subscribe({ format: "png" }));
+      expect(rendered.status, rendered.error ?? "").toBe("sent");
+      const browser = await launchBrowser();
+      try {
+        for (const { name, viewport } of BOTH_VIEWPORTS) {
+          const context = await browser.newContext({ baseURL: server.url, viewport });
+          const page = await context.newPage();
+          await signInThroughForm(page);
+          await page.goto("/admin/queries/jobs#reports");
+          await page.getByRole("columnheader", { name: "Reports Rendered" }).waitFor();
+          const row = page
+            .getByRole("row")
+            .filter({ hasText: /\d+ MB/ })
+            .first();
+          await row.waitFor();
+          expect(await row.innerText()).toMatch(/\d+\.\d s/);
+          await animationsSettled(page);
+          await screenshot(page, `report-renderers-${name}`);
+          await context.close();
+        }
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   it("a scheduled report that fails tells its owner by e-mail", async () => {
     sink.answer = (request) => (request.path === "/failing-hook" ? 500 : 200);

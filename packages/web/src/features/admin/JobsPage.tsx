@@ -7,7 +7,9 @@ import {
   type RqJob,
   type RqQueue,
   type RqWorker,
+  type ReportRenderer,
 } from "../../api/admin";
+import { reportRendererColumns } from "./reportRenderers";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { AdminTable } from "./AdminTable";
 import { STATUS_POLL_MS } from "./SystemStatusPage";
@@ -16,7 +18,7 @@ import styles from "./admin.module.css";
 
 export const QUERY_TASK = "redash.tasks.queries.execution.execute_query";
 export const LOAD_FAILED = "Failed loading status. Please refresh.";
-const TABS = ["queues", "data_sources", "workers", "queries", "other"] as const;
+const TABS = ["queues", "data_sources", "workers", "reports", "queries", "other"] as const;
 type Tab = (typeof TABS)[number];
 
 export function tabFromHash(hash: string): Tab {
@@ -156,6 +158,13 @@ export default function JobsPage() {
         <Card size="small">
           <Statistic title="Queued Jobs" value={queued} loading={loading} />
         </Card>
+        <Card size="small">
+          <Statistic
+            title="Queued Reports"
+            value={status.data?.reports?.queued ?? 0}
+            loading={loading}
+          />
+        </Card>
       </div>
       <Card size="small">
         <Tabs
@@ -180,6 +189,13 @@ export default function JobsPage() {
               columns: workerColumns,
               dataSource: status.data?.workers ?? [],
               scroll: { x: 900 },
+            }),
+            tableTab<ReportRenderer>("reports", "Reports", {
+              rowKey: "name",
+              columns: reportRendererColumns,
+              dataSource: status.data?.reports?.workers ?? [],
+              locale: { emptyText: "No report has been rendered yet." },
+              scroll: { x: 800 },
             }),
             jobsTab("queries", "Queries", queries),
             jobsTab("other", "Other Jobs", other),

@@ -101,6 +101,12 @@ export interface Config {
    * off and answers 404.
    */
   metricsToken: string | null;
+  /**
+   * SIGHTLINE_METRICS_FROM_TRUSTED_PROXIES: /metrics also answers, without the token, a scrape
+   * whose connection comes from an address in `trustedProxies` and that no proxy relayed (no
+   * X-Forwarded-For). Off by default.
+   */
+  metricsFromTrustedProxies: boolean;
   /** Where `sightline worker` and `sightline scheduler` serve /metrics (null: they don't). */
   metricsPort: number | null;
   /** Versions kept per query or dashboard (oldest pruned, never the current one); 0 keeps all. */
@@ -238,6 +244,16 @@ function metricsToken(env: Env): string | null {
     );
   }
   return token;
+}
+
+function metricsFromTrustedProxies(env: Env): boolean {
+  const enabled = bool(env, "SIGHTLINE_METRICS_FROM_TRUSTED_PROXIES", false);
+  if (enabled && trustedProxies(env).length === 0) {
+    throw new ConfigError(
+      "SIGHTLINE_METRICS_FROM_TRUSTED_PROXIES needs SIGHTLINE_TRUSTED_PROXIES to list the addresses allowed to scrape /metrics",
+    );
+  }
+  return enabled;
 }
 
 const DEFAULT_MAP_TILE_URL = "//{s}.tile.openstreetmap.org/{z}/{x}/{y}.png";
@@ -386,6 +402,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...remoteUser(env),
     showApiKeysToAdmins: bool(env, "SIGHTLINE_SHOW_API_KEYS_TO_ADMINS", false),
     metricsToken: metricsToken(env),
+    metricsFromTrustedProxies: metricsFromTrustedProxies(env),
     metricsPort: optional(env, "SIGHTLINE_METRICS_PORT")
       ? int(env, "SIGHTLINE_METRICS_PORT", 0, 1, 65535)
       : null,

@@ -96,6 +96,6 @@ export async function registerOperations(app: FastifyInstance, ctx: AppContext):
       return fresh(reply).send({ status: "ok" });
     });
 
-    metricsRoute(scope, ctx.config.metricsToken, httpRegistry);
+    metricsRoute(scope, ctx.config, httpRegistry);
   });
 }

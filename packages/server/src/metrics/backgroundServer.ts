@@ -4,15 +4,15 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { Registry } from "prom-client";
 import type { Config } from "../config";
-import { metricsRoute } from "./endpoint";
+import { metricsEnabled, metricsRoute, type MetricsGuard } from "./endpoint";
 
-/** Null when the process serves no metrics (no port, or no token to guard them). */
+/** Null when the process serves no metrics (no port, or neither a token nor the proxy rule). */
 export async function startBackgroundMetrics(
-  config: Pick<Config, "metricsPort" | "metricsToken" | "host">,
+  config: Pick<Config, "metricsPort" | "host"> & MetricsGuard,
 ): Promise<FastifyInstance | null> {
-  if (config.metricsPort === null || config.metricsToken === null) return null;
+  if (config.metricsPort === null || !metricsEnabled(config)) return null;
   const app = Fastify({ logger: false });
-  metricsRoute(app, config.metricsToken, new Registry());
+  metricsRoute(app, config, new Registry());
   app.get("/healthz", async () => ({ status: "ok" }));
   await app.listen({ port: config.metricsPort, host: config.host });
   return app;

@@ -15,7 +15,12 @@ import { pollFor } from "./fixtures/poll";
 import { createQuery, runQueryToEnd } from "./fixtures/queries";
 import { ADMIN } from "../packages/server/src/testing/httpClient";
 import { issuePrintToken } from "../packages/server/src/reports/printToken";
-import { findSubscription, insertRun, updateRun } from "../packages/server/src/reports/store";
+import { QUERY_REPORT_WIDGET_ID } from "../packages/server/src/reports/target";
+import {
+  findSubscription,
+  updateRun,
+  type PinnedResult,
+} from "../packages/server/src/reports/store";
 
 vi.setConfig({ testTimeout: 150_000 });
 const poll = pollFor(30_000);
@@ -61,6 +66,7 @@ describe("scheduled reports in the browser", () => {
   const ids = { chart: 0, counter: 0, empty: 0, failing: 0, text: 0 };
   /** Query ids of the widgets that get a pinned result. */
   const queries = { chart: 0, counter: 0, empty: 0 };
+  let chartVisualization = 0;
 
   beforeAll(async () => {
     // The worker's renderer opens the print page at this server's own address.
@@ -82,6 +88,7 @@ describe("scheduled reports in the browser", () => {
     };
     board = await createDashboard(app.api, "Weekly shop report", { published: true });
     const chart = demoVis("CHART");
+    chartVisualization = chart.id;
     const counter = demoVis("COUNTER");
     queries.chart = chart.query.id;
     queries.counter = counter.query.id;
@@ -341,55 +348,73 @@ describe("scheduled reports in the browser", () => {
     await context.close();
   });
 
-  /** A finished run of a new subscription with the widgets' results pinned, and its token. */
-  async function pinnedRun(): Promise<{ runId: number; token: string }> {
-    const created = await app.api.post<{ id: number }>(
-      `/api/dashboards/${board.id}/subscriptions`,
-      {
-        name: "Print check",
-        recipients: { emails: ["print@example.com"], destination_ids: [] },
-        parameters: { country: "DE" },
-      },
-    );
+  /**
+   * A run taken by no worker (inserted as running, claimed now) with the results a worker pins,
+   * and its print token.
+   */
+  async function pinnedRun(
+    path: string,
+    body: Record<string, unknown>,
+    results: Record<string, PinnedResult>,
+  ): Promise<{ runId: number; token: string }> {
+    const created = await app.api.post<{ id: number }>(path, {
+      recipients: { emails: ["print@example.com"], destination_ids: [] },
+      ...body,
+    });
     expect(created.status, created.text).toBe(200);
     const { db } = app.server.ctx.database;
     const subscription = (await findSubscription(db, null, created.body.id))!;
-    const run = await insertRun(db, subscription, "manual");
-    const latest = async (queryId: number) =>
-      (await app.api.get<{ latest_query_data_id: number }>(`/api/queries/${queryId}`)).body
-        .latest_query_data_id;
-    // Taken out of the queue at once (no worker paints it), with the results a worker pins.
-    await updateRun(db, run.id, {
-      status: "running",
-      claimed_at: new Date().toISOString(),
-      results: {
-        [ids.chart]: { result_id: await latest(queries.chart) },
-        [ids.counter]: { result_id: await latest(queries.counter) },
-        [ids.empty]: { result_id: await latest(queries.empty) },
+    const now = new Date().toISOString();
+    const row = await db
+      .insertInto("report_runs")
+      .values({
+        org_id: subscription.org_id,
+        subscription_id: subscription.id,
+        status: "running",
+        claimed_at: now,
+        trigger: "manual",
+        started_at: now,
+        recipients: "[]",
+        widgets: "[]",
+        attempts: 0,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await updateRun(db, row.id, { results });
+    const token = await issuePrintToken(db, app.server.ctx.keys.tokens, row.id, subscription);
+    return { runId: row.id, token };
+  }
+
+  const latestResult = async (queryId: number): Promise<PinnedResult> => ({
+    result_id: (await app.api.get<{ latest_query_data_id: number }>(`/api/queries/${queryId}`)).body
+      .latest_query_data_id,
+  });
+
+  const reportReady = (page: Page) =>
+    page.waitForFunction(() => document.documentElement.dataset.reportReady === "true", null, {
+      timeout: 60_000,
+    });
+
+  it("paints the print page from a run's pinned results and says each widget's state", async () => {
+    const { runId, token } = await pinnedRun(
+      `/api/dashboards/${board.id}/subscriptions`,
+      { name: "Print check", parameters: { country: "DE" } },
+      {
+        [ids.chart]: await latestResult(queries.chart),
+        [ids.counter]: await latestResult(queries.counter),
+        [ids.empty]: await latestResult(queries.empty),
         [ids.failing]: {
           error: "Catalog Error: Table with name refunds_table_that_is_gone does not exist!",
         },
       },
-    });
-    const token = await issuePrintToken(db, app.server.ctx.keys.tokens, run.id, subscription);
-    return { runId: run.id, token };
-  }
-
-  it("paints the print page from a run's pinned results and says each widget's state", async () => {
-    const { runId, token } = await pinnedRun();
+    );
     const { context, page } = await app.open({ width: 1200, height: 900 });
     const runs: string[] = [];
     page.on("request", (r) => {
       if (/\/api\/(queries\/\d+\/results|query_results|jobs)/.test(r.url())) runs.push(r.url());
     });
     await page.goto(`/reports/print/${runId}?token=${encodeURIComponent(token)}`);
-    await page.waitForFunction(
-      () => document.documentElement.dataset.reportReady === "true",
-      null,
-      {
-        timeout: 60_000,
-      },
-    );
+    await reportReady(page);
     const state = (id: number) =>
       page.locator(`[data-report-widget="${id}"]`).getAttribute("data-report-state");
     expect(await state(ids.chart)).toBe("painted");
@@ -424,12 +449,32 @@ describe("scheduled reports in the browser", () => {
     // The token is single-use: opened again, the page says so and is still ready, with no widgets.
     const again = await context.newPage();
     await again.goto(`/reports/print/${runId}?token=${encodeURIComponent(token)}`);
-    await again.waitForFunction(() => document.documentElement.dataset.reportReady === "true");
+    await reportReady(again);
     expect(await again.getByTestId("report-print-error").textContent()).toContain(
       "This report's link has expired or is not valid.",
     );
     expect(await again.evaluate(() => (window as ReportWindow).__reportWidgets)).toEqual([]);
     await screenshot(again, "reports-print-refused");
+    await context.close();
+  });
+
+  it("paints a query visualization's report, its one widget from the pinned result", async () => {
+    const { runId, token } = await pinnedRun(
+      `/api/queries/${queries.chart}/subscriptions`,
+      { name: "Chart alone", visualization_id: chartVisualization },
+      { [QUERY_REPORT_WIDGET_ID]: await latestResult(queries.chart) },
+    );
+    const { context, page } = await app.open({ width: 1200, height: 900 });
+    await page.goto(`/reports/print/${runId}?token=${encodeURIComponent(token)}`);
+    await reportReady(page);
+    const widgets = page.locator("[data-report-widget]");
+    expect(await widgets.count()).toBe(1);
+    expect(await widgets.first().getAttribute("data-report-state")).toBe("painted");
+    expect((await widgets.first().locator("canvas").first().boundingBox())?.width).toBeGreaterThan(
+      600,
+    );
+    expect(await page.getByTestId("dashboard-title").textContent()).toContain("Orders by country");
+    await screenshot(page, "reports-print-query");
     await context.close();
   });
 });

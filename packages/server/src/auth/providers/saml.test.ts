@@ -131,8 +131,8 @@ describe.each(DATABASES)("SAML sign-in (static settings) on %s", (db) => {
 
   it("shows Redash's SAML Login button on the login page, keeping next", async () => {
     const page = await new TestClient(server.url).get<string>("/login?next=%2Fqueries");
-    expect(page.text).toContain(
-      '<form method="get" action="/saml/login"><input type="hidden" name="next" value="/queries"><button type="submit">SAML Login</button></form>',
+    expect(page.text).toMatch(
+      /<a class="sso-button" style="[^"]*" href="\/saml\/login\?next=%2Fqueries">SAML Login<\/a>/,
     );
   });
 

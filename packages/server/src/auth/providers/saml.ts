@@ -32,7 +32,7 @@ import { isAdmin } from "../../policies";
 import { recordEvent } from "../../services/events";
 import { orgSetting } from "../../services/orgSettings";
 import { findOrgBySlug, type Organization } from "../../store/organizations";
-import { hidden } from "../pages";
+import { escapeHtml } from "../pages";
 import { startSession } from "../requestAuth";
 import { safeEqual } from "../secretKey";
 import { groupMappingFor } from "./groupMapping";
@@ -64,11 +64,22 @@ function samlEnabled(org: Organization | null): org is Organization {
   return org !== null && orgSetting(org, "auth_saml_enabled") === true;
 }
 
-/** The login page's "SAML Login" button (Redash's words) while SAML is on, keeping `next`. */
+/** The look of the login page's other sign-in buttons: outlined, below the filled Log In. */
+const BUTTON_STYLE =
+  "display:block;margin-top:12px;padding:8px 15px;border:1px solid #d9d9d9;border-radius:6px;" +
+  "background:#fff;color:rgba(0,0,0,.88);font-size:15px;font-weight:500;text-align:center;" +
+  "text-decoration:none";
+
+/**
+ * The login page's "SAML Login" button (Redash's words) while SAML is on, keeping `next`. A link,
+ * not a form: the page's Content-Security-Policy (form-action 'self') stops a form whose answer
+ * redirects to the identity provider.
+ */
 export function samlButton(_ctx: AppContext, org: Organization | null, next: string): string {
   if (!samlEnabled(org)) return "";
   const safe = safeNext(next);
-  return `<form method="get" action="/saml/login">${safe ? hidden("next", safe) : ""}<button type="submit">SAML Login</button></form>`;
+  const href = `/saml/login${safe ? `?${new URLSearchParams({ next: safe }).toString()}` : ""}`;
+  return `<div class="sso-buttons" style="margin-top:8px"><a class="sso-button" style="${BUTTON_STYLE}" href="${escapeHtml(href)}">SAML Login</a></div>`;
 }
 
 /** Our entity id: the settings' auth_saml_entity_id, else the metadata's address. */

@@ -12,7 +12,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import * as client from "openid-client";
 import type { AppContext } from "../../context";
 import * as S from "../../http/schemas";
-import { isAdmin } from "../../policies";
 import { recordEvent } from "../../services/events";
 import type { Organization } from "../../store/organizations";
 import { escapeHtml } from "../pages";
@@ -40,7 +39,7 @@ import {
 import { allowedByDomains, identityFromClaims, type Claims } from "./oidcIdentity";
 import { setLogoutCookie } from "./oidcLogout";
 import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
-import { sendTestSignInResult } from "./testSignIn";
+import { requireAdminForTest, sendTestSignInResult } from "./testSignIn";
 
 const METHODS: readonly OidcMethodName[] = ["google", "oidc"];
 
@@ -172,7 +171,7 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
     let testedBy: number | null = null;
     if (q.test === "1") {
       const identity = request.auth.identity;
-      if (identity.kind !== "user" || identity.viaApiKey || !isAdmin(identity)) {
+      if (!requireAdminForTest(request) || identity.kind !== "user") {
         return reply.code(403).send({ message: "Only an admin can test a sign-in method." });
       }
       testedBy = identity.user.id;
@@ -226,7 +225,11 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
     // A test sign-in's result is for the admin who started it, and only while still signed in.
     if (flow.testedBy !== null) {
       const identity = request.auth.identity;
-      if (identity.kind !== "user" || identity.user.id !== flow.testedBy || !isAdmin(identity)) {
+      if (
+        !requireAdminForTest(request) ||
+        identity.kind !== "user" ||
+        identity.user.id !== flow.testedBy
+      ) {
         return refuse(request, reply, method, null, "oidc_state", {
           cause: "test sign-in finished without its admin",
         });

@@ -320,6 +320,30 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
     expect(mailsTo("retry@example.com", before)).toHaveLength(1);
   });
 
+  it("sends one query visualization as a report", async () => {
+    const queries = await admin.get<{ results: { id: number; name: string }[] }>("/api/queries");
+    const people = queries.body.results.find((q) => q.name === "People")!;
+    const query = await admin.get<{ visualizations: { id: number }[] }>(
+      `/api/queries/${people.id}`,
+    );
+    const created = await admin.post<{ id: number }>(`/api/queries/${people.id}/subscriptions`, {
+      visualization_id: query.body.visualizations[0]!.id,
+      format: "png",
+      recipients: { emails: ["single@example.com"] },
+    });
+    expect(created.status, created.text).toBe(200);
+    const before = smtp.mails.length;
+    const run = await sendNow(created.body.id);
+    expect(run.status, run.error ?? "").toBe("sent");
+    expect(run.widgets).toEqual([expect.objectContaining({ widget_id: 0, state: "painted" })]);
+    const mail = mailsTo("single@example.com", before)[0]!;
+    expect(mail.subject).toBe("People: Table");
+    expect(mail.html).toContain(`${server.url}/queries/${people.id}#`);
+    expect(mail.html).toContain("Ann Lee");
+    const image = mail.attachments.find((a) => a.contentType === "image/png")!;
+    fs.writeFileSync(`test-artifacts/screenshots/report-query-${queue}.png`, image.content);
+  });
+
   it("attaches a PDF, and CSV and XLSX of each widget's result", async () => {
     for (const format of ["pdf", "csv", "xlsx"] as const) {
       const id = await subscribe({ format, recipients: { emails: [`${format}@example.com`] } });

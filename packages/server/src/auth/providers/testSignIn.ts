@@ -12,7 +12,7 @@ import { normalizeEmail } from "../../services/users";
 import type { Organization } from "../../store/organizations";
 import { findUserByEmail, groupsByIds } from "../../store/users";
 import { escapeHtml, page } from "../pages";
-import { groupMappingRules, mappedGroups } from "./groupMapping";
+import { groupMappingFor } from "./groupMapping";
 import type { OutsideIdentity } from "./justInTime";
 import { signInErrorMessage } from "./signInErrors";
 
@@ -74,7 +74,8 @@ export async function wouldDo(
     ? { action: "sign_in", userId: existing.id, userName: existing.name }
     : { action: "create" };
 
-  const rules = groupMappingRules(org);
+  // Through groupMappingFor, the very function a real sign-in uses.
+  const mapGroups = groupMappingFor(ctx, org);
   const defaultId = await defaultGroupId(db, org.id);
   const unchanged = async (groupsNote: string): Promise<WouldDo> => {
     if (existing) return { ...base, groups: null, groupsNote };
@@ -85,14 +86,15 @@ export async function wouldDo(
       groupsNote: "New users join the default group.",
     };
   };
-  if (rules.length === 0)
+  if (!mapGroups) {
     return unchanged("Group mapping is off: the user's groups stay as they are.");
+  }
   if (!identity.groups) {
     return unchanged("The provider sent no groups: the user's groups stay as they are.");
   }
-  const mapped = await mappedGroups(db, ctx.log, org, rules, identity.groups);
-  const ids = [...new Set([defaultId, ...mapped.map((g) => g.id)])];
-  const groups = await groupsByIds(db, org.id, ids);
+  const mapped = await mapGroups(identity.groups);
+  if (mapped === null) return unchanged("The user's groups stay as they are.");
+  const groups = await groupsByIds(db, org.id, [...new Set([defaultId, ...mapped])]);
   return {
     ...base,
     groups: groups.map((g) => g.name),

@@ -1,10 +1,21 @@
 // What the version routes of queries and dashboards share (/api/{queries,dashboards}/{id}/versions):
 // their documentation, the reading of page, version and restore body, the conflict answer, and
-// the list's entries.
+// the list's entries, and the steps of a restore.
 import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema";
-import type { VersionEntry } from "../store/objectVersions";
+import {
+  findVersion,
+  listVersions,
+  type VersionEntry,
+  type VersionRecord,
+} from "../store/objectVersions";
+import {
+  recordBaseline,
+  recordVersion,
+  type Snapshot,
+  type VersionedKind,
+} from "../services/versioning";
 import { profileImageUrl } from "../presenters/users";
 import { usersByIds } from "../store/users";
 import { MAX_STORED_ID } from "../store/values";
@@ -138,4 +149,70 @@ export async function presentVersionEntries(db: Kysely<DB>, entries: VersionEntr
       changes: e.changes,
     };
   });
+}
+
+/** A page of an object's versions (`page` and `page_size` already read by versionPage). */
+export async function versionListPage<S extends Snapshot>(
+  db: Kysely<DB>,
+  kind: VersionedKind<S>,
+  objectId: number,
+  { page, pageSize }: { page: number; pageSize: number },
+) {
+  const key = { type: kind.type, objectId };
+  const { count, results } = await listVersions(db, key, page, pageSize);
+  return { count, page, page_size: pageSize, results: await presentVersionEntries(db, results) };
+}
+
+/** The version of the path of an object, or a 404. */
+export async function requireVersion<S extends Snapshot>(
+  db: Kysely<DB>,
+  kind: VersionedKind<S>,
+  objectId: number,
+  request: FastifyRequest<{ Params: VersionParams }>,
+): Promise<VersionRecord<S>> {
+  const key = { type: kind.type, objectId };
+  const record = await findVersion<S>(db, key, versionParam(request));
+  if (!record) throw notFound(VERSION_NOT_FOUND);
+  return record;
+}
+
+/** What a restore of one object kind does beside the steps all kinds share. */
+export interface RestoreSteps<S extends Snapshot, C> {
+  kind: VersionedKind<S>;
+  /** The object as the caller loaded it, the caller's right to change it already checked. */
+  object: { id: number; version: number };
+  /** The version the caller says it has (the restore body's), if it sent one. */
+  sent: number | undefined;
+  userId: number | null;
+  /** Versions kept per object (config.versionsPerObject). */
+  keep: number;
+  /** Refuses (throws a 4xx) a snapshot the caller may not restore; answers what `apply` needs. */
+  check(snapshot: S): Promise<C>;
+  /** Writes the snapshot inside `tx`; false when the object was saved meanwhile. */
+  apply(tx: Kysely<DB>, snapshot: S, checked: C): Promise<boolean>;
+  /** The object's version now, for the conflict answer when `apply` found it saved meanwhile. */
+  currentVersion(): Promise<number | undefined>;
+}
+
+/**
+ * Restores the path's version of an object as a new version: 404 for an unknown version, 409
+ * when the caller's version (or the object, meanwhile) is not the current one, then the kind's
+ * checks, and in one transaction the baseline, the write and the new version.
+ */
+export async function restoreVersion<S extends Snapshot, C>(
+  db: Kysely<DB>,
+  request: FastifyRequest<{ Params: VersionParams }>,
+  steps: RestoreSteps<S, C>,
+): Promise<void> {
+  const { kind, object, sent } = steps;
+  const record = await requireVersion(db, kind, object.id, request);
+  if (sent !== undefined && sent !== object.version) throw versionConflict(object.version);
+  const checked = await steps.check(record.snapshot);
+  const restored = await db.transaction().execute(async (tx) => {
+    await recordBaseline(tx, kind, object.id);
+    if (!(await steps.apply(tx, record.snapshot, checked))) return false;
+    await recordVersion(tx, kind, object.id, { userId: steps.userId, keep: steps.keep });
+    return true;
+  });
+  if (!restored) throw versionConflict((await steps.currentVersion()) ?? object.version);
 }

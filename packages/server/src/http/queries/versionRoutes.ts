@@ -4,7 +4,6 @@ import type { AppContext } from "../../context";
 import { accessAllows, canModify, dataSourceAccess, requirePermission } from "../../policies";
 import { presentQueryDetail } from "../../presenters/queries";
 import { findDataSource, groupLinksOf } from "../../store/dataSources";
-import { findVersion, listVersions } from "../../store/objectVersions";
 import { findQuery } from "../../store/queries";
 import { usersByIds } from "../../store/users";
 import { visualizationsOf } from "../../store/visualizations";
@@ -14,17 +13,15 @@ import {
   restoreQuery,
   type QuerySnapshot,
 } from "../../services/queryVersions";
-import { recordBaseline, recordVersion } from "../../services/versioning";
-import { badRequest, forbidden, notFound } from "../errors";
+import { badRequest, forbidden } from "../errors";
 import * as S from "../schemas";
 import {
-  VERSION_NOT_FOUND,
   expectedVersion,
-  presentVersionEntries,
-  versionConflict,
+  requireVersion,
+  restoreVersion,
   versionDocs,
+  versionListPage,
   versionPage,
-  versionParam,
   type VersionParams,
 } from "../versions";
 import type { Params, QuerySupport } from "./support";
@@ -48,14 +45,7 @@ export function queryVersionRoutes(app: FastifyInstance, ctx: AppContext, q: Que
       const { page, pageSize } = versionPage(request);
       const query = await loadQuery(request, org.id);
       await requireQueryAccess(identity, query, "view");
-      const key = { type: queryVersions.type, objectId: query.id };
-      const { count, results } = await listVersions(db, key, page, pageSize);
-      return {
-        count,
-        page,
-        page_size: pageSize,
-        results: await presentVersionEntries(db, results),
-      };
+      return versionListPage(db, queryVersions, query.id, { page, pageSize });
     },
   );
 
@@ -66,9 +56,7 @@ export function queryVersionRoutes(app: FastifyInstance, ctx: AppContext, q: Que
       const { identity, org } = requirePermission(request, "view_query");
       const query = await loadQuery(request, org.id);
       await requireQueryAccess(identity, query, "view");
-      const key = { type: queryVersions.type, objectId: query.id };
-      const record = await findVersion<QuerySnapshot>(db, key, versionParam(request));
-      if (!record) throw notFound(VERSION_NOT_FOUND);
+      const record = await requireVersion(db, queryVersions, query.id, request);
       const current = (await visualizationsOf(db, [query.id])).get(query.id) ?? [];
       const then = queryAtVersion(query, current, record);
       const users = await usersByIds(db, [then.query.user_id, then.query.last_modified_by_id]);
@@ -90,35 +78,26 @@ export function queryVersionRoutes(app: FastifyInstance, ctx: AppContext, q: Que
       const query = await loadQuery(request, org.id);
       await requireQueryAccess(identity, query, "view");
       if (!(await canModify(db, identity, "queries", query))) throw forbidden();
-      const key = { type: queryVersions.type, objectId: query.id };
-      const record = await findVersion<QuerySnapshot>(db, key, versionParam(request));
-      if (!record) throw notFound(VERSION_NOT_FOUND);
-      if (sent !== undefined && sent !== query.version) throw versionConflict(query.version);
-      const snapshot = record.snapshot;
-      if (snapshot.data_source_id !== null) {
-        const ds = await findDataSource(db, org.id, snapshot.data_source_id);
-        if (!ds) throw badRequest(DATA_SOURCE_GONE);
-        const links = await groupLinksOf(db, ds.id);
-        if (!accessAllows(dataSourceAccess(identity, links), "full")) {
-          throw forbidden(DATA_SOURCE_REFUSED);
-        }
-      }
-      await checkDropdownQueries(identity, org.id, snapshot.options);
-      const restored = await db.transaction().execute(async (tx) => {
-        await recordBaseline(tx, queryVersions, query.id);
-        if (!(await restoreQuery(tx, query, snapshot, identity.user.id, query.version))) {
-          return false;
-        }
-        await recordVersion(tx, queryVersions, query.id, {
-          userId: identity.user.id,
-          keep: ctx.config.versionsPerObject,
-        });
-        return true;
+      await restoreVersion(db, request, {
+        kind: queryVersions,
+        object: query,
+        sent,
+        userId: identity.user.id,
+        keep: ctx.config.versionsPerObject,
+        check: async (snapshot: QuerySnapshot) => {
+          if (snapshot.data_source_id !== null) {
+            const ds = await findDataSource(db, org.id, snapshot.data_source_id);
+            if (!ds) throw badRequest(DATA_SOURCE_GONE);
+            const links = await groupLinksOf(db, ds.id);
+            if (!accessAllows(dataSourceAccess(identity, links), "full")) {
+              throw forbidden(DATA_SOURCE_REFUSED);
+            }
+          }
+          await checkDropdownQueries(identity, org.id, snapshot.options);
+        },
+        apply: (tx, snapshot) => restoreQuery(tx, query, snapshot, identity.user.id, query.version),
+        currentVersion: async () => (await findQuery(db, org.id, query.id))?.version,
       });
-      if (!restored) {
-        const now = await findQuery(db, org.id, query.id);
-        throw versionConflict(now?.version ?? query.version);
-      }
       const saved = await rehash((await findQuery(db, org.id, query.id))!);
       await event(request, identity, org.id, "restore_version", query.id);
       return presentWrite(saved, identity);

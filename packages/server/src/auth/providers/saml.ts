@@ -28,7 +28,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import * as S from "../../http/schemas";
 import { createOutboundClient } from "../../outbound/client";
-import { isAdmin } from "../../policies";
 import { recordEvent } from "../../services/events";
 import { orgSetting } from "../../services/orgSettings";
 import { findOrgBySlug, type Organization } from "../../store/organizations";
@@ -48,7 +47,7 @@ import {
   type SamlRequest,
 } from "./samlStore";
 import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
-import { sendTestSignInResult } from "./testSignIn";
+import { requireAdminForTest, sendTestSignInResult } from "./testSignIn";
 
 const CLOCK_SKEW_MS = 60_000;
 /** How long an accepted assertion's ID is kept when it names no end of its validity. */
@@ -276,7 +275,7 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
     let testedBy: number | null = null;
     if (q.test === "1") {
       const identity = request.auth.identity;
-      if (identity.kind !== "user" || identity.viaApiKey || !isAdmin(identity)) {
+      if (!requireAdminForTest(request) || identity.kind !== "user") {
         return reply.code(403).send({ message: "Only an admin can test a sign-in method." });
       }
       testedBy = identity.user.id;

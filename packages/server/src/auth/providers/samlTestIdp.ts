@@ -48,6 +48,8 @@ export interface TestIdp {
   /** The certificate's base64, as an admin pastes it on the settings page. */
   certificate: string;
   metadata(): string;
+  /** How many times the metadata was fetched over HTTP. */
+  metadataFetches: number;
   /** Who signs in at the next request to the SSO page. */
   user: TestUser;
   /** Reads the AuthnRequest in a redirect to the SSO URL. */
@@ -108,6 +110,7 @@ export async function startTestIdp(): Promise<TestIdp> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", idp.url);
     if (url.pathname === "/metadata") {
+      idp.metadataFetches += 1;
       res.writeHead(200, { "content-type": "application/samlmetadata+xml" });
       res.end(idp.metadata());
       return;
@@ -139,6 +142,7 @@ export async function startTestIdp(): Promise<TestIdp> {
     ssoUrl: `${base}/sso`,
     metadataUrl: `${base}/metadata`,
     certificate: certBody(ours.cert),
+    metadataFetches: 0,
     user: { nameId: "saml.user@example.com", nameIdFormat: EMAIL },
 
     metadata() {

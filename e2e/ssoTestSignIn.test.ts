@@ -72,4 +72,22 @@ describe("Test sign-in from the settings page", () => {
       await context.close();
     });
   }
+
+  it("then a real sign-in gives the mapped group", async () => {
+    const { page, context } = await app.open();
+    await page.goto("/login");
+    await page.click("text=Sign in with OpenID Connect");
+    await page.waitForURL((url) => url.href.startsWith(idp.issuer));
+    await page.fill("#login", "tried-desktop@example.com");
+    await page.click("text=Sign in");
+    await page.waitForURL((url) => url.pathname === "/");
+    const session = await (await page.request.get("/api/session")).json();
+    expect(session.user.email).toBe("tried-desktop@example.com");
+    const groups = await app.api.get<{ id: number; name: string }[]>("/api/groups");
+    const byName = new Map(groups.body.map((g) => [g.name, g.id]));
+    expect([...session.user.groups].sort()).toEqual(
+      [byName.get("default"), byName.get("Engineers")].sort(),
+    );
+    await context.close();
+  });
 });

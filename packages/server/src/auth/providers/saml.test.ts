@@ -226,6 +226,11 @@ describe.each(DATABASES)("SAML sign-in (static settings) on %s", (db) => {
     ["an expired assertion", { notBefore: -600, notOnOrAfter: -61 }, "saml_invalid"],
     ["an assertion not valid yet", { notBefore: 90, notOnOrAfter: 400 }, "saml_invalid"],
     ["an answer to a request never sent", { inResponseTo: "_never-sent" }, "saml_request"],
+    [
+      "a response saying the provider refused",
+      { status: "urn:oasis:names:tc:SAML:2.0:status:Requester" },
+      "saml_denied",
+    ],
   ];
   for (const [what, options, error] of attacks) {
     it(`refuses ${what}, creating nobody`, async () => {

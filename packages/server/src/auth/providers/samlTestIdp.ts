@@ -31,6 +31,8 @@ export interface ResponseOptions {
   notBefore?: number;
   notOnOrAfter?: number;
   assertionId?: string;
+  /** A status other than Success: the provider refused, and the response has no assertion. */
+  status?: string;
 }
 
 export interface AuthnRequestInfo {
@@ -195,6 +197,10 @@ export async function startTestIdp(): Promise<TestIdp> {
       const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${at(0)}"><saml:Issuer>${xmlText(issuer)}</saml:Issuer><saml:Subject><saml:NameID${format}>${xmlText(user.nameId)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${xmlText(inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${xmlText(recipient)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${xmlText(options.audience ?? request.issuer)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${crypto.randomBytes(8).toString("hex")}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : ""}</saml:Assertion>`;
       const destinationAttr = destination === null ? "" : ` Destination="${xmlText(destination)}"`;
       let xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${crypto.randomBytes(16).toString("hex")}" Version="2.0" IssueInstant="${at(0)}"${destinationAttr} InResponseTo="${xmlText(inResponseTo)}"><saml:Issuer>${xmlText(issuer)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
+      if (options.status) {
+        const refused = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${crypto.randomBytes(16).toString("hex")}" Version="2.0" IssueInstant="${at(0)}"${destinationAttr} InResponseTo="${xmlText(inResponseTo)}"><saml:Issuer>${xmlText(issuer)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${xmlText(options.status)}"/><samlp:StatusMessage>Access denied for secret.reason</samlp:StatusMessage></samlp:Status></samlp:Response>`;
+        return Buffer.from(refused, "utf8").toString("base64");
+      }
       const signing = options.signing ?? "assertion";
       if (signing === "assertion" || signing === "tampered") xml = sign(xml, ours.key, ours.cert);
       if (signing === "other-key") xml = sign(xml, attacker.key, attacker.cert);

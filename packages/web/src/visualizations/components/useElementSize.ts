@@ -10,8 +10,14 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): {
   height: number;
 } {
   const [size, setSize] = useState({ width: 0, height: 0 });
+  // The element the ref holds now: a renderer may draw its box only later (e.g. once rows
+  // arrive: a new visualization's dialog can open before the page has the result), and a box
+  // first observed then must still be measured. Compared after each render, set when it changes.
+  const [el, setEl] = useState<HTMLElement | null>(null);
   useEffect(() => {
-    const el = ref.current;
+    if (ref.current !== el) setEl(ref.current);
+  });
+  useEffect(() => {
     if (!el || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(([entry]) => {
       if (!entry) return;
@@ -27,7 +33,7 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): {
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [ref]);
+  }, [el]);
   return size;
 }
 

@@ -3,6 +3,7 @@ import { isOutdated } from "@sightline/core";
 import { queriesWithFailedLastScheduledRun } from "../store/queryRuns";
 import type { DB } from "../store/schema";
 import { bool, parseJson } from "../store/values";
+import { selectScheduledQueries } from "../store/scheduledQueries";
 import {
   readState,
   SCHEDULER_LAST_RUNS_KEY,
@@ -29,10 +30,7 @@ export interface ScheduleHealth {
 export async function scheduleHealth(db: Kysely<DB>, now = new Date()): Promise<ScheduleHealth> {
   const state = await readState<SchedulerState | null>(db, SCHEDULER_STATE_KEY, null);
   const lastRuns = await readState<Record<string, string>>(db, SCHEDULER_LAST_RUNS_KEY, {});
-  const rows = await db
-    .selectFrom("queries")
-    .innerJoin("data_sources", "data_sources.id", "queries.data_source_id")
-    .leftJoin("query_results", "query_results.id", "queries.latest_query_data_id")
+  const rows = await selectScheduledQueries(db)
     .select([
       "queries.id",
       "queries.schedule",
@@ -40,8 +38,6 @@ export async function scheduleHealth(db: Kysely<DB>, now = new Date()): Promise<
       "data_sources.paused",
       "query_results.retrieved_at",
     ])
-    .where("queries.schedule", "is not", null)
-    .where("queries.is_archived", "=", false)
     .execute();
   // Due at `now - margin` means the due time is more than the margin in the past.
   const then = new Date(now.getTime() - LATE_MARGIN_SECONDS * 1000);

@@ -8,6 +8,7 @@ import {
 } from "@sightline/core";
 import { enqueueDueReports } from "../reports/schedule";
 import { sweepAdHocRuns } from "../store/queryRuns";
+import { selectScheduledQueries } from "../store/scheduledQueries";
 import type { DB } from "../store/schema";
 import { bool, parseJson } from "../store/values";
 import { countScheduleFailure, purgeUnusedResults } from "../results/cache";
@@ -91,10 +92,7 @@ export class Scheduler {
   /** One pass: enqueue every outdated scheduled query; returns the enqueued query ids. */
   async refreshOutdated(now = new Date()): Promise<number[]> {
     const { db, execution } = this.options;
-    const rows = await db
-      .selectFrom("queries")
-      .innerJoin("data_sources", "data_sources.id", "queries.data_source_id")
-      .leftJoin("query_results", "query_results.id", "queries.latest_query_data_id")
+    const rows = await selectScheduledQueries(db)
       .select([
         "queries.id",
         "queries.org_id",
@@ -108,8 +106,6 @@ export class Scheduler {
         "data_sources.paused",
         "query_results.retrieved_at",
       ])
-      .where("queries.schedule", "is not", null)
-      .where("queries.is_archived", "=", false)
       .execute();
     const lastRuns = await readState<Record<string, string>>(db, SCHEDULER_LAST_RUNS_KEY, {});
 

@@ -22,8 +22,24 @@ function rssBytes(pid: number): number {
   }
 }
 
-/** The summed resident memory of every descendant of `rootPid` (0 where /proc is missing). */
-export function descendantsRss(rootPid: number): number {
+/** Whether a process is a browser's: its program's name holds "chrom" (chromium, chrome). */
+function isBrowserProcess(pid: number): boolean {
+  try {
+    const argv0 = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
+    return /chrom/i.test(argv0.split("/").pop() ?? "");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The summed resident memory of the descendants of `rootPid` that `counts` (0 where /proc is
+ * missing); every descendant when no filter is given.
+ */
+export function descendantsRss(
+  rootPid: number,
+  counts: (pid: number) => boolean = () => true,
+): number {
   let entries: string[];
   try {
     entries = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
@@ -43,13 +59,16 @@ export function descendantsRss(rootPid: number): number {
   const stack = [...(children.get(rootPid) ?? [])];
   while (stack.length > 0) {
     const pid = stack.pop()!;
-    total += rssBytes(pid);
+    if (counts(pid)) total += rssBytes(pid);
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
 }
 
-/** The browser processes' memory: descendants of this process that are not Node itself. */
+/**
+ * The browser processes' memory: descendants of this process that are a browser's (not the
+ * query runners' child processes). All of this process's browsers together.
+ */
 export function browserRss(): number {
-  return descendantsRss(process.pid);
+  return descendantsRss(process.pid, isBrowserProcess);
 }

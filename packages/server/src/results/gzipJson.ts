@@ -44,8 +44,9 @@ export async function* queryResultGzipStream(
     length += piece.length;
     return piece.deflated;
   };
-  yield GZIP_HEADER;
-  yield add(await deflatePiece(Buffer.from(queryResultJsonHead(meta, options))));
+  // One piece, so the first stored rows are the second (primedStream.ts).
+  const head = add(await deflatePiece(Buffer.from(queryResultJsonHead(meta, options))));
+  yield Buffer.concat([GZIP_HEADER, head]);
   let first = true;
   for await (const piece of readRowsDeflated(db, meta, maxRows)) {
     if (piece.length === 0) continue;

@@ -8,3 +8,4 @@ export * from "./xlsx";
 export * from "./filename";
 export * from "./gzipJson";
 export * from "./storeSizes";
+export * from "./primedStream";

@@ -54,6 +54,9 @@ export class ObjectChunkStore implements ChunkStore {
           }
         : {}),
       maxAttempts: 3,
+      // A store that stops answering (not refusing) fails the write or read instead of holding it
+      // forever: 5 s to connect, 30 s without a byte on an open request.
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
     });
   }
 

@@ -14,6 +14,8 @@ export interface TestS3 {
   /** Keys of the objects in the bucket now. */
   keys(): string[];
   close(): Promise<void>;
+  /** Stops at once, cutting open connections, as when the store's host goes away. */
+  kill(): Promise<void>;
 }
 
 export async function startTestS3(bucket = "results"): Promise<TestS3> {
@@ -47,6 +49,12 @@ export async function startTestS3(bucket = "results"): Promise<TestS3> {
     },
     async close() {
       await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+    async kill() {
+      const closed = server.close();
+      server.httpServer.closeAllConnections();
+      await closed;
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,6 @@
 // A readable result sent in its format: JSON (up to the display cap without an extension; reduced
 // to data and retrieved_at for API keys), CSV, TSV or XLSX, with its download name, and the view
 // recorded.
-import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Identity } from "../../auth/identity";
 import type { AppContext } from "../../context";
@@ -9,6 +8,7 @@ import {
   contentDisposition,
   delimitedStream,
   downloadFilename,
+  primedStream,
   xlsxStream,
   type ResultMeta,
 } from "../../results";
@@ -64,14 +64,15 @@ export async function sendDownload(
       });
     case "csv":
     case "tsv": {
-      const stream = delimitedStream(db, meta, {
-        delimiter: type === "csv" ? "," : "\t",
-      });
+      // Started before the headers: a store out of reach is a 503 with its message.
+      const stream = await primedStream(
+        delimitedStream(db, meta, { delimiter: type === "csv" ? "," : "\t" }),
+      );
       return reply
         .type(
           type === "csv" ? "text/csv; charset=UTF-8" : "text/tab-separated-values; charset=UTF-8",
         )
-        .send(Readable.from(stream));
+        .send(stream);
     }
     case "xlsx":
       return reply

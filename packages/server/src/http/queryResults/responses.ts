@@ -1,11 +1,11 @@
 // How a run's outcome is answered: a pipeline refusal or queue outage, a job, or a stored
 // result as `{"query_result": …}` (the query and job routes answer the same way).
-import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import type { AppContext } from "../../context";
 import { JobRefusalError, QueueUnavailableError, type JobJson } from "../../execution";
 import {
   acceptsGzip,
+  primedStream,
   queryResultGzipStream,
   queryResultJsonStream,
   type ResultMeta,
@@ -58,10 +58,13 @@ export function sendQueryResult(
   // A big result to a client taking gzip: its stored chunks are sent as they are compressed.
   const { headers } = reply.request;
   if (headers["x-no-compression"] === undefined && acceptsGzip(headers["accept-encoding"])) {
-    reply.header("Content-Encoding", "gzip").header("Vary", "Accept-Encoding");
-    return reply.send(Readable.from(queryResultGzipStream(ctx.database.db, meta, jsonOptions)));
+    return primedStream(queryResultGzipStream(ctx.database.db, meta, jsonOptions)).then((stream) =>
+      reply.header("Content-Encoding", "gzip").header("Vary", "Accept-Encoding").send(stream),
+    );
   }
-  return reply.send(Readable.from(queryResultJsonStream(ctx.database.db, meta, jsonOptions)));
+  return primedStream(queryResultJsonStream(ctx.database.db, meta, jsonOptions)).then((stream) =>
+    reply.send(stream),
+  );
 }
 
 const SMALL_RESULT_BYTES = 256 * 1024;

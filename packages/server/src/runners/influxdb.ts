@@ -9,6 +9,7 @@ import {
   type InfluxEndpoint,
   type InfluxStatementResult,
 } from "./influxClient";
+import { inBatches } from "./batches";
 import { hasSelect, writingStatement } from "./influxStatements";
 import { watchQuery } from "./queryWatch";
 import { timedSignal } from "./serverHttp";
@@ -24,7 +25,6 @@ import type {
 } from "./types";
 import { buildColumns, isoTimestamp, toCell } from "./values";
 
-const BATCH_SIZE = 5000;
 /** Measurements whose keys are read to type a result (a regex FROM may name many). */
 const MAX_TYPED_MEASUREMENTS = 50;
 
@@ -97,7 +97,7 @@ function typeOfValues(values: Iterable<unknown>): ColumnType {
 
 interface Table {
   columns: { name: string; type: ColumnType }[];
-  rows(): Generator<Cell[][]>;
+  rows(): Generator<Cell[]>;
 }
 
 /**
@@ -148,7 +148,6 @@ export function influxTable(
   return {
     columns,
     *rows() {
-      let batch: Cell[][] = [];
       for (const series of allSeries) {
         const positions = names.map((name) => series.columns.indexOf(name));
         const tags = series.tags ?? {};
@@ -159,14 +158,9 @@ export function influxTable(
             if (types[i] === "datetime" && typeof value === "string") return isoTimestamp(value);
             return toCell(value);
           });
-          batch.push(cells);
-          if (batch.length >= BATCH_SIZE) {
-            yield batch;
-            batch = [];
-          }
+          yield cells;
         }
       }
-      if (batch.length > 0) yield batch;
     },
   };
 }
@@ -206,10 +200,7 @@ async function runQuery(
   } finally {
     watch.dispose();
   }
-  async function* batches() {
-    yield* table.rows();
-  }
-  return { columns: buildColumns(table.columns), batches: batches() };
+  return { columns: buildColumns(table.columns), batches: inBatches(table.rows()) };
 }
 
 /** A catalog call within the schema's time, naming what timed out. */

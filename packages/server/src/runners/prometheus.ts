@@ -1,6 +1,7 @@
 // Prometheus over its HTTP API: instant and range queries (prometheusQuery.ts reads the three
 // query forms), one column per label across every series, `value` as a number, `timestamp` in
 // UTC. Basic or bearer auth, or none; credentials in headers only.
+import { inBatches } from "./batches";
 import { callParams, parsePromQuery } from "./prometheusQuery";
 import { watchQuery } from "./queryWatch";
 import {
@@ -24,7 +25,6 @@ import type {
 } from "./types";
 import { buildColumns, dateCell } from "./values";
 
-const BATCH_SIZE = 5000;
 const DEFAULT_URL = "http://127.0.0.1:9090";
 /** The most of /api/v1/series the schema reads for labels. */
 const SERIES_MAX_BYTES = 64 * 1024 * 1024;
@@ -143,7 +143,7 @@ function timestampCell(seconds: number): Cell {
 /** The API's `data` → columns (timestamp, value, then every label seen in any series) and rows. */
 export function promResult(data: unknown): {
   columns: { name: string; type: ColumnType }[];
-  rows(): Generator<Cell[][]>;
+  rows(): Generator<Cell[]>;
 } {
   const { resultType, result } = (data ?? {}) as { resultType?: string; result?: unknown };
   if (resultType === "scalar" || resultType === "string") {
@@ -155,7 +155,7 @@ export function promResult(data: unknown): {
         { name: "value", type: isScalar ? "float" : "string" },
       ],
       *rows() {
-        yield [[timestampCell(time), isScalar && value !== null ? sampleValue(value) : value]];
+        yield [timestampCell(time), isScalar && value !== null ? sampleValue(value) : value];
       },
     };
   }
@@ -178,20 +178,14 @@ export function promResult(data: unknown): {
       ...labels.map((name) => ({ name, type: "string" as const })),
     ],
     *rows() {
-      let batch: Cell[][] = [];
       for (const one of series) {
         const metric = one.metric ?? {};
         const labelCells = labels.map((label) => metric[label] ?? null);
         const samples = one.values ?? (one.value ? [one.value] : []);
         for (const [time, value] of samples) {
-          batch.push([timestampCell(time), sampleValue(value), ...labelCells]);
-          if (batch.length >= BATCH_SIZE) {
-            yield batch;
-            batch = [];
-          }
+          yield [timestampCell(time), sampleValue(value), ...labelCells];
         }
       }
-      if (batch.length > 0) yield batch;
     },
   };
 }
@@ -217,10 +211,7 @@ async function runQuery(
     watch.dispose();
   }
   const result = promResult(data);
-  async function* batches() {
-    yield* result.rows();
-  }
-  return { columns: buildColumns(result.columns), batches: batches() };
+  return { columns: buildColumns(result.columns), batches: inBatches(result.rows()) };
 }
 
 /** A catalog call within the schema's time, naming what timed out. */

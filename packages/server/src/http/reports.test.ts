@@ -273,6 +273,8 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
       };
       expect(body.width).toBe(1200);
       expect(body.dashboard.id).toBe(dashboardId);
+      // As the owner (the admin, who made the dashboard) reads it.
+      expect((body.dashboard as unknown as { can_edit: boolean }).can_edit).toBe(true);
       expect(body.dashboard.widgets.map((w) => w.id)).toEqual([widgetId]);
       expect(body.results[widgetId]!.query_result.data.rows.map((r) => r.name)).toEqual([
         "John",

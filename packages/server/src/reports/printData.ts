@@ -2,6 +2,7 @@
 // run pinned, each checked again against the owner's current rights. Nothing runs here.
 import type { Kysely } from "kysely";
 import type { UserIdentity } from "../auth/identity";
+import { canModify } from "../policies";
 import { resultRefusal } from "../policies/results";
 import { presentDashboard } from "../presenters/dashboards";
 import { presentWidgets } from "../presenters/widgets";
@@ -50,7 +51,9 @@ export async function buildPrintData(
     owner: sources.users.get(target.dashboard.user_id),
     widgets: presentWidgets(target.widgets, sources),
     isFavorite: false,
-    canEdit: false,
+    // As the owner's GET shows it (a query visualization's stand-in dashboard is no one's to edit).
+    canEdit:
+      target.dashboard.id !== 0 && (await canModify(db, owner, "dashboards", target.dashboard)),
   });
   const results: Record<string, PrintResult> = {};
   for (const [widgetId, pinned] of Object.entries(input.pinned)) {

@@ -12,7 +12,7 @@ import {
 import { inBatches } from "./batches";
 import { hasSelect, writingStatement } from "./influxStatements";
 import { watchQuery } from "./queryWatch";
-import { timedSignal } from "./serverHttp";
+import { withinCatalogTime } from "./serverHttp";
 import type {
   Cell,
   ColumnType,
@@ -211,17 +211,9 @@ async function catalog<T>(
   work: (endpoint: InfluxEndpoint, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const endpoint = influxEndpoint(options);
-  const timeoutMs = ctx.timeoutMs && ctx.timeoutMs > 1000 ? ctx.timeoutMs - 500 : ctx.timeoutMs;
-  const timed = timedSignal(
-    ctx.signal,
-    timeoutMs,
-    `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from InfluxDB at ${endpoint.base.origin}.`,
+  return withinCatalogTime(ctx, what, `InfluxDB at ${endpoint.base.origin}`, (signal) =>
+    work(endpoint, signal),
   );
-  try {
-    return await work(endpoint, timed.signal);
-  } finally {
-    timed.dispose();
-  }
 }
 
 function firstColumn(results: InfluxStatementResult[], index = 0): string[] {

@@ -11,7 +11,7 @@ import {
   serverRequest,
   ServerUnreachableError,
   textOption,
-  timedSignal,
+  withinCatalogTime,
   type ServerTls,
 } from "./serverHttp";
 import type {
@@ -224,17 +224,9 @@ async function catalogCall(
   maxBytes?: number,
 ): Promise<unknown> {
   const endpoint = endpointOf(options);
-  const timeoutMs = ctx.timeoutMs && ctx.timeoutMs > 1000 ? ctx.timeoutMs - 500 : ctx.timeoutMs;
-  const timed = timedSignal(
-    ctx.signal,
-    timeoutMs,
-    `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from Prometheus at ${endpoint.base.origin}.`,
+  return withinCatalogTime(ctx, what, `Prometheus at ${endpoint.base.origin}`, (signal) =>
+    callApi(endpoint, path, form, signal, maxBytes),
   );
-  try {
-    return await callApi(endpoint, path, form, timed.signal, maxBytes);
-  } finally {
-    timed.dispose();
-  }
 }
 
 /**

@@ -3,6 +3,7 @@
 // credentials in URLs, a size limit on bodies, aborts honoured, and network errors in Node's words.
 import http from "node:http";
 import https from "node:https";
+import type { RunContext } from "./types";
 
 /** TLS settings of a data source (PEM texts). */
 export interface ServerTls {
@@ -149,4 +150,27 @@ export function timedSignal(
       signal.removeEventListener("abort", onAbort);
     },
   };
+}
+
+/**
+ * Runs a catalog call (the schema, a connection test) on a signal that ends with the context's,
+ * or half a second before its time is up with a timeout naming `what` it was reading from `server`.
+ */
+export async function withinCatalogTime<T>(
+  ctx: Pick<RunContext, "signal" | "timeoutMs">,
+  what: string,
+  server: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const timeoutMs = ctx.timeoutMs && ctx.timeoutMs > 1000 ? ctx.timeoutMs - 500 : ctx.timeoutMs;
+  const timed = timedSignal(
+    ctx.signal,
+    timeoutMs,
+    `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from ${server}.`,
+  );
+  try {
+    return await work(timed.signal);
+  } finally {
+    timed.dispose();
+  }
 }

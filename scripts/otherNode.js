@@ -44,11 +44,14 @@ function withNode(nodeHome, extra = {}) {
   };
 }
 
+/** The server's API and runner tests and core's rules: what the other Node versions run. */
+const DEFAULT_PATHS = ["packages/server/", "packages/core/"];
+
 /**
- * Runs the server's and core's tests of the unit-and-api project on Node `major`; answers its
- * counts (a failure to set up counts as one failed test, with the reason printed).
+ * Runs the server's and core's tests (or `paths`) of the unit-and-api project on Node `major`;
+ * answers its counts (a failure to set up counts as one failed test, with the reason printed).
  */
-export function testOnNode(major) {
+export function testOnNode(major, paths = DEFAULT_PATHS) {
   try {
     const nodeHome = installNode(major);
     const report = path.join("test-artifacts", `vitest-node${major}.json`);
@@ -61,10 +64,9 @@ export function testOnNode(major) {
         "run",
         "--project",
         "unit-and-api",
-        // The server's API and runner tests and core's rules; the web app's unit tests run in
-        // jsdom, where the Node version changes nothing, so they run once (on the machine's Node).
-        "packages/server/",
-        "packages/core/",
+        // The web app's unit tests run in jsdom, where the Node version changes nothing, so they
+        // run once (on the machine's Node).
+        ...paths,
         "--reporter=default",
         "--reporter=json",
         `--outputFile.json=${report}`,
@@ -83,4 +85,20 @@ export function testOnNode(major) {
     process.stdout.write(`\nTests on Node ${major} could not run: ${error.message}\n`);
     return { passed: 0, failed: 1, skipped: 0 };
   }
+}
+
+// `node scripts/otherNode.js 22 [test paths…]`: one Node version by hand, e.g. while fixing what
+// fails on it (CI runs SIGHTLINE_EXTRA_NODE's list, comma-separated, from scripts/test.js).
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
+) {
+  const [major, ...paths] = process.argv.slice(2);
+  if (!major || !/^\d+$/.test(major)) {
+    process.stderr.write("usage: node scripts/otherNode.js <node major> [test paths…]\n");
+    process.exit(2);
+  }
+  const counts = testOnNode(major, paths.length > 0 ? paths : DEFAULT_PATHS);
+  process.stdout.write(`\nNode ${major}: ${counts.passed} passed, ${counts.failed} failed\n`);
+  process.exit(counts.failed > 0 ? 1 : 0);
 }

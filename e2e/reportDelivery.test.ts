@@ -46,6 +46,7 @@ interface Run {
   widgets: { widget_id: number; name: string; state: string }[];
   has_thumbnail: boolean;
   duration_ms: number | null;
+  finished_at: string | null;
 }
 
 describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
@@ -257,37 +258,31 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
     }
   });
 
-  it("paints again on a retry from the pinned results, without running a query again", async () => {
-    const id = await subscribe({ format: "png", recipients: { emails: ["retry@example.com"] } });
+  /** A run this test holds, as a worker that just claimed it would. */
+  async function heldRun(subscriptionId: number, attempts: number) {
     const db = server.ctx.database.db;
-    const subscription = (await findSubscription(db, null, id))!;
-    // A run this test holds, as a worker that just claimed it would.
+    const subscription = (await findSubscription(db, null, subscriptionId))!;
     const inserted = await db
       .insertInto("report_runs")
       .values({
         org_id: subscription.org_id,
-        subscription_id: id,
+        subscription_id: subscriptionId,
         status: "running",
         trigger: "manual",
         started_at: new Date().toISOString(),
         recipients: "[]",
         widgets: "[]",
-        attempts: 0,
+        attempts,
         claimed_at: new Date().toISOString(),
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const executions = async () =>
-      Number(
-        (
-          await db
-            .selectFrom("query_runs")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const claimed = (await findRun(db, null, inserted.id))!;
-    // The first paint has no browser: the queries ran and are pinned, the run waits again.
+    return (await findRun(db, null, inserted.id))!;
+  }
+
+  /** Runs a held run here, with a renderer whose browser is missing. */
+  async function runWithoutBrowser(run: Awaited<ReturnType<typeof heldRun>>) {
+    const db = server.ctx.database.db;
     const mailer = createMailer(server.config.mail);
     await runReport(
       {
@@ -305,19 +300,50 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
           tools: { outbound: createOutboundClient({ allowedRanges: [] }), mailer },
         },
       },
-      claimed,
+      run,
     );
+  }
+
+  it("paints again on a retry from the pinned results, without running a query again", async () => {
+    const id = await subscribe({ format: "png", recipients: { emails: ["retry@example.com"] } });
+    const db = server.ctx.database.db;
+    const executions = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("query_runs")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const held = await heldRun(id, 0);
+    // The first paint has no browser: the queries ran and are pinned, the run waits again.
+    await runWithoutBrowser(held);
     const afterQueries = await executions();
-    const waiting = (await findRun(db, null, inserted.id))!;
+    const waiting = (await findRun(db, null, held.id))!;
     expect(waiting.attempts).toBe(1);
     expect(Object.keys(waiting.results ?? {})).toHaveLength(2);
     // The server's worker takes it again and paints it.
     const before = smtp.mails.length;
-    const run = await finished(inserted.id);
+    const run = await finished(held.id);
     expect(run.status, run.error ?? "").toBe("sent");
-    expect((await findRun(db, null, inserted.id))!.attempts).toBe(2);
+    expect((await findRun(db, null, held.id))!.attempts).toBe(2);
     expect(await executions()).toBe(afterQueries);
     expect(mailsTo("retry@example.com", before)).toHaveLength(1);
+  });
+
+  it("a missing browser on the last try fails the run with a clear error", async () => {
+    const id = await subscribe({ format: "pdf", recipients: { emails: ["never@example.com"] } });
+    const held = await heldRun(id, 1);
+    const before = smtp.mails.length;
+    await runWithoutBrowser(held);
+    const run = (await admin.get<Run>(`/api/report_runs/${held.id}`)).body;
+    expect(run.status).toBe("failed");
+    expect(run.error).toBe(
+      "The report could not be drawn: no browser at /nonexistent/chromium. Install Debian's chromium package or set SIGHTLINE_CHROMIUM.",
+    );
+    expect(run.finished_at).not.toBeNull();
+    expect(mailsTo("never@example.com", before)).toHaveLength(0);
   });
 
   it("sends one query visualization as a report", async () => {

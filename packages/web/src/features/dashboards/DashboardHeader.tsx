@@ -278,7 +278,10 @@ function ViewControls(props: DashboardHeaderProps) {
         />
       )}
       {subscriptions && (
-        <SubscriptionsDrawer dashboard={dashboard} onClose={() => setSubscriptions(false)} />
+        <SubscriptionsDrawer
+          target={{ kind: "dashboard", dashboard }}
+          onClose={() => setSubscriptions(false)}
+        />
       )}
       {managingPermissions && (
         <PermissionsDialog

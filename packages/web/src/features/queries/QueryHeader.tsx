@@ -10,6 +10,7 @@ import { notify } from "../../app/notifications";
 import { hasPermission } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import headerStyles from "../../components/PageHeader.module.css";
+import { SubscriptionsDrawer } from "../reports/SubscriptionsDrawer";
 import { FavoriteStar } from "./FavoriteStar";
 import { DownloadMenu } from "./ResultsPanel";
 import styles from "./QueryPage.module.css";
@@ -32,6 +33,8 @@ interface QueryHeaderProps {
   /** Opens the version history (Alt+H); none on a new query. */
   onVersionHistory?: () => void;
   onRunHistory?: () => void;
+  /** The applied parameter values: a new report subscription starts with them. */
+  parameterValues?: Record<string, unknown>;
 }
 
 export function QueryHeader({
@@ -47,6 +50,7 @@ export function QueryHeader({
   onOpenDialog,
   onVersionHistory,
   onRunHistory,
+  parameterValues,
 }: QueryHeaderProps) {
   const session = useSession();
   const config = session.client_config;
@@ -56,6 +60,8 @@ export function QueryHeader({
   const queryClient = useQueryClient();
   const isNew = query.id === 0;
   const [nameEditing, setNameEditing] = useState(false);
+  const [subscribing, setSubscribing] = useState(false);
+  const visualization = query.visualizations?.find((v) => v.id === visualizationId);
   // On a phone (narrower than antd's md breakpoint) the actions keep to one line, beside the title
   // when they fit and else below it: the secondary buttons show only their icons.
   const phone = Grid.useBreakpoint().md === false;
@@ -138,6 +144,9 @@ export function QueryHeader({
           onClick: () => onOpenDialog("addToDashboard"),
         }
       : null,
+    !isNew && visualization
+      ? { key: "subscriptions", label: "Subscriptions", onClick: () => setSubscribing(true) }
+      : null,
   ].filter((i) => i !== null);
 
   return (
@@ -207,6 +216,12 @@ export function QueryHeader({
           </Dropdown>
         )}
       </div>
+      {subscribing && visualization && (
+        <SubscriptionsDrawer
+          target={{ kind: "query", query, visualization, values: parameterValues ?? {} }}
+          onClose={() => setSubscribing(false)}
+        />
+      )}
     </div>
   );
 }

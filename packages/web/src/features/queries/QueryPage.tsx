@@ -124,6 +124,7 @@ function QueryWorkspace({ mode, initial, dataSources }: WorkspaceProps) {
         onOpenDialog={(kind) => dialogs.open({ kind })}
         onVersionHistory={() => setHistoryOpen(true)}
         onRunHistory={() => setRunsOpen(true)}
+        parameterValues={values.applied}
       />
     </>
   );

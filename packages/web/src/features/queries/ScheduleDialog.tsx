@@ -9,12 +9,30 @@ interface ScheduleDialogProps {
   intervals: readonly number[];
   onSave: (schedule: Schedule | null) => void;
   onClose: () => void;
+  /** The dialog's title and the interval's label; the query page's (the spec's) by default. */
+  texts?: ScheduleDialogTexts;
 }
+
+export interface ScheduleDialogTexts {
+  title: string;
+  every: string;
+}
+
+export const REFRESH_SCHEDULE_TEXTS: ScheduleDialogTexts = {
+  title: "Refresh Schedule",
+  every: "Refresh every",
+};
 
 const GROUP_LABELS = { minute: "Minutes", hour: "Hours", day: "Days", week: "Weeks" } as const;
 
 /** Refresh Schedule: interval, daily time (local, with its UTC equivalent), weekday, end date. */
-export function ScheduleDialog({ schedule, intervals, onSave, onClose }: ScheduleDialogProps) {
+export function ScheduleDialog({
+  schedule,
+  intervals,
+  onSave,
+  onClose,
+  texts = REFRESH_SCHEDULE_TEXTS,
+}: ScheduleDialogProps) {
   const [draft, setDraft] = useState<Schedule | null>(schedule);
   const seconds = intervalSeconds(draft);
   const offset = dayjs().utcOffset();
@@ -23,7 +41,7 @@ export function ScheduleDialog({ schedule, intervals, onSave, onClose }: Schedul
   return (
     <Modal
       open
-      title="Refresh Schedule"
+      title={texts.title}
       okText="OK"
       onOk={() => onSave(draft)}
       onCancel={onClose}
@@ -31,9 +49,9 @@ export function ScheduleDialog({ schedule, intervals, onSave, onClose }: Schedul
       data-testid="schedule-dialog"
     >
       <Form layout="vertical">
-        <Form.Item label="Refresh every">
+        <Form.Item label={texts.every}>
           <Select
-            aria-label="Refresh every"
+            aria-label={texts.every}
             data-testid="schedule-interval"
             showSearch
             optionFilterProp="label"

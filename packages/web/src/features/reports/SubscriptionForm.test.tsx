@@ -12,6 +12,15 @@ const json = (body: unknown) =>
 
 beforeEach(() => {
   stubMatchMedia();
+  // The select's option list measures itself.
+  vi.stubGlobal(
+    "ResizeObserver",
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
   // The server is not part of this test: a fake fetch answers the session and destinations.
   vi.stubGlobal("fetch", async (url: string) => {
     if (url.startsWith("/api/session"))
@@ -22,7 +31,11 @@ beforeEach(() => {
         client_config: { queryRefreshIntervals: [3600, 86400, 604800] },
       });
     if (url.startsWith("/api/destinations"))
-      return json([{ id: 4, name: "Sales channel", type: "slack", icon: "" }]);
+      return json([
+        { id: 4, name: "Sales channel", type: "slack", icon: "" },
+        { id: 5, name: "On-call pager", type: "pagerduty", icon: "" },
+        { id: 6, name: "Ops hook", type: "webhook", icon: "" },
+      ]);
     return new Response("{}", { status: 404 });
   });
 });
@@ -106,5 +119,24 @@ describe("subscription form", () => {
   it("shows the server's refusal", async () => {
     renderForm(vi.fn(), "Destination 9 does not exist.");
     expect(await screen.findByText("Destination 9 does not exist.")).toBeTruthy();
+  });
+
+  it("offers only the destinations that can carry a report", async () => {
+    renderForm();
+    const picker = await screen.findByTestId("subscription-destinations");
+    fireEvent.mouseDown(picker.querySelector(".ant-select-selector") ?? picker);
+    await screen.findByText("Sales channel (slack)");
+    expect(screen.getByText("Ops hook (webhook)")).toBeTruthy();
+    expect(screen.queryByText("On-call pager (pagerduty)")).toBeNull();
+  });
+
+  it("words the schedule dialog for a report", async () => {
+    renderForm();
+    fireEvent.click(await screen.findByTestId("subscription-schedule-edit"));
+    const dialog = await screen.findByTestId("schedule-dialog");
+    await waitFor(() => expect(dialog.textContent).toContain("Send every"));
+    expect(document.body.textContent).toContain("Report Schedule");
+    expect(document.body.textContent).not.toContain("Refresh Schedule");
+    expect(document.body.textContent).not.toContain("Refresh every");
   });
 });

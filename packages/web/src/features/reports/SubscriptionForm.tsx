@@ -22,7 +22,7 @@ import { REPORT_FORMATS, type ReportSchedule } from "../../api/reports";
 import { useSession } from "../../app/session";
 import type { DashboardParameter } from "../../lib/parameterMappings";
 import { ParameterInput } from "../queries/ParameterInput";
-import { ScheduleDialog } from "../queries/ScheduleDialog";
+import { ScheduleDialog, type ScheduleDialogTexts } from "../queries/ScheduleDialog";
 import { localTimeOf } from "../queries/display";
 import {
   isEmailAddress,
@@ -30,6 +30,7 @@ import {
   validateSubscription,
   type SubscriptionFormValues,
 } from "./subscriptionForm";
+import { reportDestinationChoices } from "./reportDestinations";
 import { FORMAT_LABELS, scheduleText } from "./subscriptionText";
 import { useReportDestinations } from "./useReports";
 import styles from "./Subscriptions.module.css";
@@ -43,6 +44,12 @@ interface SubscriptionFormProps {
   onSave: (values: SubscriptionFormValues) => void;
   onCancel: () => void;
 }
+
+/** The queries' schedule dialog, worded for a report. */
+export const REPORT_SCHEDULE_TEXTS: ScheduleDialogTexts = {
+  title: "Report Schedule",
+  every: "Send every",
+};
 
 const toReportSchedule = (s: Schedule | null): ReportSchedule | null =>
   s && s.interval
@@ -156,10 +163,12 @@ export function SubscriptionForm(props: SubscriptionFormProps) {
           value={values.destination_ids}
           onChange={(ids: number[]) => set({ destination_ids: ids })}
           optionFilterProp="label"
-          options={(destinations.data ?? []).map((d) => ({
-            value: d.id,
-            label: `${d.name} (${d.type})`,
-          }))}
+          options={reportDestinationChoices(destinations.data ?? [], values.destination_ids).map(
+            (d) => ({
+              value: d.id,
+              label: `${d.name} (${d.type})`,
+            }),
+          )}
         />
       </Form.Item>
       {props.parameters.length > 0 && (
@@ -221,6 +230,7 @@ export function SubscriptionForm(props: SubscriptionFormProps) {
       {scheduling && (
         <ScheduleDialog
           schedule={values.schedule}
+          texts={REPORT_SCHEDULE_TEXTS}
           intervals={session.client_config.queryRefreshIntervals ?? []}
           onClose={() => setScheduling(false)}
           onSave={(schedule) => {

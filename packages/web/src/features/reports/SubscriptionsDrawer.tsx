@@ -1,28 +1,33 @@
-// "Subscriptions" of the dashboard's menu (issue 28): its report subscriptions in a side drawer,
-// with the form to create or edit one and each one's run history.
+// "Subscriptions" of the dashboard's menu and of the query page's menu (issue 28): the report
+// subscriptions of the dashboard, or of the query's shown visualization, in a side drawer, with
+// the form to create or edit one and each one's run history.
 import { PlusOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Grid, Skeleton } from "antd";
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import type { DashboardDetail } from "../../api/dashboards";
 import { isApiError } from "../../api/errors";
 import type { ReportRun, ReportSubscription } from "../../api/reports";
 import { notify } from "../../app/notifications";
 import { useSession } from "../../app/session";
-import { dashboardParameters } from "../../lib/parameterMappings";
-import { dashboardParameterValues } from "../dashboards/dashboardParameters";
 import { localToUtc } from "../queries/scheduleRules";
 import dayjs from "dayjs";
 import { RunHistory } from "./RunHistory";
 import { SubscriptionForm } from "./SubscriptionForm";
 import { SubscriptionList } from "./SubscriptionList";
 import { newSubscriptionValues, subscriptionInput, subscriptionValues } from "./subscriptionForm";
+import {
+  noSubscriptionsText,
+  targetName,
+  targetOwner,
+  targetParameters,
+  targetSubscriptions,
+  targetValues,
+  type SubscriptionTarget,
+} from "./subscriptionTarget";
 import { useReportDestinations, useSubscriptionChanges, useSubscriptions } from "./useReports";
 import styles from "./Subscriptions.module.css";
 
 export const SUBSCRIPTIONS_TITLE = "Subscriptions";
-export const NO_SUBSCRIPTIONS =
-  "No report subscriptions yet. Subscribe to have this dashboard sent by e-mail or to a destination on a schedule.";
 
 type View =
   | { kind: "list" }
@@ -32,9 +37,9 @@ type View =
 const messageOf = (error: unknown) =>
   isApiError(error) || error instanceof Error ? error.message : String(error);
 
-export function SubscriptionsDrawer(props: { dashboard: DashboardDetail; onClose: () => void }) {
-  const { dashboard } = props;
-  const owner = useMemo(() => ({ kind: "dashboard" as const, id: dashboard.id }), [dashboard.id]);
+export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose: () => void }) {
+  const { target } = props;
+  const owner = targetOwner(target);
   const session = useSession();
   const screens = Grid.useBreakpoint();
   const [view, setView] = useState<View>({ kind: "list" });
@@ -43,17 +48,13 @@ export function SubscriptionsDrawer(props: { dashboard: DashboardDetail; onClose
   const destinations = useReportDestinations(true);
   const changes = useSubscriptionChanges(owner);
 
-  // The report's parameter values start as the dashboard's current ones (its address).
+  // The report's parameter values start as the page's current ones (a dashboard's address, the
+  // query page's applied values).
   const [search] = useSearchParams();
-  const order = dashboard.options?.globalParamOrder;
-  const parameters = useMemo(
-    () =>
-      dashboardParameters(dashboard.widgets ?? [], Array.isArray(order) ? order.map(String) : []),
-    [dashboard.widgets, order],
-  );
+  const parameters = useMemo(() => targetParameters(target), [target]);
   const currentValues = useMemo(
-    () => dashboardParameterValues(parameters, search),
-    [parameters, search],
+    () => targetValues(target, parameters, search),
+    [target, parameters, search],
   );
 
   const send = (subscription: ReportSubscription) =>
@@ -76,7 +77,7 @@ export function SubscriptionsDrawer(props: { dashboard: DashboardDetail; onClose
     const initial = view.subscription
       ? subscriptionValues(view.subscription)
       : newSubscriptionValues(
-          dashboard.name,
+          targetName(target),
           currentValues,
           (local) => localToUtc(local, dayjs().utcOffset()),
           session.user.email,
@@ -93,7 +94,13 @@ export function SubscriptionsDrawer(props: { dashboard: DashboardDetail; onClose
         }}
         onSave={(values) =>
           changes.save.mutate(
-            { id: view.subscription?.id ?? null, input: subscriptionInput(values) },
+            {
+              id: view.subscription?.id ?? null,
+              input:
+                target.kind === "query" && !view.subscription
+                  ? { ...subscriptionInput(values), visualization_id: target.visualization.id }
+                  : subscriptionInput(values),
+            },
             {
               onSuccess: () => {
                 notify.success(view.subscription ? "Subscription saved" : "Subscription created");
@@ -113,7 +120,7 @@ export function SubscriptionsDrawer(props: { dashboard: DashboardDetail; onClose
   } else if (subscriptions.error) {
     body = <Alert type="error" showIcon title={messageOf(subscriptions.error)} />;
   } else {
-    const list = subscriptions.data ?? [];
+    const list = targetSubscriptions(target, subscriptions.data ?? []);
     body = (
       <>
         <div className={styles.toolbar}>
@@ -129,7 +136,7 @@ export function SubscriptionsDrawer(props: { dashboard: DashboardDetail; onClose
         </div>
         {list.length === 0 ? (
           <div className={styles.empty} data-testid="subscriptions-empty">
-            {NO_SUBSCRIPTIONS}
+            {noSubscriptionsText(target)}
           </div>
         ) : (
           <SubscriptionList

@@ -1,12 +1,11 @@
 // The InfluxDB runner against a real server (Debian's influxd 1.x, started by the test).
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestInflux, TEST_INFLUX_DATABASE, type TestInflux } from "../testing/influxServer";
 import { influxEndpoint } from "./influxClient";
 import { influxdbRunner } from "./influxdb";
 import { influxStatements, writingStatement } from "./influxStatements";
-import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
+import { abortAfter, runAll, testContext, timeRejection, withHttpServer } from "./testSupport";
 
 let server: TestInflux | null = null;
 const ctx = testContext();
@@ -164,10 +163,8 @@ describe("influxdb runner", () => {
   });
 
   it("stops on cancel and on timeout", async () => {
-    const hung = http.createServer(() => undefined);
-    await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
-    try {
+    await withHttpServer(null, async (port) => {
+      const url = `http://127.0.0.1:${port}`;
       const cancelled = await timeRejection(
         runAll(influxdbRunner.run({ url }, "SELECT 1", { ...ctx, signal: abortAfter(300) })),
       );
@@ -181,22 +178,18 @@ describe("influxdb runner", () => {
       ).rejects.toThrow(
         /Timed out after 1 s while reading the measurements and keys of database "x"/,
       );
-    } finally {
-      hung.closeAllConnections();
-      hung.close();
-    }
+    });
   });
 
   it("sends a 2.x/3.x token or the DSN's credentials in the header, never in the URL", async () => {
     const seen: { url: string; authorization: string }[] = [];
-    const fake = http.createServer((request, response) => {
+    const handler: http.RequestListener = (request, response) => {
       seen.push({ url: request.url ?? "", authorization: request.headers.authorization ?? "" });
       response.setHeader("content-type", "application/json");
       response.end('{"results":[{"statement_id":0}]}');
-    });
-    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
-    try {
-      const host = `127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    };
+    await withHttpServer(handler, async (port) => {
+      const host = `127.0.0.1:${port}`;
       await runAll(
         influxdbRunner.run(
           { url: `http://${host}/`, db: "bucket", token: "tok" },
@@ -213,9 +206,7 @@ describe("influxdb runner", () => {
       });
       expect(seen[1].url).toBe("/query?q=SHOW+TAG+KEYS&db=metrics");
       expect(seen[1].authorization).toBe(`Basic ${Buffer.from("me:pa ss").toString("base64")}`);
-    } finally {
-      fake.close();
-    }
+    });
   });
 
   it("lists the schema from the keys, lazily too", async (t) => {

@@ -1,7 +1,6 @@
 // The Prometheus runner against a real server (Debian's prometheus with fixed data, started by
 // the test) and the query forms it reads.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   PROMETHEUS_T0,
@@ -10,7 +9,7 @@ import {
 } from "../testing/prometheusServer";
 import { prometheusRunner } from "./prometheus";
 import { parsePromQuery } from "./prometheusQuery";
-import { abortAfter, runAll, testContext, timeRejection } from "./testSupport";
+import { abortAfter, runAll, testContext, timeRejection, withHttpServer } from "./testSupport";
 
 let server: TestPrometheus | null = null;
 const ctx = testContext();
@@ -155,10 +154,8 @@ describe("prometheus runner", () => {
 
   it("stops on cancel and on timeout", async () => {
     // A server that never answers stands for a slow query.
-    const hung = http.createServer(() => undefined);
-    await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
-    try {
+    await withHttpServer(null, async (port) => {
+      const url = `http://127.0.0.1:${port}`;
       const cancelled = await timeRejection(
         runAll(prometheusRunner.run({ url }, "up", { ...ctx, signal: abortAfter(300) })),
       );
@@ -171,23 +168,18 @@ describe("prometheus runner", () => {
       await expect(
         prometheusRunner.getSchema({ url }, { ...ctx, timeoutMs: 1500 }),
       ).rejects.toThrow(/Timed out after 1 s while reading the metric names/);
-    } finally {
-      hung.closeAllConnections();
-      hung.close();
-    }
+    });
   });
 
   it("sends a bearer token in the header, never credentials in the URL", async () => {
     const seen: { url: string; authorization: string }[] = [];
-    const fake = http.createServer((request, response) => {
+    const handler: http.RequestListener = (request, response) => {
       seen.push({ url: request.url ?? "", authorization: request.headers.authorization ?? "" });
       request.resume();
       response.setHeader("content-type", "application/json");
       response.end('{"status":"success","data":{"resultType":"vector","result":[]}}');
-    });
-    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
-    try {
-      const port = (fake.address() as AddressInfo).port;
+    };
+    await withHttpServer(handler, async (port, fake) => {
       let body = "";
       fake.prependListener("request", (request) => {
         request.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -205,9 +197,7 @@ describe("prometheus runner", () => {
       expect(seen[0]).toEqual({ url: "/prom/api/v1/query", authorization: "Bearer tok" });
       expect(seen[1].url).toBe("/api/v1/query");
       expect(seen[1].authorization).toBe(`Basic ${Buffer.from("me:pa ss").toString("base64")}`);
-    } finally {
-      fake.close();
-    }
+    });
   });
 
   it("lists metric names with the labels of all their series", async (t) => {

@@ -1,4 +1,6 @@
 // Helpers shared by the runner tests.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createOutboundClient } from "../outbound/client";
 import { JsonRows, type Cell, type QueryRun, type RunContext } from "./types";
 
@@ -56,6 +58,24 @@ export async function timeRejection(
     return { error: error as Error, ms: Date.now() - started };
   }
   throw new Error("expected the query to fail");
+}
+
+/**
+ * Runs `work` against an HTTP server on 127.0.0.1 (`port` its port) that answers with `handler`,
+ * or never answers when there is none (a stand-in for a slow server); closes it afterwards.
+ */
+export async function withHttpServer<T>(
+  handler: http.RequestListener | null,
+  work: (port: number, server: http.Server) => Promise<T>,
+): Promise<T> {
+  const server = http.createServer(handler ?? (() => undefined));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    return await work((server.address() as AddressInfo).port, server);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 }
 
 export function abortAfter(ms: number): AbortSignal {

@@ -49,7 +49,15 @@ export function createMailer(config: MailConfig): Mailer {
     async send(mail) {
       if (!transport) return;
       await transport.sendMail({ from: config.defaultSender ?? undefined, ...mail });
-      sent.push(mail);
+      // Kept without attachments' bytes: a worker sending reports must not hold 50 images.
+      sent.push(
+        mail.attachments
+          ? {
+              ...mail,
+              attachments: mail.attachments.map((a) => ({ ...a, content: Buffer.alloc(0) })),
+            }
+          : mail,
+      );
       if (sent.length > 50) sent.shift();
     },
   };

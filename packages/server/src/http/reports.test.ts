@@ -172,6 +172,24 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
     expect(secret.status).toBe(403);
     const list = await member.get<Sub[]>(`/api/queries/${queryId}/subscriptions`);
     expect(list.body.map((s) => s.id)).toEqual([ok.body.id]);
+
+    // The admin's report of a query the member may not view: neither it nor its runs are theirs.
+    const secretViz = await admin.get<{ visualizations: { id: number }[] }>(
+      `/api/queries/${secretQueryId}`,
+    );
+    const hidden = await admin.post<Sub>(`/api/queries/${secretQueryId}/subscriptions`, {
+      ...valid,
+      visualization_id: secretViz.body.visualizations[0]!.id,
+    });
+    expect(hidden.status, hidden.text).toBe(200);
+    const run = await admin.post<{ run: { id: number } }>(
+      `/api/subscriptions/${hidden.body.id}/send`,
+    );
+    expect((await member.get(`/api/subscriptions/${hidden.body.id}`)).status).toBe(403);
+    expect((await member.get(`/api/subscriptions/${hidden.body.id}/runs`)).status).toBe(403);
+    expect((await member.get(`/api/report_runs/${run.body.run.id}`)).status).toBe(403);
+    expect((await member.get(`/api/queries/${secretQueryId}/subscriptions`)).status).toBe(403);
+    expect((await admin.get(`/api/report_runs/${run.body.run.id}`)).status).toBe(200);
   });
 
   it("sends now: a queued manual run, in the history and as the last run", async () => {

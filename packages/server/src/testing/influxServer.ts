@@ -1,11 +1,11 @@
 // An InfluxDB 1.x server for tests: Debian's influxd started on 127.0.0.1 on free ports with a
 // temp config (meta, data and WAL in a temp folder, reporting off, auth on). It has an admin and a
 // user who may only read TEST_INFLUX_DATABASE.
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startProcess, waitUntil, type ChildHandle } from "./processes";
+import { freePort, startProcess } from "./processes";
+import { installedBinary, startServerProcess } from "./serverProcess";
 import { REQUIRE_SERVICES } from "./services";
 
 export interface TestInflux {
@@ -69,7 +69,7 @@ function quote(text: string): string {
  * skipped; under CI=true that is a failure).
  */
 export async function startTestInflux(): Promise<TestInflux | null> {
-  const binary = ["/usr/bin/influxd", "/usr/local/bin/influxd"].find((file) => existsSync(file));
+  const binary = installedBinary("influxd");
   if (!binary) {
     if (REQUIRE_SERVICES)
       throw new Error("InfluxDB is required under CI but influxd is not installed");
@@ -80,7 +80,6 @@ export async function startTestInflux(): Promise<TestInflux | null> {
   const bindPort = await freePort();
   const url = `http://127.0.0.1:${httpPort}`;
   await writeFile(path.join(dir, "influxdb.conf"), config(dir, httpPort, bindPort));
-  let handle: ChildHandle | null = null;
   const post = async (query: string, as: typeof ADMIN | null, database?: string) => {
     const target = new URL("/query", url);
     if (database) target.searchParams.set("db", database);
@@ -97,31 +96,27 @@ export async function startTestInflux(): Promise<TestInflux | null> {
     if (error) throw new Error(`InfluxDB: ${error} (${query})`);
     return body;
   };
-  try {
-    handle = startProcess(binary, ["-config", path.join(dir, "influxdb.conf")], {
-      PATH: process.env.PATH,
-      HOME: dir,
-    });
-    const started = handle;
-    await waitUntil(async () => !started.alive() || ping(url), 30_000, `InfluxDB on ${url}`);
-    if (!started.alive()) throw new Error("the server exited");
-    // The first user may be made without credentials.
-    await post(
-      `CREATE USER ${ADMIN.user} WITH PASSWORD ${quote(ADMIN.password)} WITH ALL PRIVILEGES`,
-      null,
-    );
-    await post(`CREATE DATABASE ${TEST_INFLUX_DATABASE}`, ADMIN);
-    await post(`CREATE USER ${READER.user} WITH PASSWORD ${quote(READER.password)}`, ADMIN);
-    await post(`GRANT READ ON ${TEST_INFLUX_DATABASE} TO ${READER.user}`, ADMIN);
-  } catch (error) {
-    const output = handle?.output() ?? "";
-    await handle?.stop(1000);
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`InfluxDB did not start: ${(error as Error).message}\n${output}`, {
-      cause: error,
-    });
-  }
-  const running = handle;
+  const running = await startServerProcess({
+    name: "InfluxDB",
+    url,
+    dir,
+    start: () =>
+      startProcess(binary, ["-config", path.join(dir, "influxdb.conf")], {
+        PATH: process.env.PATH,
+        HOME: dir,
+      }),
+    ready: () => ping(url),
+    async setUp() {
+      // The first user may be made without credentials.
+      await post(
+        `CREATE USER ${ADMIN.user} WITH PASSWORD ${quote(ADMIN.password)} WITH ALL PRIVILEGES`,
+        null,
+      );
+      await post(`CREATE DATABASE ${TEST_INFLUX_DATABASE}`, ADMIN);
+      await post(`CREATE USER ${READER.user} WITH PASSWORD ${quote(READER.password)}`, ADMIN);
+      await post(`GRANT READ ON ${TEST_INFLUX_DATABASE} TO ${READER.user}`, ADMIN);
+    },
+  });
   return {
     url,
     admin: ADMIN,
@@ -135,9 +130,6 @@ export async function startTestInflux(): Promise<TestInflux | null> {
       });
       if (response.status !== 204) throw new Error(`InfluxDB write: ${await response.text()}`);
     },
-    async stop() {
-      await running.stop(5000);
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop: () => running.stop(),
   };
 }

@@ -2,12 +2,12 @@
 // data in a temp folder, holding fixed samples that promtool wrote as blocks before the start (so
 // every run reads the same data). It asks for HTTP basic auth (TEST_PROMETHEUS_USER/PASSWORD).
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort, startProcess, waitUntil, type ChildHandle } from "./processes";
+import { freePort, startProcess } from "./processes";
+import { installedBinary, startServerProcess } from "./serverProcess";
 import { REQUIRE_SERVICES } from "./services";
 
 export interface TestPrometheus {
@@ -61,17 +61,13 @@ async function ready(url: string): Promise<boolean> {
   }
 }
 
-function binary(name: string): string | undefined {
-  return [`/usr/bin/${name}`, `/usr/local/bin/${name}`].find((file) => existsSync(file));
-}
-
 /**
  * Starts Prometheus for a test file with the fixed data, or null when it is not installed (then
  * its tests are skipped; under CI=true that is a failure).
  */
 export async function startTestPrometheus(): Promise<TestPrometheus | null> {
-  const prometheus = binary("prometheus");
-  const promtool = binary("promtool");
+  const prometheus = installedBinary("prometheus");
+  const promtool = installedBinary("promtool");
   if (!prometheus || !promtool) {
     if (REQUIRE_SERVICES)
       throw new Error("Prometheus is required under CI but prometheus/promtool is not installed");
@@ -86,46 +82,37 @@ export async function startTestPrometheus(): Promise<TestPrometheus | null> {
     path.join(dir, "web.yml"),
     `basic_auth_users:\n  ${TEST_PROMETHEUS_USER}: "${PASSWORD_HASH}"\n`,
   );
-  let handle: ChildHandle | null = null;
-  try {
-    await promisify(execFile)(promtool, [
-      "tsdb",
-      "create-blocks-from",
-      "openmetrics",
-      path.join(dir, "data.om"),
-      path.join(dir, "data"),
-    ]);
-    handle = startProcess(
-      prometheus,
-      [
-        `--config.file=${dir}/prometheus.yml`,
-        `--web.config.file=${dir}/web.yml`,
-        `--storage.tsdb.path=${dir}/data`,
-        "--storage.tsdb.retention.time=100y",
-        `--web.listen-address=127.0.0.1:${port}`,
-        "--log.level=warn",
-      ],
-      { PATH: process.env.PATH, HOME: dir },
-    );
-    const started = handle;
-    await waitUntil(async () => !started.alive() || ready(url), 30_000, `Prometheus on ${url}`);
-    if (!started.alive()) throw new Error("the server exited");
-  } catch (error) {
-    const output = handle?.output() ?? "";
-    await handle?.stop(1000);
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`Prometheus did not start: ${(error as Error).message}\n${output}`, {
-      cause: error,
-    });
-  }
-  const running = handle;
+  const running = await startServerProcess({
+    name: "Prometheus",
+    url,
+    dir,
+    async start() {
+      await promisify(execFile)(promtool, [
+        "tsdb",
+        "create-blocks-from",
+        "openmetrics",
+        path.join(dir, "data.om"),
+        path.join(dir, "data"),
+      ]);
+      return startProcess(
+        prometheus,
+        [
+          `--config.file=${dir}/prometheus.yml`,
+          `--web.config.file=${dir}/web.yml`,
+          `--storage.tsdb.path=${dir}/data`,
+          "--storage.tsdb.retention.time=100y",
+          `--web.listen-address=127.0.0.1:${port}`,
+          "--log.level=warn",
+        ],
+        { PATH: process.env.PATH, HOME: dir },
+      );
+    },
+    ready: () => ready(url),
+  });
   return {
     url,
     user: TEST_PROMETHEUS_USER,
     password: TEST_PROMETHEUS_PASSWORD,
-    async stop() {
-      await running.stop(5000);
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop: () => running.stop(),
   };
 }

@@ -102,4 +102,17 @@ describe.skipIf(!HAS_CHROMIUM)("report renderer", () => {
       missing.render({ url: `${base}/ready`, output: "png", budgetMs: 5_000 }),
     ).rejects.toThrow(/no browser at \/nonexistent\/chromium/);
   });
+
+  it("leaves the print token out of an error naming the page's address", async () => {
+    const error = await renderer
+      .render({
+        url: "http://127.0.0.1:9/reports/print/7?token=SECRET123",
+        output: "png",
+        budgetMs: 5_000,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderError);
+    expect((error as Error).message).toMatch(/did not open/);
+    expect((error as Error).message).not.toContain("SECRET123");
+  });
 });

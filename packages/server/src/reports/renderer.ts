@@ -238,9 +238,13 @@ export class ReportRenderer {
   }
 }
 
+/** The error's first line for the run's status, the print token taken out of any address in it. */
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0]!.slice(0, 300);
+  return text
+    .split("\n")[0]!
+    .replace(/([?&]token=)[^&\s"']*/g, "$1…")
+    .slice(0, 300);
 }
 
 /** The page's widget list, checked; an unsettled widget "did not finish". */

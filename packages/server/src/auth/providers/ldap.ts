@@ -10,14 +10,11 @@ import { sanitizeNext } from "@sightline/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import * as S from "../../http/schemas";
-import { recordEvent } from "../../services/events";
 import type { Organization } from "../../store/organizations";
 import { escapeHtml, field, hidden, page, type PageMessage } from "../pages";
-import { startSession } from "../requestAuth";
 import { csrfField, formOf, html } from "../routes/support";
-import { groupMappingFor } from "./groupMapping";
-import { userForIdentity } from "./justInTime";
 import { ldapAuthenticate, type LdapFailure } from "./ldapDirectory";
+import { completeSignIn, userForSignIn } from "./signIn";
 import { signInErrorMessage } from "./signInErrors";
 import { sendTestSignInResult } from "./testSignIn";
 
@@ -90,7 +87,6 @@ interface FormState {
 export function ldapRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
   const ldap = config.ldap;
-  const db = ctx.database.db;
   // As /login: one counter for the page's GET and POST, at the login rate.
   const limit = app.rateLimit({ max: config.loginRateLimitPerHour, timeWindow: "1 hour" });
 
@@ -185,26 +181,18 @@ ${state.test ? "" : '<div class="check"><input id="remember" name="remember" typ
       return sendTestSignInResult(reply, "ldap", { identity: outcome.identity });
     }
 
-    const result = await userForIdentity(db, org.id, outcome.identity, {
-      blockedDomains: config.blockedEmailDomains,
-      mapGroups: groupMappingFor(ctx, org),
-    });
+    const result = await userForSignIn(ctx, org, outcome.identity);
     if (!result.ok) {
       request.log.warn({ username: who, reason: result.reason }, "LDAP login refused");
       return again(signInErrorMessage(result.reason) ?? LDAP_MESSAGES.bad_credentials);
     }
-    startSession(request, result.user, body.remember !== undefined);
-    await recordEvent(db, {
-      orgId: org.id,
-      userId: result.user.id,
-      action: "login",
-      objectType: "redash",
-      request,
+    return completeSignIn(request, reply, ctx, {
+      user: result.user,
+      created: result.created,
+      remember: body.remember !== undefined,
+      next,
+      logMessage: "signed in with LDAP",
+      log: { dn: outcome.dn },
     });
-    request.log.info(
-      { userId: result.user.id, created: result.created, dn: outcome.dn },
-      "signed in with LDAP",
-    );
-    return reply.redirect(next || "/");
   });
 }

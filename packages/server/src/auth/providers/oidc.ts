@@ -7,18 +7,13 @@
  * runs the whole flow for a signed-in admin and shows what came back, signing nobody in.
  * See docs/single-sign-on.md, "OpenID Connect".
  */
-import { sanitizeNext } from "@sightline/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import * as client from "openid-client";
 import type { AppContext } from "../../context";
 import * as S from "../../http/schemas";
-import { recordEvent } from "../../services/events";
 import type { Organization } from "../../store/organizations";
 import { escapeHtml } from "../pages";
-import { startSession } from "../requestAuth";
 import { safeEqual } from "../secretKey";
-import { groupMappingFor } from "./groupMapping";
-import { userForIdentity } from "./justInTime";
 import {
   OIDC_PATHS,
   discoveryFor,
@@ -38,17 +33,18 @@ import {
 } from "./oidcFlow";
 import { allowedByDomains, identityFromClaims, type Claims } from "./oidcIdentity";
 import { setLogoutCookie } from "./oidcLogout";
-import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
-import { requireAdminForTest, sendTestSignInResult } from "./testSignIn";
+import { completeSignIn, refuseSignIn, safeNextPath, userForSignIn } from "./signIn";
+import type { SignInError } from "./signInErrors";
+import {
+  LOGIN_QUERY,
+  TEST_FORBIDDEN,
+  TEST_RESULT_RESPONSE,
+  requireAdminForTest,
+  sendTestSignInResult,
+  testerOf,
+} from "./testSignIn";
 
 const METHODS: readonly OidcMethodName[] = ["google", "oidc"];
-
-/** A path on this site to go to after signing in, or "" for home. */
-export function safeNextPath(next: unknown): string {
-  const safe = sanitizeNext(typeof next === "string" ? next : "");
-  // sanitizeNext answers "./" for a refused address; relative to a callback that is no page.
-  return safe.startsWith("/") && !safe.startsWith("//") ? safe : "";
-}
 
 /**
  * The look of the login page's "Sign in with ..." buttons: outlined, below the password form's
@@ -85,10 +81,7 @@ const docs = (method: OidcMethodName) => {
     login: {
       tags,
       summary: `Sign in with ${what}: redirects to the provider`,
-      querystring: S.object({
-        next: { ...S.str, description: "Where to go after login" },
-        test: { ...S.str, description: '"1": an admin\'s test sign-in (signs nobody in)' },
-      }),
+      querystring: LOGIN_QUERY,
       response: {
         302: S.redirect("To the provider; or to the login page with the reason"),
         ...S.errors(403, 404),
@@ -103,13 +96,7 @@ const docs = (method: OidcMethodName) => {
         error: { ...S.str, description: "The provider's refusal" },
       }),
       response: {
-        200: {
-          description: "A test sign-in's result",
-          content: {
-            "text/html": { schema: S.str },
-            "application/json": { schema: S.anyObject },
-          },
-        },
+        200: TEST_RESULT_RESPONSE,
         302: S.redirect("To `next`, signed in; or to the login page with the reason"),
         ...S.errors(404),
       },
@@ -132,7 +119,6 @@ function described(err: unknown): Record<string, unknown> {
 
 export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
-  const db = ctx.database.db;
   const discovery = discoveryFor(ctx);
   const key = flowKey(ctx.keys.session);
   const usedStates = new UsedStates();
@@ -151,14 +137,13 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
     error: SignInError,
     log: Record<string, unknown> = {},
   ) {
-    request.log.warn(
-      { method: method.name, reason: error, ...log },
-      "OpenID Connect login refused",
-    );
-    if (flow?.testedBy != null) {
-      return sendTestSignInResult(reply, method.name, { error: signInErrorMessage(error)! });
-    }
-    return reply.redirect(loginWithError(error, flow?.next ?? ""));
+    return refuseSignIn(request, reply, {
+      error,
+      next: flow?.next ?? "",
+      logMessage: "OpenID Connect login refused",
+      log: { method: method.name, ...log },
+      test: flow?.testedBy != null ? method.name : null,
+    });
   }
 
   async function start(name: OidcMethodName, request: FastifyRequest, reply: FastifyReply) {
@@ -168,14 +153,8 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!org) return reply.redirect("/setup");
     const q = request.query as Record<string, unknown>;
     const next = safeNextPath(q.next);
-    let testedBy: number | null = null;
-    if (q.test === "1") {
-      const identity = request.auth.identity;
-      if (!requireAdminForTest(request) || identity.kind !== "user") {
-        return reply.code(403).send({ message: "Only an admin can test a sign-in method." });
-      }
-      testedBy = identity.user.id;
-    }
+    const testedBy = testerOf(request);
+    if (testedBy === "forbidden") return reply.code(403).send(TEST_FORBIDDEN);
     const flow: OidcFlow = {
       method: name,
       state: client.randomState(),
@@ -277,25 +256,17 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
       request.log.info({ method: method.name }, "OpenID Connect test sign-in finished");
       return sendTestSignInResult(reply, method.name, { identity });
     }
-    const result = await userForIdentity(db, org.id, identity, {
-      blockedDomains: config.blockedEmailDomains,
-      mapGroups: groupMappingFor(ctx, org),
-    });
+    const result = await userForSignIn(ctx, org, identity);
     if (!result.ok) return refuse(request, reply, method, flow, result.reason);
-    startSession(request, result.user, true);
-    setLogoutCookie(reply, ctx, key, method, idToken);
-    await recordEvent(db, {
-      orgId: org.id,
-      userId: result.user.id,
-      action: "login",
-      objectType: "redash",
-      request,
+    return completeSignIn(request, reply, ctx, {
+      user: result.user,
+      created: result.created,
+      remember: true,
+      next: flow.next,
+      logMessage: "signed in by OpenID Connect",
+      log: { method: method.name },
+      afterSession: (reply) => setLogoutCookie(reply, ctx, key, method, idToken),
     });
-    request.log.info(
-      { method: method.name, userId: result.user.id, created: result.created },
-      "signed in by OpenID Connect",
-    );
-    return reply.redirect(flow.next || "/");
   }
 
   for (const name of METHODS) {

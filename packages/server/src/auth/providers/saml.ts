@@ -23,19 +23,14 @@ import {
   type Profile,
 } from "@node-saml/node-saml";
 import { DOMParser } from "@xmldom/xmldom";
-import { sanitizeNext } from "@sightline/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import * as S from "../../http/schemas";
 import { createOutboundClient } from "../../outbound/client";
-import { recordEvent } from "../../services/events";
 import { orgSetting } from "../../services/orgSettings";
 import { findOrgBySlug, type Organization } from "../../store/organizations";
 import { escapeHtml } from "../pages";
-import { startSession } from "../requestAuth";
 import { safeEqual } from "../secretKey";
-import { groupMappingFor } from "./groupMapping";
-import { userForIdentity } from "./justInTime";
 import { IdentityProviderError, IdentityProviders, type IdentityProvider } from "./samlIdp";
 import { assertionFacts, identityFromProfile } from "./samlIdentity";
 import {
@@ -46,18 +41,19 @@ import {
   takeRequest,
   type SamlRequest,
 } from "./samlStore";
-import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
-import { requireAdminForTest, sendTestSignInResult } from "./testSignIn";
+import { completeSignIn, refuseSignIn, safeNextPath, userForSignIn } from "./signIn";
+import type { SignInError } from "./signInErrors";
+import {
+  LOGIN_QUERY,
+  TEST_FORBIDDEN,
+  TEST_RESULT_RESPONSE,
+  sendTestSignInResult,
+  testerOf,
+} from "./testSignIn";
 
 const CLOCK_SKEW_MS = 60_000;
 /** How long an accepted assertion's ID is kept when it names no end of its validity. */
 const DEFAULT_ASSERTION_KEEP_MS = 60 * 60 * 1000;
-
-/** A path on this site to go to after signing in, or "" for home. */
-function safeNext(next: unknown): string {
-  const safe = sanitizeNext(typeof next === "string" ? next : "");
-  return safe.startsWith("/") && !safe.startsWith("//") ? safe : "";
-}
 
 function samlEnabled(org: Organization | null): org is Organization {
   return org !== null && orgSetting(org, "auth_saml_enabled") === true;
@@ -76,7 +72,7 @@ const BUTTON_STYLE =
  */
 export function samlButton(_ctx: AppContext, org: Organization | null, next: string): string {
   if (!samlEnabled(org)) return "";
-  const safe = safeNext(next);
+  const safe = safeNextPath(next);
   const href = `/saml/login${safe ? `?${new URLSearchParams({ next: safe }).toString()}` : ""}`;
   return `<div class="sso-buttons" style="margin-top:8px"><a class="sso-button" style="${BUTTON_STYLE}" href="${escapeHtml(href)}">SAML Login</a></div>`;
 }
@@ -197,10 +193,7 @@ const docs = {
   login: {
     tags,
     summary: "Sign in with SAML: redirects to the identity provider with an AuthnRequest",
-    querystring: S.object({
-      next: { ...S.str, description: "Where to go after login" },
-      test: { ...S.str, description: '"1": an admin\'s test sign-in (signs nobody in)' },
-    }),
+    querystring: LOGIN_QUERY,
     response: {
       302: S.redirect("To the identity provider; or to the login page with the reason"),
       ...S.errors(403, 404),
@@ -212,13 +205,7 @@ const docs = {
     consumes: ["application/x-www-form-urlencoded"],
     querystring: S.object({ org_slug: { ...S.str, description: "The organisation's slug" } }),
     response: {
-      200: {
-        description: "A test sign-in's result",
-        content: {
-          "text/html": { schema: S.str },
-          "application/json": { schema: S.anyObject },
-        },
-      },
+      200: TEST_RESULT_RESPONSE,
       302: S.redirect("To `next`, signed in; or to the login page with the reason"),
       ...S.errors(400, 404),
     },
@@ -260,11 +247,13 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
     error: SignInError,
     log: Record<string, unknown> = {},
   ) {
-    request.log.warn({ method: "saml", reason: error, ...log }, "SAML login refused");
-    if (saved?.testedBy != null) {
-      return sendTestSignInResult(reply, "saml", { error: signInErrorMessage(error)! });
-    }
-    return reply.redirect(loginWithError(error, saved?.next ?? ""));
+    return refuseSignIn(request, reply, {
+      error,
+      next: saved?.next ?? "",
+      logMessage: "SAML login refused",
+      log: { method: "saml", ...log },
+      test: saved?.testedBy != null ? "saml" : null,
+    });
   }
 
   app.get("/saml/login", { schema: docs.login }, async (request, reply) => {
@@ -272,15 +261,9 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!org) return reply.redirect("/setup");
     if (!samlEnabled(org)) return notEnabled(reply);
     const q = request.query as Record<string, unknown>;
-    let testedBy: number | null = null;
-    if (q.test === "1") {
-      const identity = request.auth.identity;
-      if (!requireAdminForTest(request) || identity.kind !== "user") {
-        return reply.code(403).send({ message: "Only an admin can test a sign-in method." });
-      }
-      testedBy = identity.user.id;
-    }
-    const details = { orgId: org.id, next: safeNext(q.next), testedBy };
+    const testedBy = testerOf(request);
+    if (testedBy === "forbidden") return reply.code(403).send(TEST_FORBIDDEN);
+    const details = { orgId: org.id, next: safeNextPath(q.next), testedBy };
     let idp: IdentityProvider;
     try {
       idp = await providers.forOrg(org);
@@ -380,24 +363,16 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
         request.log.info({ method: "saml" }, "SAML test sign-in finished");
         return sendTestSignInResult(reply, "saml", { identity });
       }
-      const result = await userForIdentity(db, org.id, identity, {
-        blockedDomains: config.blockedEmailDomains,
-        mapGroups: groupMappingFor(ctx, org),
-      });
+      const result = await userForSignIn(ctx, org, identity);
       if (!result.ok) return refuse(request, reply, saved, result.reason);
-      startSession(request, result.user, true);
-      await recordEvent(db, {
-        orgId: org.id,
-        userId: result.user.id,
-        action: "login",
-        objectType: "redash",
-        request,
+      return completeSignIn(request, reply, ctx, {
+        user: result.user,
+        created: result.created,
+        remember: true,
+        next: saved.next,
+        logMessage: "signed in by SAML",
+        log: { method: "saml" },
       });
-      request.log.info(
-        { method: "saml", userId: result.user.id, created: result.created },
-        "signed in by SAML",
-      );
-      return reply.redirect(saved.next || "/");
     },
   );
 

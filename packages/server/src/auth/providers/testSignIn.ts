@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
+import * as S from "../../http/schemas";
 import { isAdmin } from "../../policies";
 import { defaultGroupId } from "../../services/organizationSetup";
 import { normalizeEmail } from "../../services/users";
@@ -41,6 +42,33 @@ export function requireAdminForTest(request: FastifyRequest): boolean {
   const identity = request.auth.identity;
   return identity.kind === "user" && !identity.viaApiKey && isAdmin(identity);
 }
+
+/**
+ * The admin running a test sign-in (the login path's `?test=1`): their user id; null when the
+ * request is no test; "forbidden" when the caller may not test (answer 403).
+ */
+export function testerOf(request: FastifyRequest): number | null | "forbidden" {
+  if ((request.query as Record<string, unknown>).test !== "1") return null;
+  const identity = request.auth.identity;
+  if (!requireAdminForTest(request) || identity.kind !== "user") return "forbidden";
+  return identity.user.id;
+}
+
+/** The 403 answer to a test sign-in by someone who may not run one. */
+export const TEST_FORBIDDEN = { message: "Only an admin can test a sign-in method." };
+
+/** API docs: the redirecting methods' login query and their callbacks' test-result answer. */
+export const LOGIN_QUERY = S.object({
+  next: { ...S.str, description: "Where to go after login" },
+  test: { ...S.str, description: '"1": an admin\'s test sign-in (signs nobody in)' },
+});
+export const TEST_RESULT_RESPONSE = {
+  description: "A test sign-in's result",
+  content: {
+    "text/html": { schema: S.str },
+    "application/json": { schema: S.anyObject },
+  },
+};
 
 /** What Sightline would do with the identity, as userForIdentity decides, read only. */
 export interface WouldDo {

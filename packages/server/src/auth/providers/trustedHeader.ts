@@ -9,12 +9,9 @@ import { BlockList, isIP } from "node:net";
 import { sanitizeNext } from "@sightline/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
-import { recordEvent } from "../../services/events";
 import { hidden } from "../pages";
-import { startSession } from "../requestAuth";
 import { docs } from "../routes/docs";
-import { userForIdentity } from "./justInTime";
-import { loginWithError } from "./signInErrors";
+import { completeSignIn, refuseSignIn, userForSignIn } from "./signIn";
 
 /** Whether an address is one of the trusted proxies (addresses or CIDR ranges). */
 export function proxyMatcher(proxies: readonly string[]): (address: string | undefined) => boolean {
@@ -54,7 +51,6 @@ export function remoteUserButton(ctx: AppContext, next: string): string {
 
 export function trustedHeaderRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
-  const db = ctx.database.db;
   const fromTrustedProxy = proxyMatcher(config.trustedProxies);
 
   app.get("/remote_user/login", { schema: docs.remoteUserLogin }, async (request, reply) => {
@@ -69,43 +65,39 @@ export function trustedHeaderRoutes(app: FastifyInstance, ctx: AppContext): void
     // The peer of this connection, not the client X-Forwarded-For names: only the proxy itself.
     const peer = request.socket.remoteAddress;
     if (!fromTrustedProxy(peer)) {
-      request.log.warn(
-        { address: peer, header: config.remoteUserHeader },
-        "remote user login refused: the request did not come from a trusted proxy",
-      );
-      return reply.redirect(loginWithError("remote_user_untrusted", next));
+      return refuseSignIn(request, reply, {
+        error: "remote_user_untrusted",
+        next,
+        logMessage: "remote user login refused: the request did not come from a trusted proxy",
+        log: { address: peer, header: config.remoteUserHeader },
+      });
     }
     const email = headerEmail(request, config.remoteUserHeader);
     if (!email) {
-      request.log.warn(
-        { header: config.remoteUserHeader },
-        "remote user login refused: the header holds no e-mail address",
-      );
-      return reply.redirect(loginWithError("remote_user_missing", next));
+      return refuseSignIn(request, reply, {
+        error: "remote_user_missing",
+        next,
+        logMessage: "remote user login refused: the header holds no e-mail address",
+        log: { header: config.remoteUserHeader },
+      });
     }
-    // The proxy authenticated the person under this address: it counts as verified.
-    const result = await userForIdentity(
-      db,
-      org.id,
-      { email, name: "", verifiedEmail: true },
-      { blockedDomains: config.blockedEmailDomains },
-    );
+    // The proxy authenticated the person under this address: it counts as verified. It names no
+    // groups, so the user's groups are left alone.
+    const identity = { email, name: "", verifiedEmail: true };
+    const result = await userForSignIn(ctx, org, identity, false);
     if (!result.ok) {
-      request.log.warn({ reason: result.reason }, "remote user login refused");
-      return reply.redirect(loginWithError(result.reason, next));
+      return refuseSignIn(request, reply, {
+        error: result.reason,
+        next,
+        logMessage: "remote user login refused",
+      });
     }
-    startSession(request, result.user, true);
-    await recordEvent(db, {
-      orgId: org.id,
-      userId: result.user.id,
-      action: "login",
-      objectType: "redash",
-      request,
+    return completeSignIn(request, reply, ctx, {
+      user: result.user,
+      created: result.created,
+      remember: true,
+      next,
+      logMessage: "signed in by remote user header",
     });
-    request.log.info(
-      { userId: result.user.id, created: result.created },
-      "signed in by remote user header",
-    );
-    return reply.redirect(next || "/");
   });
 }

@@ -32,7 +32,11 @@ function Block({ title, items }: { title: string; items: [string, ReactNode][] }
 }
 
 /** status.json keeps Redash's metric names for scripts; the page names ours. */
-const METRIC_LABELS: Record<string, string> = { "Redash DB Size": "Metadata DB Size" };
+const METRIC_LABELS: Record<string, string> = {
+  "Redash DB Size": "Metadata DB Size",
+  "Query Results in Metadata DB": "Results in Metadata DB",
+  "Query Results in Object Storage": "Results in Object Storage",
+};
 
 /** Every top-level key besides manager and database_metrics, as key/value badges. */
 export function generalItems(status: SystemStatus): [string, string][] {
@@ -47,7 +51,7 @@ export function generalItems(status: SystemStatus): [string, string][] {
 }
 
 const STORE_NAMES = {
-  metadata_database: "Metadata Database",
+  metadata_database: "Metadata DB",
   object_storage: "Object Storage",
 } as const;
 
@@ -55,15 +59,17 @@ const STORE_NAMES = {
 export function resultStorageItems(status: SystemStatus): [string, string][] {
   const storage = status.query_results_storage;
   if (!storage) return [];
-  const describe = (store: NonNullable<SystemStatus["query_results_storage"]>["object_storage"]) =>
-    `${store.count.toLocaleString("en")} ${store.count === 1 ? "result" : "results"}, ` +
-    prettySize(store.size) +
-    (store.stored_size === null ? "" : ` (${prettySize(store.stored_size)} compressed)`);
-  return [
-    [STORE_NAMES.metadata_database, describe(storage.metadata_database)],
-    [STORE_NAMES.object_storage, describe(storage.object_storage)],
-    ["New Results Go To", STORE_NAMES[storage.new_results_in]],
-  ];
+  const items: [string, string][] = [];
+  for (const key of ["metadata_database", "object_storage"] as const) {
+    const store = storage[key];
+    const name = STORE_NAMES[key];
+    items.push([`${name} Results`, store.count.toLocaleString("en")]);
+    items.push([`${name} Size`, prettySize(store.size)]);
+    if (store.stored_size !== null)
+      items.push([`${name} Compressed`, prettySize(store.stored_size)]);
+  }
+  items.push(["New Results Go To", STORE_NAMES[storage.new_results_in]]);
+  return items;
 }
 
 /** The scheduler's heartbeat and its late schedules (issue 28), when the server reports them. */

@@ -61,8 +61,11 @@ describe("status page rules", () => {
       },
     });
     expect(items).toEqual([
-      ["Metadata Database", "1 result, 2 KB (512 bytes compressed)"],
-      ["Object Storage", "1,200 results, 3 MB"],
+      ["Metadata DB Results", "1"],
+      ["Metadata DB Size", "2 KB"],
+      ["Metadata DB Compressed", "512 bytes"],
+      ["Object Storage Results", "1,200"],
+      ["Object Storage Size", "3 MB"],
       ["New Results Go To", "Object Storage"],
     ]);
     expect(resultStorageItems({})).toEqual([]);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "./config";
 import type { AppContext, AppHooks } from "./context";
 import { buildApp } from "./app";
-import { demoAfterSetup } from "./services/demoDataSource";
+import { closeDemoWork, demoAfterSetup } from "./services/demoDataSource";
 import { deriveKeys, loadOrCreateSecretKey } from "./auth/secretKey";
 import { createMailer } from "./mail";
 import { metadataConnectionLog, openDatabase, type OpenOptions } from "./store/database";
@@ -67,6 +67,7 @@ export async function createServer(
     ctx,
     async close() {
       await app.close();
+      await closeDemoWork(ctx);
       await execution.close();
       await flushEvents(database.db);
       await database.close();

@@ -267,6 +267,8 @@ export async function runDemoQueries(
   ctx: AppContext,
   queries: readonly Query[],
   ownerId: number,
+  /** Once aborted (the server is closing), the queries not yet started are left unrun. */
+  stop: AbortSignal = new AbortController().signal,
 ): Promise<void> {
   const run = jobProcessor({
     db: ctx.database.db,
@@ -275,6 +277,7 @@ export async function runDemoQueries(
     limits: ctx.resultLimits,
   });
   for (const query of queries) {
+    if (stop.aborted) return;
     const schema = parameterSchema(query.options);
     await run(
       {

@@ -4,6 +4,7 @@ import { deriveKeys } from "../auth/secretKey";
 import { writeDestinationOptions } from "../destinations/options";
 import { insertAlert, insertSubscription } from "../store/alerts";
 import { findDestination, insertDestination } from "../store/destinations";
+import { insertOwnedAlert } from "../testing/alertRows";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
 import { insertTestQuery, insertOwner, mailerWithoutServer } from "../testing/storeRows";
 import { createNotifier } from "./notifications";
@@ -27,22 +28,10 @@ describe("alert notifier", () => {
 
   it("tries three times, then logs destination, alert and reason, never the secret", async () => {
     const db = store.database.db;
-    const user = await insertOwner(db, store.orgId);
-    const query = await insertTestQuery(db, store.orgId, {
-      dataSourceId: store.dataSourceId,
-      userId: user.id,
-      lastModifiedById: user.id,
-      name: "Q",
+    const { user, query, alert } = await insertOwnedAlert(store, {
       text: "SELECT 1",
       hash: "h",
-    });
-    const alert = await insertAlert(db, {
-      orgId: store.orgId,
-      userId: user.id,
-      name: "A",
-      queryId: query.id,
       options: { column: "x", op: ">", value: 1 },
-      rearm: null,
     });
     const destination = async (name: string, type: string, options: Record<string, unknown>) => {
       const row = await insertDestination(db, {

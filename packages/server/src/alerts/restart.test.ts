@@ -1,14 +1,9 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveKeys } from "../auth/secretKey";
-import { insertAlert } from "../store/alerts";
+import { insertOwnedAlert } from "../testing/alertRows";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
-import {
-  insertTestQuery,
-  insertOwner,
-  mailerWithoutServer,
-  storeLatestResult,
-} from "../testing/storeRows";
+import { mailerWithoutServer, storeLatestResult } from "../testing/storeRows";
 import { createAlertService } from "./evaluation";
 import type { AlertNotice, Notifier } from "./notifications";
 
@@ -29,22 +24,10 @@ describe("alert evaluation across a worker restart", () => {
 
   it("stores the change before handing it over, and does not send it twice", async () => {
     const db = store.database.db;
-    const user = await insertOwner(db, store.orgId);
-    const query = await insertTestQuery(db, store.orgId, {
-      dataSourceId: store.dataSourceId,
-      userId: user.id,
-      lastModifiedById: user.id,
-      name: "Q",
+    const { query, alert } = await insertOwnedAlert(store, {
       text: "SELECT n",
       hash: "restart",
-    });
-    const alert = await insertAlert(db, {
-      orgId: store.orgId,
-      userId: user.id,
-      name: "A",
-      queryId: query.id,
       options: { column: "n", op: ">", value: 5 },
-      rearm: null,
     });
     const result = await storeLatestResult(
       db,

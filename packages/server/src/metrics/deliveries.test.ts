@@ -4,10 +4,11 @@ import { deriveKeys } from "../auth/secretKey";
 import { createNotifier } from "../alerts/notifications";
 import { startHttpSink, type HttpSink } from "../alerts/testSupport";
 import { writeDestinationOptions } from "../destinations/options";
-import { insertAlert, insertSubscription } from "../store/alerts";
+import { insertSubscription } from "../store/alerts";
 import { insertDestination } from "../store/destinations";
+import { insertOwnedAlert } from "../testing/alertRows";
 import { openTestStore, type TestStore } from "../testing/metadataStore";
-import { insertOwner, insertTestQuery, mailerWithoutServer } from "../testing/storeRows";
+import { mailerWithoutServer } from "../testing/storeRows";
 import { processRegistry } from "./registry";
 
 /** The counter's value for one destination type and result (0 when never counted). */
@@ -38,22 +39,10 @@ describe("alert delivery metrics", () => {
 
   it("counts deliveries by destination type and result", async () => {
     const db = store.database.db;
-    const user = await insertOwner(db, store.orgId);
-    const query = await insertTestQuery(db, store.orgId, {
-      dataSourceId: store.dataSourceId,
-      userId: user.id,
-      lastModifiedById: user.id,
-      name: "Q",
+    const { user, query, alert } = await insertOwnedAlert(store, {
       text: "SELECT 1",
       hash: "h",
-    });
-    const alert = await insertAlert(db, {
-      orgId: store.orgId,
-      userId: user.id,
-      name: "A",
-      queryId: query.id,
       options: { column: "x", op: ">", value: 1 },
-      rearm: null,
     });
     for (const [name, type, path] of [
       ["Hook", "webhook", "/ok"],

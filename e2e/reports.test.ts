@@ -275,6 +275,12 @@ describe("scheduled reports in the browser", () => {
       options: { integration_key: "k-123" },
     });
     expect(pager.status, pager.text).toBe(200);
+    const briefHook = await app.api.post<{ id: number }>("/api/destinations", {
+      name: "Brief hook",
+      type: "webhook",
+      options: { url: "http://127.0.0.1:9/brief" },
+    });
+    expect(briefHook.status, briefHook.text).toBe(200);
     const withParameters = await createDashboard(app.api, "Country report", { published: true });
     await addVisualizationWidget(app.api, withParameters.id, query.visualizations[0].id, {
       position: { col: 0, row: 0, sizeX: 3, sizeY: 6 },
@@ -302,7 +308,8 @@ describe("scheduled reports in the browser", () => {
     // The schedule, through the queries' schedule dialog: weekly, on a Monday.
     await drawer.getByTestId("subscription-schedule-edit").click();
     const scheduleDialog = page.getByTestId("schedule-dialog");
-    await poll(() => scheduleDialog.textContent()).toContain("Refresh every");
+    await poll(() => scheduleDialog.textContent()).toContain("Send every");
+    expect(await scheduleDialog.textContent()).not.toContain("Refresh every");
     await animationsSettled(page);
     await page.click("[data-testid=schedule-interval]");
     await page.keyboard.type("1 week");
@@ -315,14 +322,21 @@ describe("scheduled reports in the browser", () => {
     );
     await screenshot(page, "reports-form-parameters-desktop", { fullPage: false });
 
-    // A destination that cannot carry a report: the server's refusal shows in the form.
+    // A destination that cannot carry a report is not offered.
     const destinations = drawer.getByTestId("subscription-destinations");
     await destinations.click();
-    await page.locator(".ant-select-item-option", { hasText: "On-call pager" }).click();
+    const brief = page.locator(".ant-select-item-option", { hasText: "Brief hook" });
+    await brief.waitFor();
+    expect(
+      await page.locator(".ant-select-item-option", { hasText: "On-call pager" }).count(),
+    ).toBe(0);
+    // One deleted after it was picked: the server's refusal shows in the form.
+    await brief.click();
     await page.keyboard.press("Escape");
+    expect((await app.api.delete(`/api/destinations/${briefHook.body.id}`)).status).toBe(204);
     await drawer.getByTestId("subscription-save").click();
     await poll(() => drawer.getByTestId("subscription-form").textContent()).toContain(
-      'Destination "On-call pager" cannot carry a report.',
+      `Destination ${briefHook.body.id} does not exist.`,
     );
     await destinations.locator(".ant-select-selection-item-remove").click();
     await drawer.getByTestId("subscription-save").click();
@@ -475,6 +489,51 @@ describe("scheduled reports in the browser", () => {
     );
     expect(await page.getByTestId("dashboard-title").textContent()).toContain("Orders by country");
     await screenshot(page, "reports-print-query");
+    await context.close();
+  });
+
+  it("draws a widget whose chart never arrives as did not finish, names it, and still gets ready", async () => {
+    const chartName = (await app.api.get<{ name: string }>(`/api/queries/${queries.chart}`)).body
+      .name;
+    const { runId, token } = await pinnedRun(
+      `/api/dashboards/${board.id}/subscriptions`,
+      { name: "Stalled chart" },
+      {
+        [ids.chart]: await latestResult(queries.chart),
+        [ids.counter]: await latestResult(queries.counter),
+        [ids.empty]: await latestResult(queries.empty),
+        [ids.failing]: { error: "Catalog Error: refunds_table_that_is_gone" },
+      },
+    );
+    const { context, page } = await app.open({ width: 1200, height: 900 });
+    // The chart's drawing code never arrives: its request is held and never answered.
+    let held = 0;
+    await page.route(/\/assets\/EChart-[^/]*\.js/, () => {
+      held += 1;
+    });
+    const started = Date.now();
+    await page.goto(`/reports/print/${runId}?token=${encodeURIComponent(token)}`);
+    await reportReady(page);
+    // Ready only after the chart's time budget ran out, not before.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(14_000);
+    expect(held).toBeGreaterThan(0);
+    const chart = page.locator(`[data-report-widget="${ids.chart}"]`);
+    expect(await chart.getAttribute("data-report-state")).toBe("did_not_finish");
+    expect(await chart.getByTestId("widget-did-not-finish").textContent()).toContain(
+      "Did not finish drawing within 15 seconds.",
+    );
+    // Drawn as did not finish: no spinner left in the picture.
+    expect(await chart.locator(".ant-spin").count()).toBe(0);
+    expect(
+      await page.locator(`[data-report-widget="${ids.counter}"]`).getAttribute("data-report-state"),
+    ).toBe("painted");
+    const reported = await page.evaluate(() => (window as ReportWindow).__reportWidgets);
+    expect(reported?.find((w) => w.widget_id === ids.chart)).toMatchObject({
+      state: "did_not_finish",
+      name: expect.stringContaining(chartName),
+    });
+    expect(reported?.filter((w) => w.state === "did_not_finish")).toHaveLength(1);
+    await screenshot(page, "reports-print-did-not-finish");
     await context.close();
   });
 });

@@ -11,11 +11,10 @@ import { theme } from "../../app/theme";
 import { usePageTitle } from "../../components/usePageTitle";
 import { SignedInLinksContext } from "../../visualizations";
 import { DashboardGrid } from "../dashboards/DashboardGrid";
-import { widgetName } from "../dashboards/DashboardWidget";
 import type { DashboardWidget } from "../../api/dashboards";
 import { widgetPositions } from "../dashboards/widgetSize";
 import { PrintWidget } from "./PrintWidget";
-import { dataTimeLine, parametersLine } from "./printText";
+import { dataTimeLine, parametersLine, reportWidgetName } from "./printText";
 import { announceReady, useReportReadiness } from "./reportReadiness";
 import styles from "./PrintReportPage.module.css";
 
@@ -84,7 +83,10 @@ function PrintReport({ data }: { data: PrintData }) {
     () => (dashboard.widgets ?? []).filter((w) => !w.options.isHidden),
     [dashboard.widgets],
   );
-  const order = useMemo(() => widgets.map((w) => ({ id: w.id, name: widgetName(w) })), [widgets]);
+  const order = useMemo(
+    () => widgets.map((w) => ({ id: w.id, name: reportWidgetName(w) })),
+    [widgets],
+  );
   const names = useMemo(() => new Map(order.map((o) => [o.id, o.name])), [order]);
   const positions = useMemo(() => widgetPositions(widgets), [widgets]);
   const { report } = useReportReadiness(order);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import dayjs from "dayjs";
 import type { QueryResult } from "@sightline/core";
-import { dataTimeLine, parameterValueText, parametersLine } from "./printText";
+import {
+  REPORT_WIDGET_NAME_LENGTH,
+  dataTimeLine,
+  parameterValueText,
+  parametersLine,
+  reportWidgetName,
+} from "./printText";
 import { settledWidgets } from "./reportReadiness";
 
 describe("print view header", () => {
@@ -65,5 +71,28 @@ describe("print view readiness", () => {
       { widget_id: 2, name: "B", state: "failed", error: "boom" },
     ]);
     expect(settledWidgets([], new Map())).toEqual([]);
+  });
+});
+
+describe("reportWidgetName", () => {
+  const chart = (queryName: string, name: string) =>
+    ({ visualization: { name, query: { name: queryName } } }) as never;
+
+  it("names the query and a visualization other than the default table, whole", () => {
+    expect(reportWidgetName(chart("Demo: Orders by country", "Chart"))).toBe(
+      "Demo: Orders by country – Chart",
+    );
+    expect(reportWidgetName(chart("Demo: Orders by country", "Table"))).toBe(
+      "Demo: Orders by country",
+    );
+  });
+
+  it("names a text box by its text and cuts a very long name", () => {
+    expect(reportWidgetName({ text: "## Notes\nFigures  are net." } as never)).toBe(
+      "## Notes Figures are net.",
+    );
+    const long = reportWidgetName(chart("x".repeat(300), "Table"));
+    expect(long).toHaveLength(REPORT_WIDGET_NAME_LENGTH + 1);
+    expect(long.endsWith("…")).toBe(true);
   });
 });

@@ -1,7 +1,27 @@
 // The print view's header lines: the parameter values the report used and the time of its data.
 import dayjs from "dayjs";
 import { isPlainObject } from "@sightline/core";
+import type { DashboardWidget } from "../../api/dashboards";
 import type { PrintWidgetResult } from "../../api/reports";
+
+/** Longest widget name a report gives (the dashboard's own 20 characters are too few to tell). */
+export const REPORT_WIDGET_NAME_LENGTH = 120;
+
+/**
+ * The name a report gives a widget (in its list of widgets that failed or did not finish): the
+ * query's name and, unless it is the default table, the visualization's; a text box's text.
+ */
+export function reportWidgetName(widget: Pick<DashboardWidget, "visualization" | "text">): string {
+  const v = widget.visualization;
+  const name = v
+    ? [v.query?.name ?? v.name, v.query && v.name && v.name !== "Table" ? v.name : null]
+        .filter(Boolean)
+        .join(" – ")
+    : (widget.text ?? "").replace(/\s+/g, " ").trim();
+  return name.length > REPORT_WIDGET_NAME_LENGTH
+    ? `${name.slice(0, REPORT_WIDGET_NAME_LENGTH)}…`
+    : name;
+}
 
 /** One parameter value as text: lists joined, ranges as "start – end". */
 export function parameterValueText(value: unknown): string {

@@ -519,6 +519,15 @@ describe.each(DATABASES)("OpenID Connect sign-in on %s", (db) => {
       expect((await client.get("/logout")).headers.get("location")).toBe("/login");
     });
 
+    it("stays in Sightline after a password sign-in follows one through the provider", async () => {
+      const { client } = await signIn(server, "/oidc/login", "grace");
+      expect(client.cookies.has("oidc_logout")).toBe(true);
+      expect((await client.login(ADMIN.email, ADMIN.password)).status).toBe(302);
+      expect(client.cookies.has("oidc_logout")).toBe(false);
+      expect((await client.get("/logout")).headers.get("location")).toBe("/login");
+      expect(await signedInAs(client)).toBeNull();
+    });
+
     it("keeps Sightline's own logout for password sign-ins", async () => {
       const client = new TestClient(server.url);
       await client.login(ADMIN.email, ADMIN.password);

@@ -265,7 +265,7 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
       next: flow.next,
       logMessage: "signed in by OpenID Connect",
       log: { method: method.name },
-      afterSession: (reply) => setLogoutCookie(reply, ctx, key, method, idToken),
+      providerLogout: (reply) => setLogoutCookie(reply, ctx, key, method, idToken),
     });
   }
 

@@ -42,6 +42,14 @@ export function setLogoutCookie(
   });
 }
 
+/**
+ * Forgets an earlier OpenID Connect sign-in's logout at the provider: called when a session is
+ * started another way (password, LDAP, SAML, ...), whose /logout must stay Sightline's own.
+ */
+export function clearLogoutCookie(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.cookies[COOKIE] !== undefined) reply.clearCookie(COOKIE, { path: COOKIE_PATH });
+}
+
 function readLogoutCookie(request: FastifyRequest, key: Buffer): LogoutData | null {
   const value = request.cookies[COOKIE];
   if (!value) return null;
@@ -64,7 +72,7 @@ export async function providerLogoutUrl(
   ctx: AppContext,
 ): Promise<string | null> {
   const data = readLogoutCookie(request, flowKey(ctx.keys.session));
-  if (request.cookies[COOKIE] !== undefined) reply.clearCookie(COOKIE, { path: COOKIE_PATH });
+  clearLogoutCookie(request, reply);
   const method = data && oidcMethod(ctx.config, data.method);
   if (!data || !method) return null;
   try {

@@ -12,6 +12,7 @@ import type { User } from "../../store/users";
 import { startSession } from "../requestAuth";
 import { groupMappingFor } from "./groupMapping";
 import { userForIdentity, type JustInTimeResult, type OutsideIdentity } from "./justInTime";
+import { clearLogoutCookie } from "./oidcLogout";
 import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
 import { sendTestSignInResult, type SignInMethod } from "./testSignIn";
 
@@ -48,8 +49,11 @@ export interface SignedIn {
   /** The log line's words, e.g. "signed in by SAML", and its extra fields. */
   logMessage: string;
   log?: Record<string, unknown>;
-  /** Work on the reply once the session is started (e.g. a cookie), before the redirect. */
-  afterSession?: (reply: FastifyReply) => void;
+  /**
+   * Sets this method's cookie for logging out at the provider too (OpenID Connect). Without it,
+   * such a cookie left by an earlier sign-in in this browser is cleared.
+   */
+  providerLogout?: (reply: FastifyReply) => void;
 }
 
 /** A sign-in that found its user: a session, the "login" event, a log line, then `next`. */
@@ -61,7 +65,8 @@ export async function completeSignIn(
 ): Promise<FastifyReply> {
   const { user } = signedIn;
   startSession(request, user, signedIn.remember);
-  signedIn.afterSession?.(reply);
+  if (signedIn.providerLogout) signedIn.providerLogout(reply);
+  else clearLogoutCookie(request, reply);
   await recordEvent(ctx.database.db, {
     orgId: user.org_id,
     userId: user.id,

@@ -110,6 +110,17 @@ describe.each(DATABASES)("remote user login on %s", (db) => {
     expect((await new TestClient(server.url).login(ADMIN.email, ADMIN.password)).status).toBe(302);
   });
 
+  it("forgets an earlier OpenID Connect sign-in's logout at the provider", async () => {
+    // The cookie an OpenID Connect sign-in leaves for /logout; this sign-in must clear it.
+    const client = viaProxy(server, ADMIN.email);
+    client.cookies.set("oidc_logout", "left-by-an-earlier-sign-in");
+    const res = await client.get("/remote_user/login");
+    expect(res.status).toBe(302);
+    const cleared = res.headers.getSetCookie().find((c) => c.startsWith("oidc_logout="));
+    expect(cleared).toMatch(/Path=\/logout/);
+    expect(client.cookies.has("oidc_logout")).toBe(false);
+  });
+
   it("refuses a disabled user with a message on the login page", async () => {
     const created = await admin.post<{ id: number }>("/api/users?no_invite=1", {
       name: "Dora",

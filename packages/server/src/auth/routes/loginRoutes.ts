@@ -11,7 +11,7 @@ import { verifySignIn } from "../passwords";
 import { endSession, startSession } from "../requestAuth";
 import { signInErrorMessage } from "../providers/signInErrors";
 import { signInButtons } from "../providers/signInButtons";
-import { providerLogoutUrl } from "../providers/oidcLogout";
+import { clearLogoutCookie, providerLogoutUrl } from "../providers/oidcLogout";
 import { docs } from "./docs";
 import { csrfField, formOf, html } from "./support";
 
@@ -81,6 +81,8 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
       );
     }
     startSession(request, user, form.remember !== undefined);
+    // A /logout after this sign-in is Sightline's own, even after an OpenID Connect one here.
+    clearLogoutCookie(request, reply);
     await recordEvent(db, {
       orgId: org.id,
       userId: user.id,

@@ -58,6 +58,24 @@ describe("OpenID Connect sign-in in the browser", () => {
       await page.goto("/login?next=%2Fqueries");
       await expect.poll(() => page.isVisible("text=Sign in with Google")).toBe(true);
       await screenshot(page, `oidc-login-${name}`);
+      // The outlined buttons answer the pointer and show keyboard focus in the product's blue.
+      const blue = "rgb(34, 81, 209)";
+      const styleOf = (text: string, prop: "borderColor" | "outlineStyle") =>
+        page
+          .locator("a.sso-button", { hasText: text })
+          .evaluate((el, p) => getComputedStyle(el)[p as "borderColor"], prop);
+      expect(await styleOf("Sign in with Google", "borderColor")).not.toBe(blue);
+      await page.hover("text=Sign in with Google");
+      await expect.poll(() => styleOf("Sign in with Google", "borderColor")).toBe(blue);
+      await screenshot(page, `oidc-login-hover-${name}`);
+      await page.mouse.move(0, 0);
+      await page.focus("text=Sign in with Google");
+      await page.keyboard.press("Tab");
+      await expect.poll(() => styleOf("Sign in with Keycloak", "outlineStyle")).toBe("solid");
+      expect(await styleOf("Sign in with Google", "outlineStyle")).toBe("none");
+      await expect.poll(() => styleOf("Sign in with Keycloak", "borderColor")).toBe(blue);
+      await expect.poll(() => styleOf("Sign in with Google", "borderColor")).not.toBe(blue);
+      await screenshot(page, `oidc-login-focus-${name}`);
       await page.click("text=Sign in with Keycloak");
       await page.waitForURL((url) => url.href.startsWith(idp.issuer));
       await page.fill("#login", `oidc-${name}@example.com`);

@@ -35,6 +35,10 @@ button:hover{background:#1b43b0}
 .links{margin-top:16px;font-size:14px;text-align:center}
 a{color:#2251d1;text-decoration:none}
 a:hover{text-decoration:underline}
+button:focus-visible{outline:2px solid #2251d1;outline-offset:2px}
+.sso-button{display:block;margin-top:12px;padding:8px 15px;border:1px solid #d9d9d9;border-radius:6px;background:#fff;color:rgba(0,0,0,.88);font-size:15px;font-weight:500;text-align:center;text-decoration:none;transition:border-color .2s,color .2s}
+.sso-button:hover{border-color:#2251d1;color:#2251d1;text-decoration:none}
+.sso-button:focus-visible{outline:2px solid #2251d1;outline-offset:2px;border-color:#2251d1;color:#2251d1}
 `;
 
 const LOGO = `<svg viewBox="0 0 36 36" aria-hidden="true"><rect width="36" height="36" rx="8" fill="#2251d1"/><path d="M8 24l6-7 5 4 9-11" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`;

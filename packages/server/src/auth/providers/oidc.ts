@@ -47,15 +47,6 @@ import {
 const METHODS: readonly OidcMethodName[] = ["google", "oidc"];
 
 /**
- * The look of the login page's "Sign in with ..." buttons: outlined, below the password form's
- * filled Log In. Inline, as the page's style sheet is shared by every sign-in page.
- */
-const BUTTON_STYLE =
-  "display:block;margin-top:12px;padding:8px 15px;border:1px solid #d9d9d9;border-radius:6px;" +
-  "background:#fff;color:rgba(0,0,0,.88);font-size:15px;font-weight:500;text-align:center;" +
-  "text-decoration:none";
-
-/**
  * The login page's "Sign in with ..." buttons of the methods that are on, keeping `next`. Links,
  * not forms: the page's Content-Security-Policy (form-action 'self') stops a form whose answer
  * redirects to the provider.
@@ -67,7 +58,7 @@ export function oidcButtons(ctx: AppContext, _org: Organization | null, next: st
     .filter((method): method is OidcMethod => method !== null)
     .map(
       (method) =>
-        `<a class="sso-button" style="${BUTTON_STYLE}" href="${escapeHtml(method.loginPath + query)}">Sign in with ${escapeHtml(method.displayName)}</a>`,
+        `<a class="sso-button" href="${escapeHtml(method.loginPath + query)}">Sign in with ${escapeHtml(method.displayName)}</a>`,
     );
   return buttons.length
     ? `<div class="sso-buttons" style="margin-top:20px">${buttons.join("")}</div>`

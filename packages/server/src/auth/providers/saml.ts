@@ -59,12 +59,6 @@ function samlEnabled(org: Organization | null): org is Organization {
   return org !== null && orgSetting(org, "auth_saml_enabled") === true;
 }
 
-/** The look of the login page's other sign-in buttons: outlined, below the filled Log In. */
-const BUTTON_STYLE =
-  "display:block;margin-top:12px;padding:8px 15px;border:1px solid #d9d9d9;border-radius:6px;" +
-  "background:#fff;color:rgba(0,0,0,.88);font-size:15px;font-weight:500;text-align:center;" +
-  "text-decoration:none";
-
 /**
  * The login page's "SAML Login" button (Redash's words) while SAML is on, keeping `next`. A link,
  * not a form: the page's Content-Security-Policy (form-action 'self') stops a form whose answer
@@ -74,7 +68,7 @@ export function samlButton(_ctx: AppContext, org: Organization | null, next: str
   if (!samlEnabled(org)) return "";
   const safe = safeNextPath(next);
   const href = `/saml/login${safe ? `?${new URLSearchParams({ next: safe }).toString()}` : ""}`;
-  return `<div class="sso-buttons" style="margin-top:8px"><a class="sso-button" style="${BUTTON_STYLE}" href="${escapeHtml(href)}">SAML Login</a></div>`;
+  return `<div class="sso-buttons" style="margin-top:8px"><a class="sso-button" href="${escapeHtml(href)}">SAML Login</a></div>`;
 }
 
 /** Our entity id: the settings' auth_saml_entity_id, else the metadata's address. */

@@ -94,6 +94,7 @@ describe("report subscriptions of a query visualization", () => {
     expect(await form.getByLabel("Name").inputValue()).toBe(
       "Customers by country: Customer count report",
     );
+    expect(await form.textContent()).toContain("Skip when the result is empty");
     // The page's parameter value, not the saved default.
     const values = form.getByTestId("subscription-parameters");
     expect(await values.locator("input").first().inputValue()).toBe("Germany");

@@ -45,7 +45,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderForm(onSave = vi.fn(), saveError: string | null = null) {
+function renderForm(onSave = vi.fn(), saveError: string | null = null, single = false) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -57,6 +57,7 @@ function renderForm(onSave = vi.fn(), saveError: string | null = null) {
           saveError={saveError}
           onSave={onSave}
           onCancel={() => undefined}
+          single={single}
         />
       </SessionGate>
     </QueryClientProvider>,
@@ -138,5 +139,11 @@ describe("subscription form", () => {
     expect(document.body.textContent).toContain("Report Schedule");
     expect(document.body.textContent).not.toContain("Refresh Schedule");
     expect(document.body.textContent).not.toContain("Refresh every");
+  });
+
+  it("words the empty option for a single visualization", async () => {
+    renderForm(vi.fn(), null, true);
+    expect(await screen.findByText("Skip when the result is empty")).toBeTruthy();
+    expect(screen.queryByText("Skip when every widget is empty")).toBeNull();
   });
 });

@@ -43,6 +43,8 @@ interface SubscriptionFormProps {
   saveError: string | null;
   onSave: (values: SubscriptionFormValues) => void;
   onCancel: () => void;
+  /** A single visualization's report (one result, not a dashboard's widgets). */
+  single?: boolean;
 }
 
 /** The queries' schedule dialog, worded for a report. */
@@ -195,7 +197,7 @@ export function SubscriptionForm(props: SubscriptionFormProps) {
           checked={values.skip_if_empty}
           onChange={(e) => set({ skip_if_empty: e.target.checked })}
         >
-          Skip when every widget is empty
+          {props.single ? "Skip when the result is empty" : "Skip when every widget is empty"}
         </Checkbox>
         <Checkbox
           checked={values.only_if_changed}

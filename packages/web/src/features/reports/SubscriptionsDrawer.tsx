@@ -86,6 +86,7 @@ export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose
       <SubscriptionForm
         initial={initial}
         parameters={parameters}
+        single={target.kind === "query"}
         saving={changes.save.isPending}
         saveError={changes.save.error ? messageOf(changes.save.error) : null}
         onCancel={() => {

@@ -475,6 +475,36 @@ describe.each(DATABASES)("OpenID Connect sign-in on %s", (db) => {
       expect(await signedInAs(client)).toBe("someone@gmail.com");
     });
 
+    it("hints Google at the domain while exactly one is listed", async () => {
+      const hdOf = async (server: TestServer, path: string) => {
+        const res = await new TestClient(server.url).get(path);
+        return new URL(res.headers.get("location")!).searchParams.get("hd");
+      };
+      expect(await hdOf(google, "/oauth/google")).toBeNull();
+      const setDomains = async (domains: string[]) =>
+        expect(
+          (
+            await googleAdmin.post("/api/settings/organization", {
+              auth_google_apps_domains: domains,
+            })
+          ).status,
+        ).toBe(200);
+      try {
+        await setDomains([" Example.com "]);
+        expect(await hdOf(google, "/oauth/google")).toBe("example.com");
+        await setDomains(["example.com", "other.example"]);
+        expect(await hdOf(google, "/oauth/google")).toBeNull();
+        // The generic provider is never sent Google's parameter.
+        await admin.post("/api/settings/organization", {
+          auth_google_apps_domains: ["example.com"],
+        });
+        expect(await hdOf(server, "/oidc/login")).toBeNull();
+      } finally {
+        await setDomains([]);
+        await admin.post("/api/settings/organization", { auth_google_apps_domains: [] });
+      }
+    });
+
     it("requires both the hosted domain and the e-mail's domain to be listed", async () => {
       const set = await googleAdmin.post("/api/settings/organization", {
         auth_google_apps_domains: ["Example.com"],

@@ -31,7 +31,12 @@ import {
   setFlowCookie,
   type OidcFlow,
 } from "./oidcFlow";
-import { allowedByDomains, identityFromClaims, type Claims } from "./oidcIdentity";
+import {
+  allowedByDomains,
+  googleDomainHint,
+  identityFromClaims,
+  type Claims,
+} from "./oidcIdentity";
 import { setLogoutCookie } from "./oidcLogout";
 import { completeSignIn, refuseSignIn, safeNextPath, userForSignIn } from "./signIn";
 import type { SignInError } from "./signInErrors";
@@ -170,6 +175,8 @@ export function oidcRoutes(app: FastifyInstance, ctx: AppContext): void {
       code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
       code_challenge_method: "S256",
     });
+    const hd = googleDomainHint(method, org);
+    if (hd) url.searchParams.set("hd", hd);
     setFlowCookie(reply, config, key, method, flow);
     return reply.redirect(url.href);
   }

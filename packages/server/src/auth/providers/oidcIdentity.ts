@@ -41,6 +41,23 @@ export function identityFromClaims(method: OidcMethod, claims: Claims): OutsideI
 }
 
 /**
+ * The `hd` parameter to send Google while the organisation lists exactly one Apps domain: Google
+ * then offers that domain's accounts only. A hint: the returned token is still checked by
+ * allowedByDomains. Null for other providers and for none or several domains.
+ */
+export function googleDomainHint(method: OidcMethod, org: Organization): string | null {
+  if (method.name !== "google") return null;
+  const domains = [
+    ...new Set(
+      googleAppsDomains(org)
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+  return domains.length === 1 ? domains[0]! : null;
+}
+
+/**
  * The Google preset's rule: while the organisation lists Google Apps domains, both the account's
  * hosted domain (`hd`, set only for Google Workspace accounts) and its e-mail's domain must be
  * among them. Other methods have no such rule.

@@ -16,3 +16,4 @@ export * from "./crossFilterParameters";
 export * from "./crossFilterUrl";
 export * from "./drillDown";
 export * from "./drillDownTrail";
+export * from "./reports";

@@ -1,5 +1,5 @@
 // A subscription's create and edit bodies, checked at the edge: a wrong value is a 400 naming it.
-import { normalizeSchedule, scheduleProblem } from "@sightline/core";
+import { canCarryReport, normalizeSchedule, scheduleProblem } from "@sightline/core";
 import type { Kysely } from "kysely";
 import { badRequest } from "../http/errors";
 import { destinationsByIds } from "../store/destinations";
@@ -12,17 +12,6 @@ import {
   type ReportSchedule,
   type SubscriptionFields,
 } from "./store";
-
-/** Destination types a report can be sent to (they carry a message with a link or an image). */
-export const REPORT_DESTINATION_TYPES = [
-  "email",
-  "slack",
-  "mattermost",
-  "microsoft_teams_webhook",
-  "webhook",
-  "discord",
-  "hangouts_chat",
-] as const;
 
 export const MAX_RECIPIENTS = 50;
 const EMAIL_RE = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
@@ -99,7 +88,7 @@ async function readRecipients(db: Kysely<DB>, orgId: number, value: unknown): Pr
     if (!destination || destination.org_id !== orgId) {
       throw badRequest(`Destination ${id} does not exist.`);
     }
-    if (!(REPORT_DESTINATION_TYPES as readonly string[]).includes(destination.type)) {
+    if (!canCarryReport(destination.type)) {
       throw badRequest(`Destination "${destination.name}" cannot carry a report.`);
     }
   }

@@ -1,21 +1,7 @@
-// Which alert destinations can carry a report (issue 28). The server refuses the others when a
-// subscription is saved (packages/server/src/reports/input.ts, REPORT_DESTINATION_TYPES); this
-// list must stay the same as that one: the server does not publish it.
+// The destinations a subscription form offers (issue 28); which types can carry a report is
+// one list in @sightline/core, shared with the server's check.
+import { canCarryReport } from "@sightline/core";
 import type { Destination } from "../../api/destinations";
-
-export const REPORT_DESTINATION_TYPES: readonly string[] = [
-  "email",
-  "slack",
-  "mattermost",
-  "microsoft_teams_webhook",
-  "webhook",
-  "discord",
-  "hangouts_chat",
-];
-
-export function canCarryReport(type: string): boolean {
-  return REPORT_DESTINATION_TYPES.includes(type);
-}
 
 /**
  * The destinations the picker offers: those that can carry a report, plus any already chosen

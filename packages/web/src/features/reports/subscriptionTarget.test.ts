@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Query } from "@sightline/core";
 import type { ReportSubscription } from "../../api/reports";
-import { canCarryReport, reportDestinationChoices } from "./reportDestinations";
+import { canCarryReport } from "@sightline/core";
+import { reportDestinationChoices } from "./reportDestinations";
 import {
   noSubscriptionsText,
   targetName,

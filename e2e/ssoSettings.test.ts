@@ -80,4 +80,31 @@ describe("single sign-on settings in the browser", () => {
     expect(stored.body.settings.auth_sso_group_mapping).toEqual([]);
     await context.close();
   });
+
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`says why a save failed, below the spec's words (${name})`, async () => {
+      const group = await app.api.post<{ id: number }>("/api/groups", { name: `Gone ${name}` });
+      expect(group.status).toBe(200);
+      const { page, context } = await app.openSignedIn(viewport);
+      await page.goto("/settings/general");
+      await page.getByRole("button", { name: "Add mapping" }).click();
+      const row = await page.getByTestId("group-mapping-row").count();
+      await page.getByLabel(`Provider group ${row}`).fill("leavers");
+      await page.getByLabel(`Sightline group ${row}`).click();
+      await page.locator(".ant-select-item-option", { hasText: `Gone ${name}` }).click();
+      // The group is deleted while the page is open: the server refuses the mapping.
+      expect((await app.api.delete(`/api/groups/${group.body.id}`)).status).toBe(200);
+      await page.getByRole("button", { name: "Save" }).click();
+      const notice = page.locator(".ant-notification-notice");
+      await expect.poll(() => notice.textContent()).toContain("Failed saving changes.");
+      expect(await notice.textContent()).toContain(
+        `'auth_sso_group_mapping': there is no group ${group.body.id}.`,
+      );
+      await screenshot(page, `settings-save-failed-${name}`);
+      await context.close();
+    });
+  }
 });

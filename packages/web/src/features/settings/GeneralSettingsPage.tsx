@@ -7,6 +7,7 @@ import {
   type OrganizationSettingsValues,
 } from "../../api/settings";
 import { ErrorScreen } from "../../app/ErrorScreen";
+import { isApiError } from "../../api/errors";
 import { notify } from "../../app/notifications";
 import { isAdmin } from "../../app/permissions";
 import { SESSION_QUERY_KEY, useSession } from "../../app/session";
@@ -53,8 +54,9 @@ function SettingsForm({ initial }: { initial: OrganizationSettingsValues }) {
       // Date formats and feature flags travel in client_config.
       void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
       notify.success(SAVED);
-    } catch {
-      notify.error(SAVE_FAILED);
+    } catch (err) {
+      // The spec's words, with the server's reason below them (e.g. a refused setting's 400).
+      notify.error(SAVE_FAILED, isApiError(err) ? err.serverMessage : undefined);
     } finally {
       setSaving(false);
     }

@@ -103,11 +103,12 @@ export async function reportRunRoutes(app: FastifyInstance, ctx: AppContext): Pr
       if (!isLoopback(request.raw.socket.remoteAddress)) {
         throw new HttpError(403, PRINT_REFUSALS.address);
       }
-      const token = queryParam(request, "token");
-      if (!token) throw new HttpError(403, PRINT_REFUSALS.missing);
+      // An unknown run is a 404 like every route's unknown id (only this machine gets this far).
       const run = await findRun(db, null, parseId(request.params.id));
       const subscription = run && (await findSubscription(db, run.org_id, run.subscription_id));
       if (!run || !subscription) throw notFound();
+      const token = queryParam(request, "token");
+      if (!token) throw new HttpError(403, PRINT_REFUSALS.missing);
       const check = readPrintToken(ctx.keys.tokens, token, run.id, subscription);
       if (!check.ok) throw new HttpError(403, PRINT_REFUSALS[check.reason]);
       if (!(await consumePrintNonce(db, run.id, check.nonce))) {

@@ -382,6 +382,8 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
         expect(files).toHaveLength(1);
         expect(files[0]!.content.subarray(0, 5).toString()).toBe("%PDF-");
         expect(run.has_thumbnail).toBe(true);
+        // Kept to be looked at: pdftoppm turns it into PNG pages.
+        fs.writeFileSync(`test-artifacts/screenshots/report-${queue}.pdf`, files[0]!.content);
       } else {
         expect(files.map((f) => f.filename).sort()).toEqual([
           expect.stringMatching(new RegExp(`^Orders_.*\\.${format}$`)),

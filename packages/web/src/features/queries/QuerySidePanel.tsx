@@ -3,7 +3,7 @@
 import { Input, Select, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import type { DataSource, Query } from "@sightline/core";
-import { SchemaBrowser } from "./SchemaBrowser";
+import { emptySchemaText, SchemaBrowser } from "./SchemaBrowser";
 import type { QuerySchema } from "./useQuerySchema";
 import styles from "./QueryPage.module.css";
 
@@ -57,6 +57,7 @@ export function QuerySidePanel({
         refreshing={schema.refreshing}
         onRefresh={schema.refresh}
         onInsert={onInsert}
+        emptyText={emptySchemaText(choices.find((s) => s.id === query.data_source_id)?.type)}
       />
       {/* Read-only viewers get the description and tags as text (disabled fields are pale). */}
       {canEdit ? (

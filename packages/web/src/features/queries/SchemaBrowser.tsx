@@ -31,6 +31,18 @@ interface SchemaBrowserProps {
   onRefresh: () => void;
   refreshing: boolean;
   onInsert: (text: string) => void;
+  /** What an empty list says; types without a schema explain how to query them instead. */
+  emptyText?: string;
+}
+
+/** Data source types whose queries name their own file by URL: nothing to list. */
+const FILE_BY_URL =
+  "No schema to list: each query names its own file, e.g. url: https://…/data.csv";
+const NO_SCHEMA_TEXT: Record<string, string> = { csv: FILE_BY_URL, excel: FILE_BY_URL };
+
+/** The empty schema's text for a data source type. */
+export function emptySchemaText(type: string | undefined): string {
+  return (type && NO_SCHEMA_TEXT[type]) || "Schema is empty.";
 }
 
 /** Tables whose name or one of whose columns contains the term (case-insensitive). */
@@ -110,7 +122,7 @@ export function SchemaBrowser(props: SchemaBrowserProps) {
         <div ref={scroller} className={styles.schemaList}>
           {tables.length === 0 && (
             <Typography.Text type="secondary" style={{ padding: 8, display: "block" }}>
-              {term ? "No tables found." : "Schema is empty."}
+              {term ? "No tables found." : (props.emptyText ?? "Schema is empty.")}
             </Typography.Text>
           )}
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>

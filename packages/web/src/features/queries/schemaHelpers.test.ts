@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schemaCompletions, tablesNamedIn } from "./QueryEditor";
-import { filterSchema } from "./SchemaBrowser";
+import { emptySchemaText, filterSchema } from "./SchemaBrowser";
 import { hasLazySchema, initialDatabase } from "./loadSchema";
 
 const schema = [
@@ -72,5 +72,14 @@ describe("lazy schema helpers", () => {
     expect(initialDatabase(["a", "public"], null)).toBe("public");
     expect(initialDatabase(["b", "a"], null)).toBe("b");
     expect(initialDatabase([], "x")).toBeNull();
+  });
+});
+
+describe("emptySchemaText", () => {
+  it("explains that files by URL have no schema, and keeps the spec's text for the others", () => {
+    expect(emptySchemaText("csv")).toMatch(/each query names its own file/);
+    expect(emptySchemaText("excel")).toMatch(/url: /);
+    expect(emptySchemaText("pg")).toBe("Schema is empty.");
+    expect(emptySchemaText(undefined)).toBe("Schema is empty.");
   });
 });

@@ -11,7 +11,7 @@ import {
   type HttpSink,
   type MailSink,
 } from "../packages/server/src/alerts/testSupport";
-import { startExecution, type RunningExecution } from "../packages/server/src/execution/runtime";
+import type { RunningExecution } from "../packages/server/src/execution/runtime";
 import { issuePrintToken } from "../packages/server/src/reports/printToken";
 import { enqueueDueReports } from "../packages/server/src/reports/schedule";
 import { findRun, findSubscription } from "../packages/server/src/reports/store";
@@ -26,7 +26,11 @@ import {
   redisAvailable,
   TEST_REDIS_URL,
 } from "../packages/server/src/testing/services";
-import { startTestServer, type TestServer } from "../packages/server/src/testing/testServer";
+import {
+  startTestServer,
+  startTestWorker,
+  type TestServer,
+} from "../packages/server/src/testing/testServer";
 import {
   animationsSettled,
   BOTH_VIEWPORTS,
@@ -78,16 +82,7 @@ describe.each(QUEUES)("report delivery (%s queue)", (queue) => {
     server.config.reports.renderUrl = server.url;
     if (queue === "bullmq") {
       // The `sightline worker` process of the scaled mode: queries and reports.
-      worker = await startExecution(
-        {
-          config: server.config,
-          db: server.ctx.database.db,
-          keys: server.ctx.keys,
-          resultLimits: server.config.resultLimits,
-          log: server.ctx.log,
-        },
-        { worker: true, scheduler: false },
-      );
+      worker = await startTestWorker(server);
     }
     admin = await setUpAndLogin(server.url);
     const shop = await createShopDataSource(server, admin);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "../store/sqliteDriver.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startExecution, type RunningExecution } from "../execution/runtime";
+import type { RunningExecution } from "../execution/runtime";
 import {
   deleteRedisKeys,
   metadataDatabases,
@@ -11,7 +11,7 @@ import {
   TEST_REDIS_URL,
 } from "../testing/services";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { startTestServer, startTestWorker, type TestServer } from "../testing/testServer";
 import { userClient } from "../testing/signedIn";
 import { startHttpSink, startMailSink, type HttpSink, type MailSink } from "./testSupport";
 
@@ -128,16 +128,7 @@ describe.each(SETUPS)("alert evaluation ($db metadata, $queue queue)", ({ db, qu
     server = await startTestServer(db, env, { afterSetup: async () => {} });
     if (queue === "bullmq") {
       // The `sightline worker` process of the scaled mode.
-      worker = await startExecution(
-        {
-          config: server.config,
-          db: server.ctx.database.db,
-          keys: server.ctx.keys,
-          resultLimits: server.config.resultLimits,
-          log: server.ctx.log,
-        },
-        { worker: true, scheduler: false },
-      );
+      worker = await startTestWorker(server);
     }
     admin = await setUpAndLogin(server.url);
     ({ client: owner } = await userClient(server, "owner@example.com"));

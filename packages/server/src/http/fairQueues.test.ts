@@ -4,10 +4,10 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tooManyWaitingMessage } from "../execution/fairness";
-import { startExecution, type RunningExecution } from "../execution/runtime";
+import type { RunningExecution } from "../execution/runtime";
 import { TEST_REDIS_URL, deleteRedisKeys, metadataDatabases } from "../testing/services";
 import { setUpAndLogin, type TestClient } from "../testing/httpClient";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { startTestServer, startTestWorker, type TestServer } from "../testing/testServer";
 
 /** DuckDB counting for hours: a job that stays running until it is cancelled. */
 const endless = (n: number) => `SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = ${n}`;
@@ -36,16 +36,7 @@ describe.each(CASES)("fair queues over HTTP on %s, %s queue", (db, queue) => {
     admin = await setUpAndLogin(server.url);
     if (queue === "BullMQ") {
       // The scaled server has no worker of its own: a worker process's part, as `sightline worker`.
-      worker = await startExecution(
-        {
-          config: server.config,
-          db: server.ctx.database.db,
-          keys: server.ctx.keys,
-          resultLimits: server.config.resultLimits,
-          log: server.ctx.log,
-        },
-        { worker: true, scheduler: false },
-      );
+      worker = await startTestWorker(server);
     }
     const source = await admin.post("/api/data_sources", {
       name: "counting",

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig, type Config } from "../config";
+import { startExecution, type RunningExecution } from "../execution/runtime";
 import { createServer, type RunningServer } from "../server";
 import { dropPgSchema, type OpenOptions } from "../store/database";
 import type { AppHooks } from "../context";
@@ -57,4 +58,21 @@ export async function startTestServer(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A `sightline worker` process's part for a scaled-mode test server (which runs no worker of its
+ * own): queries, alerts and reports from the server's queue, no scheduler.
+ */
+export function startTestWorker(server: TestServer): Promise<RunningExecution> {
+  return startExecution(
+    {
+      config: server.config,
+      db: server.ctx.database.db,
+      keys: server.ctx.keys,
+      resultLimits: server.config.resultLimits,
+      log: server.ctx.log,
+    },
+    { worker: true, scheduler: false },
+  );
 }

@@ -67,8 +67,12 @@ async function dropPgTable(table: string): Promise<void> {
   await client.query(`DROP TABLE IF EXISTS ${table}`).finally(() => client.end());
 }
 
-/** The DuckDB driver reading every row into JS values, as an application would. */
-async function rawDuckdb(fileDir: string, query: string): Promise<number> {
+/**
+ * The DuckDB driver reading every row into JS values, as an application would; with `toJson`,
+ * each batch of rows also becomes JSON text (the issue's baseline: "the raw driver reading the
+ * same rows to JSON").
+ */
+async function rawDuckdb(fileDir: string, query: string, toJson: boolean): Promise<number> {
   const start = performance.now();
   const instance = await DuckDBInstance.create(path.join(fileDir, DUCKDB_FILE), {
     access_mode: "READ_ONLY",
@@ -76,32 +80,47 @@ async function rawDuckdb(fileDir: string, query: string): Promise<number> {
   const connection = await instance.connect();
   const result = await connection.stream(query);
   let rows = 0;
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    rows += chunk.getRows().length;
+  let jsonBytes = 0;
+  if (toJson) {
+    for await (const batch of result.yieldRowObjectJson()) {
+      jsonBytes += JSON.stringify(batch).length;
+      rows += batch.length;
+    }
+  } else {
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      rows += chunk.getRows().length;
+    }
   }
   connection.closeSync();
   instance.closeSync();
   if (rows !== ROWS) throw new Error(`raw DuckDB read ${rows} rows`);
+  if (toJson && jsonBytes === 0) throw new Error("raw DuckDB wrote no JSON");
   return performance.now() - start;
 }
 
-/** node-postgres with a cursor, 5000 rows a read, array rows with the default type parsers. */
-async function rawPg(query: string): Promise<number> {
+/**
+ * node-postgres with a cursor, 5000 rows a read, array rows with the default type parsers; with
+ * `toJson`, each batch also becomes JSON text.
+ */
+async function rawPg(query: string, toJson: boolean): Promise<number> {
   const start = performance.now();
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   const cursor = client.query(new Cursor<unknown[]>(query, undefined, { rowMode: "array" }));
   let rows = 0;
+  let jsonBytes = 0;
   for (;;) {
     const batch = await cursor.read(5000);
+    if (toJson) jsonBytes += JSON.stringify(batch).length;
     rows += batch.length;
     if (batch.length < 5000) break;
   }
   await cursor.close();
   await client.end();
   if (rows !== ROWS) throw new Error(`raw pg read ${rows} rows`);
+  if (toJson && jsonBytes === 0) throw new Error("raw pg wrote no JSON");
   return performance.now() - start;
 }
 
@@ -147,42 +166,59 @@ async function serverRun(
   };
 }
 
-function report(name: string, raw: number, run: ServerRun): Figure[] {
-  const toJson = run.execute + run.json;
-  const toCsv = run.execute + run.csv;
-  const memoryRatio = run.peak / run.jsonBytes;
+interface RawReads {
+  /** The driver reading every row into JS values. */
+  read: number;
+  /** The same, each batch of rows also turned into JSON text: the issue's baseline. */
+  json: number;
+}
+
+/**
+ * Both sides are the better of two runs (each server run executes anew with max_age 0); the
+ * memory figures are the first server run's.
+ */
+function report(name: string, raw: RawReads, runs: ServerRun[]): Figure[] {
+  const first = runs[0];
+  const best = (pick: (run: ServerRun) => number) => Math.min(...runs.map(pick));
+  const toJson = best((run) => run.execute + run.json);
+  const toCsv = best((run) => run.execute + run.csv);
+  const memoryRatio = first.peak / first.jsonBytes;
   console.log(`\n### ${name}: ${ROWS.toLocaleString("en")} rows × 6 columns\n`);
-  console.log(`raw driver read            ${ms(raw)}`);
-  console.log(`execute + store (job)      ${ms(run.execute)}`);
-  console.log(`GET .json (full export)    ${ms(run.json)}   ${mb(run.jsonBytes)}`);
-  console.log(`GET .csv                   ${ms(run.csv)}   ${mb(run.csvBytes)}`);
-  console.log(`request → JSON fetched     ${ms(toJson)}   ${ratio(toJson, raw)} raw`);
-  console.log(`request → CSV downloaded   ${ms(toCsv)}   ${ratio(toCsv, raw)} raw`);
+  console.log(`raw driver read            ${ms(raw.read)}`);
+  console.log(`raw driver → JSON text     ${ms(raw.json)}`);
+  console.log(`execute + store (job)      ${ms(best((run) => run.execute))}`);
+  console.log(`GET .json (full export)    ${ms(best((run) => run.json))}   ${mb(first.jsonBytes)}`);
+  console.log(`GET .csv                   ${ms(best((run) => run.csv))}   ${mb(first.csvBytes)}`);
+  const against = (value: number) =>
+    `${ratio(value, raw.json)} raw → JSON, ${ratio(value, raw.read)} raw read`;
+  console.log(`request → JSON fetched     ${ms(toJson)}   ${against(toJson)}`);
+  console.log(`request → CSV downloaded   ${ms(toCsv)}   ${against(toCsv)}`);
   console.log(
-    `server memory              baseline ${mb(run.baseline)}, peak ${mb(run.peak)} ` +
-      `(${ratio(run.peak, run.jsonBytes)} the JSON; growth ${mb(run.peak - run.baseline)})`,
+    `server memory              baseline ${mb(first.baseline)}, peak ${mb(first.peak)} ` +
+      `(${ratio(first.peak, first.jsonBytes)} the JSON; growth ${mb(first.peak - first.baseline)})`,
   );
   const b = `big result, ${name}`;
   return [
-    { benchmark: b, measure: "raw driver read", value: ms(raw), target: "", met: null },
+    { benchmark: b, measure: "raw driver read", value: ms(raw.read), target: "", met: null },
+    { benchmark: b, measure: "raw driver → JSON text", value: ms(raw.json), target: "", met: null },
     {
       benchmark: b,
       measure: "request → JSON fetched",
-      value: `${ms(toJson)} (${ratio(toJson, raw)} raw)`,
-      target: "≤ 2× raw",
-      met: toJson / raw <= 2,
+      value: `${ms(toJson)} (${ratio(toJson, raw.json)} raw → JSON)`,
+      target: "≤ 1.25× raw → JSON",
+      met: toJson / raw.json <= 1.25,
     },
     {
       benchmark: b,
       measure: "request → CSV downloaded",
-      value: `${ms(toCsv)} (${ratio(toCsv, raw)} raw)`,
-      target: "≤ 2× raw",
-      met: toCsv / raw <= 2,
+      value: `${ms(toCsv)} (${ratio(toCsv, raw.json)} raw → JSON)`,
+      target: "≤ 2× raw → JSON",
+      met: toCsv / raw.json <= 2,
     },
     {
       benchmark: b,
       measure: "server peak RSS ÷ JSON size",
-      value: `${mb(run.peak)} ÷ ${mb(run.jsonBytes)} = ${ratio(run.peak, run.jsonBytes)}`,
+      value: `${mb(first.peak)} ÷ ${mb(first.jsonBytes)} = ${ratio(first.peak, first.jsonBytes)}`,
       target: "< 4×",
       met: memoryRatio < 4,
     },
@@ -239,7 +275,7 @@ async function measureSource(
   type: string,
   options: Record<string, unknown>,
   query: string,
-  raw: () => Promise<number>,
+  raw: (toJson: boolean) => Promise<number>,
 ): Promise<Figure[]> {
   const dataDir = tempDir("big");
   const server = await spawnSightline("all", {
@@ -250,8 +286,16 @@ async function measureSource(
   try {
     const { client } = await setUpWithDemo(server.url);
     const id = await createDataSource(client, `Big ${name}`, type, options);
-    const rawMs = Math.min(await raw(), await raw());
-    return report(name, rawMs, await serverRun(server, client, id, query));
+    // Interleaved, so a slow spell of the machine falls on both sides.
+    const runs: ServerRun[] = [];
+    const reads: number[] = [];
+    const jsonReads: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      reads.push(await raw(false));
+      jsonReads.push(await raw(true));
+      runs.push(await serverRun(server, client, id, query));
+    }
+    return report(name, { read: Math.min(...reads), json: Math.min(...jsonReads) }, runs);
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -283,10 +327,10 @@ export async function bigResultBenchmark(): Promise<Figure[]> {
         "duckdb",
         { dbpath: DUCKDB_FILE, read_only: true },
         duckQuery,
-        () => rawDuckdb(fileDir, duckQuery),
+        (toJson) => rawDuckdb(fileDir, duckQuery, toJson),
       )),
-      ...(await measureSource(fileDir, "PostgreSQL", "pg", pgOptions, pgQuery, () =>
-        rawPg(pgQuery),
+      ...(await measureSource(fileDir, "PostgreSQL", "pg", pgOptions, pgQuery, (toJson) =>
+        rawPg(pgQuery, toJson),
       )),
       ...(await sizeLimit(fileDir)),
     ];

@@ -90,7 +90,7 @@ describe("LDAP filter escaping and settings", () => {
       timeoutMs: 10_000,
       loginPrompt: "LDAP/AD/SSO username:",
     });
-    const on = { SIGHTLINE_LDAP_LOGIN_ENABLED: "true", SIGHTLINE_LDAP_URL: "ldap://h" };
+    const on = { SIGHTLINE_LDAP_LOGIN_ENABLED: "true", SIGHTLINE_LDAP_URL: "ldaps://h" };
     expect(() => ldapConfig(on)).toThrow(
       new ConfigError("SIGHTLINE_LDAP_LOGIN_ENABLED needs SIGHTLINE_LDAP_SEARCH_DN"),
     );
@@ -105,6 +105,22 @@ describe("LDAP filter escaping and settings", () => {
     expect(() =>
       ldapConfig({ SIGHTLINE_LDAP_URL: "ldaps://h", SIGHTLINE_LDAP_START_TLS: "true" }),
     ).toThrow(/START_TLS is for ldap:\/\//);
+    // Passwords never cross the network in clear: TLS unless the directory is on this machine.
+    expect(() => ldapConfig({ SIGHTLINE_LDAP_URL: "ldap://ldap.example.org:389" })).toThrow(
+      /would send passwords unencrypted/,
+    );
+    expect(() => ldapConfig({ SIGHTLINE_LDAP_URL: "ldap://127.0.0.1.example.org" })).toThrow(
+      /would send passwords unencrypted/,
+    );
+    for (const safe of [
+      { SIGHTLINE_LDAP_URL: "ldap://ldap.example.org", SIGHTLINE_LDAP_START_TLS: "true" },
+      { SIGHTLINE_LDAP_URL: "ldaps://ldap.example.org" },
+      { SIGHTLINE_LDAP_URL: "ldap://127.0.0.1:389" },
+      { SIGHTLINE_LDAP_URL: "ldap://localhost" },
+      { SIGHTLINE_LDAP_URL: "ldap://[::1]:389" },
+    ]) {
+      expect(ldapConfig(safe).url).toBe(safe.SIGHTLINE_LDAP_URL);
+    }
     expect(() => ldapConfig({ SIGHTLINE_LDAP_CA_CERT_FILE: "/nonexistent/ca.pem" })).toThrow(
       /cannot be read/,
     );

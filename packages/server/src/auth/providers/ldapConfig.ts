@@ -54,6 +54,14 @@ export function ldapConfig(env: Env): LdapConfig {
       "SIGHTLINE_LDAP_START_TLS is for ldap:// URLs; an ldaps:// connection is encrypted already",
     );
   }
+  if (url !== null && !startTls && !/^ldaps:/i.test(url) && !isLoopbackUrl(url)) {
+    // SECURITY.md rule 10: binds (which carry people's passwords) go over TLS. A directory on
+    // this machine (or a local TLS tunnel such as stunnel) is the one exception.
+    throw new ConfigError(
+      "SIGHTLINE_LDAP_URL would send passwords unencrypted: use an ldaps:// URL or set " +
+        "SIGHTLINE_LDAP_START_TLS=true (plain ldap:// is accepted only for a directory on this machine)",
+    );
+  }
   const caFile = optional(env, "SIGHTLINE_LDAP_CA_CERT_FILE");
   let caCert: string | null = null;
   if (caFile !== null) {
@@ -78,4 +86,10 @@ export function ldapConfig(env: Env): LdapConfig {
     timeoutMs: int(env, "SIGHTLINE_LDAP_TIMEOUT_SECONDS", 10, 1, 300) * 1000,
     loginPrompt: str(env, "SIGHTLINE_LDAP_CUSTOM_USERNAME_PROMPT", "LDAP/AD/SSO username:"),
   };
+}
+
+/** ldap://localhost, ldap://127.x.x.x or ldap://[::1]: traffic that never leaves the machine. */
+function isLoopbackUrl(url: string): boolean {
+  const host = /^ldaps?:\/\/(\[[^\]]+\]|[^:/?#]+)/i.exec(url)?.[1].toLowerCase() ?? "";
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -6,6 +6,7 @@ import { streamDuckdbResult } from "./duckdbStreams";
 import { detectFormat, parseFileQuery, type FileFormat, type FileQuery } from "./fileQuery";
 import { sheetToCsv } from "./fileSheets";
 import { fetchFile, shownUrl } from "./fileUrl";
+import { absoluteUrls } from "./outboundUrls";
 import { watchQuery } from "./queryWatch";
 import {
   SchemaNotSupportedError,
@@ -208,6 +209,13 @@ function fileRunner(type: string, name: string, fallback: FileFormat): Runner {
     annotateQuery: false,
     configurationSchema: configuration(),
     run: (options, query, ctx) => runFileQuery(options, query, ctx, fallback),
+    outboundUrls(query) {
+      try {
+        return absoluteUrls([parseFileQuery(query).url]);
+      } catch {
+        return [];
+      }
+    },
     async test() {
       // Each query names its own URL: there is nothing to connect to beforehand.
     },

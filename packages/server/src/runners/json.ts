@@ -1,5 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { watchQuery } from "./queryWatch";
+import { absoluteUrls } from "./outboundUrls";
 import {
   SchemaNotSupportedError,
   type Cell,
@@ -339,6 +340,14 @@ export const jsonRunner: Runner = {
   },
 
   run: runQuery,
+
+  outboundUrls(query) {
+    try {
+      return absoluteUrls([parseJsonQuery(query).url]);
+    } catch {
+      return [];
+    }
+  },
 
   async test() {
     // Like Redash: there is no request that is safe to send on every JSON API.

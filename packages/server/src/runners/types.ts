@@ -188,6 +188,13 @@ export interface Runner {
    */
   ownFiles?(options: DataSourceOptions, ctx: RunContext): OwnFiles;
   run(options: DataSourceOptions, query: string, ctx: RunContext): Promise<QueryRun>;
+  /**
+   * Types whose query text names addresses the server fetches through the outbound guard (JSON,
+   * files by URL): those absolute http(s) addresses, so a save can refuse what a run would
+   * (SECURITY.md rule 12). Text that does not parse names none: saving unfinished text is
+   * allowed, and its run says what is wrong.
+   */
+  outboundUrls?(query: string): string[];
   /** Throws an Error carrying the database's message when the connection does not work. */
   test(options: DataSourceOptions, ctx: RunContext): Promise<void>;
   /** Throws SchemaNotSupportedError when the type has no schema. */

@@ -22,6 +22,7 @@ import { badRequest, conflict, forbidden } from "../errors";
 import { bodyId, bodyObject, readTags } from "../input";
 import { readBool, readNullableId, readOptions, readSchedule, readText } from "./bodyFields";
 import { docs } from "./docs";
+import { refuseBlockedAddresses } from "./outboundCheck";
 import { storedQueryHash } from "./storedQueryHash";
 import type { Params, QuerySupport } from "./support";
 
@@ -38,6 +39,7 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
     if (typeof body.query !== "string") throw badRequest("query is required and must be a string.");
     if (typeof body.name !== "string") throw badRequest("name is required and must be a string.");
     const ds = await writableDataSource(identity, org.id, dataSourceId);
+    await refuseBlockedAddresses(ds.type, body.query, ctx.config.outboundAllowedRanges);
     const options = readOptions(body.options);
     await checkDropdownQueries(identity, org.id, options);
     const fields: QueryFields = {
@@ -137,6 +139,16 @@ export function queryDocumentRoutes(app: FastifyInstance, ctx: AppContext, q: Qu
       // New text needs the access that running new text needs: a user with read-only access
       // (even with a grant to modify the query) could otherwise run any SQL by saving it.
       await writableDataSource(identity, org.id, query.data_source_id);
+    }
+    const textChanged = changes.query !== undefined && changes.query !== query.query;
+    const dataSourceId = changes.data_source_id ?? query.data_source_id;
+    const dataSourceChanged = dataSourceId !== query.data_source_id;
+    if (textChanged || dataSourceChanged) {
+      const type = await dataSourceType(dataSourceId, org.id);
+      if (type) {
+        const text = changes.query ?? query.query;
+        await refuseBlockedAddresses(type, text, ctx.config.outboundAllowedRanges);
+      }
     }
     let version: number | undefined;
     if ("version" in body && body.version !== null) {

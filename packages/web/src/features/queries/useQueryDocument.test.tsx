@@ -124,6 +124,20 @@ describe("saving the query document", () => {
     expect(doc().saving).toBe(false);
   });
 
+  it("says why a save was refused", async () => {
+    const doc = await renderDocument(saved);
+    act(() => doc().update({ query: "url: http://169.254.169.254/" }));
+    saveAnswers = [
+      json({ message: "The query's URL cannot be fetched: 169.254.169.254 is refused." }, 400),
+    ];
+    await act(async () => void (await doc().save()));
+    expect(await screen.findByText("Query could not be saved")).toBeTruthy();
+    expect(
+      await screen.findByText("The query's URL cannot be fetched: 169.254.169.254 is refused."),
+    ).toBeTruthy();
+    expect(doc().dirty).toBe(true);
+  });
+
   it("sends nothing for a user who may not edit the query", async () => {
     permissions = ["create_query"];
     const doc = await renderDocument({ ...saved, can_edit: false });

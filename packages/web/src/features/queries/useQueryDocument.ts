@@ -199,7 +199,10 @@ export function useQueryDocument({
           );
         }
       } else {
-        notify.error("Query could not be saved");
+        // A refusal (4xx) says why, e.g. an address the server may not fetch; a lost connection
+        // says so; a server failure shows the title alone.
+        const why = isApiError(error) && error.status < 500 ? error.message : undefined;
+        notify.error("Query could not be saved", why);
       }
       return null;
     } finally {

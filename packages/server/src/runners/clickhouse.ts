@@ -19,6 +19,7 @@ import {
   unescapeText,
   type ClickHouseColumn,
 } from "./clickhouseValues";
+import { refuseOtherServers } from "./clickhouseReach";
 import { watchQuery } from "./queryWatch";
 import { schemaTables } from "./schemaTables";
 import type {
@@ -331,7 +332,10 @@ export const clickhouseRunner: Runner = {
     endpointOf(options);
   },
 
-  run: runQuery,
+  async run(options, query, ctx) {
+    refuseOtherServers(query);
+    return runQuery(options, query, ctx);
+  },
 
   async test(options, ctx) {
     await catalogRows(options, "SELECT 1", ctx, "SELECT 1");

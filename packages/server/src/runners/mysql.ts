@@ -13,6 +13,7 @@ import {
   type Runner,
 } from "./types";
 import { schemaTables } from "./schemaTables";
+import { withinCatalogTime } from "./serverHttp";
 import { bigintCell, buildColumns, decimalCell, isoTimestamp, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
@@ -253,19 +254,30 @@ async function runQuery(
 
 async function catalogRows(
   options: DataSourceOptions,
+  ctx: Pick<RunContext, "signal" | "timeoutMs">,
+  what: string,
   sql: string,
   values: unknown[] = [],
 ): Promise<Cell[][]> {
-  const connection = await connect(options).catch((error) => {
-    throw mysqlError(error);
+  const { host, port } = connectionOptions(options);
+  return withinCatalogTime(ctx, what, `the MySQL server at ${host}:${port}`, async (signal) => {
+    const connection = mysql.createConnection(connectionOptions(options));
+    connection.on("error", () => undefined);
+    // Closed on a timeout or cancel, while it connects too.
+    const onAbort = () => connection.destroy();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await new Promise<void>((resolve, reject) =>
+        connection.connect((error) => (error ? reject(mysqlError(error)) : resolve())),
+      );
+      return await exec(connection, sql, values).catch((error) => {
+        throw mysqlError(error);
+      });
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      connection.destroy();
+    }
   });
-  try {
-    return await exec(connection, sql, values).catch((error) => {
-      throw mysqlError(error);
-    });
-  } finally {
-    connection.destroy();
-  }
 }
 
 const USER_DATABASES = `LOWER(table_schema) NOT IN (${SYSTEM_DATABASES.map((d) => `'${d}'`).join(", ")})`;
@@ -341,9 +353,11 @@ export const mysqlRunner: Runner = {
     }
   },
 
-  async getSchema(options) {
+  async getSchema(options, ctx) {
     const rows = await catalogRows(
       options,
+      ctx,
+      "the tables and columns (information_schema.columns)",
       `SELECT table_schema, table_name, column_name, column_type FROM information_schema.columns
        WHERE ${USER_DATABASES} ORDER BY table_schema, table_name, ordinal_position`,
     );
@@ -356,27 +370,33 @@ export const mysqlRunner: Runner = {
     );
   },
 
-  async listDatabases(options) {
+  async listDatabases(options, ctx) {
     const rows = await catalogRows(
       options,
+      ctx,
+      "the databases (information_schema.schemata)",
       `SELECT schema_name FROM information_schema.schemata
        WHERE LOWER(schema_name) NOT IN (${SYSTEM_DATABASES.map((d) => `'${d}'`).join(", ")}) ORDER BY 1`,
     );
     return rows.map(([name]) => String(name));
   },
 
-  async listTables(options, database) {
+  async listTables(options, database, ctx) {
     const rows = await catalogRows(
       options,
+      ctx,
+      `the tables of database \`${database}\` (information_schema.tables)`,
       "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1",
       [database],
     );
     return rows.map(([name]) => String(name));
   },
 
-  async listColumns(options, database, table) {
+  async listColumns(options, database, table, ctx) {
     const rows = await catalogRows(
       options,
+      ctx,
+      `the columns of \`${database}\`.\`${table}\` (information_schema.columns)`,
       `SELECT column_name, column_type FROM information_schema.columns
        WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position`,
       [database, table],

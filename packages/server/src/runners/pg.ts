@@ -19,6 +19,7 @@ import type {
   SchemaTable,
 } from "./types";
 import { schemaTables } from "./schemaTables";
+import { withinCatalogTime } from "./serverHttp";
 import { buildColumns, decimalCell, isoTime, isoTimestamp, toCell } from "./values";
 
 const BATCH_SIZE = 5000;
@@ -251,28 +252,37 @@ export async function catalogRows(
   sql: string,
   params: unknown[],
   ctx: RunContext,
+  what = "the catalog",
 ): Promise<Cell[][]> {
-  const client = new pg.Client(clientConfig(options, ctx.timeoutMs));
-  client.on("error", () => undefined);
-  const onAbort = () => void client.end().catch(() => undefined);
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    await client.connect();
-    await assertSafeSession(client, {
-      metadataDatabaseUrl: ctx.metadataDatabaseUrl,
-      readOnly: options.read_only === true,
-    });
-    const result = await client.query<Cell[]>({
-      text: sql,
-      values: params,
-      rowMode: "array",
-      types: TYPES,
-    });
-    return result.rows;
-  } finally {
-    ctx.signal.removeEventListener("abort", onAbort);
-    await client.end().catch(() => undefined);
-  }
+  const config = clientConfig(options, ctx.timeoutMs);
+  const server = `PostgreSQL at ${config.host}:${config.port}`;
+  return withinCatalogTime(ctx, what, server, async (signal) => {
+    const client = new pg.Client(config);
+    client.on("error", () => undefined);
+    const onAbort = () => void client.end().catch(() => undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await client.connect();
+      await assertSafeSession(client, {
+        metadataDatabaseUrl: ctx.metadataDatabaseUrl,
+        readOnly: options.read_only === true,
+      });
+      const result = await client.query<Cell[]>({
+        text: sql,
+        values: params,
+        rowMode: "array",
+        types: TYPES,
+      });
+      return result.rows;
+    } catch (error) {
+      // Closed on a timeout or cancel: say that, not "Connection terminated".
+      if (signal.aborted) throw signal.reason;
+      throw error;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      await client.end().catch(() => undefined);
+    }
+  });
 }
 
 const USER_SCHEMAS = `n.nspname NOT IN ('pg_catalog', 'information_schema')
@@ -332,7 +342,7 @@ export const pgRunner: Runner = {
   run: runQuery,
 
   async test(options, ctx) {
-    await catalogRows(options, "SELECT 1", [], ctx);
+    await catalogRows(options, "SELECT 1", [], ctx, "the answer to SELECT 1");
   },
 
   async getSchema(options, ctx): Promise<SchemaTable[]> {
@@ -346,6 +356,7 @@ export const pgRunner: Runner = {
        ORDER BY n.nspname, c.relname, a.attnum`,
       [],
       ctx,
+      "the tables and columns (pg_attribute)",
     );
     const fullNames = new Set(
       rows.map(([schema, table]) => qualified(String(schema), String(table))),
@@ -366,6 +377,7 @@ export const pgRunner: Runner = {
       `SELECT n.nspname FROM pg_namespace n WHERE ${USER_SCHEMAS} ORDER BY 1`,
       [],
       ctx,
+      "the schemas (pg_namespace)",
     );
     return rows.map(([schema]) => String(schema));
   },
@@ -377,6 +389,7 @@ export const pgRunner: Runner = {
        WHERE ${RELATION_KINDS} AND n.nspname = $1 ORDER BY 1`,
       [schema],
       ctx,
+      `the tables of schema "${schema}" (pg_class)`,
     );
     return rows.map(([table]) => String(table));
   },
@@ -391,6 +404,7 @@ export const pgRunner: Runner = {
        ORDER BY a.attnum`,
       [schema, table],
       ctx,
+      `the columns of "${schema}.${table}" (pg_attribute)`,
     );
     return rows.map(([name, type]) => ({
       name: String(name),

@@ -29,7 +29,13 @@ export async function redshiftSchema(
 ): Promise<SchemaTable[]> {
   let rows;
   try {
-    rows = await catalogRows(options, REDSHIFT_COLUMNS_SQL, [], ctx);
+    rows = await catalogRows(
+      options,
+      REDSHIFT_COLUMNS_SQL,
+      [],
+      ctx,
+      "the tables and columns (svv_columns)",
+    );
   } catch (error) {
     // Not Redshift (a PostgreSQL server, or a Redshift-compatible proxy): its catalog instead.
     if ((error as { code?: string }).code === UNDEFINED_TABLE)

@@ -235,7 +235,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
         () =>
           controller.abort(
             new Error(
-              `Timed out after ${Math.round(timeoutMs / 1000)} s while reading the keys of database ${settings.db} (SCAN, TYPE) from Redis at ${where}.`,
+              `Timed out after ${Math.round(timeoutMs / 1000)} s while reading the keys of database ${intOption(options, "db", 0)} (SCAN, TYPE) from Redis at ${where}.`,
             ),
           ),
         timeoutMs,

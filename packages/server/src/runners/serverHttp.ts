@@ -154,7 +154,8 @@ export function timedSignal(
 
 /**
  * Runs a catalog call (the schema, a connection test) on a signal that ends with the context's,
- * or half a second before its time is up with a timeout naming `what` it was reading from `server`.
+ * or half a second before its time is up with a timeout naming `what` it was reading from `server`;
+ * it answers when the signal ends, whether or not `work` has stopped by then.
  */
 export async function withinCatalogTime<T>(
   ctx: Pick<RunContext, "signal" | "timeoutMs">,
@@ -168,8 +169,15 @@ export async function withinCatalogTime<T>(
     timeoutMs,
     `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from ${server}.`,
   );
+  // A driver that cannot be interrupted while it connects (pg, mysql2) still answers on time.
+  const ended = new Promise<never>((_, reject) => {
+    const end = () => reject(timed.signal.reason);
+    if (timed.signal.aborted) end();
+    else timed.signal.addEventListener("abort", end, { once: true });
+  });
+  ended.catch(() => undefined);
   try {
-    return await work(timed.signal);
+    return await Promise.race([work(timed.signal), ended]);
   } finally {
     timed.dispose();
   }

@@ -1,0 +1,146 @@
+// TabSeparated lines → row-object JSON: the whole-chunk template and the field-by-field path
+// must store exactly the values the cells hold (clickhouseCell), 64-bit integers exact.
+import { describe, expect, it } from "vitest";
+import { JsonRowWriter, lineTexts, rowTemplate } from "./clickhouseRows";
+import { clickhouseCell, clickhouseColumn } from "./clickhouseValues";
+import type { Cell } from "./types";
+
+const NAMES = ["id", "big", "amount", "name", "at", "day", "a$1", "__proto__"];
+const TYPES = ["Int32", "UInt64", "Float64", "String", "DateTime", "Date", "String", "UInt8"];
+const COLUMNS = TYPES.map(clickhouseColumn);
+
+const PLAIN = [
+  "1\t42\t13.7\tcustomer 1\t2024-01-01 00:00:00\t2024-01-01\t$1 $$\t1",
+  "-5\t0\t0\tżółw 🐢\t1999-12-31 23:59:59\t1970-01-01\t\t0",
+  "0\t123456789012345\t1e21\t\t2024-02-29 12:00:00\t2024-02-29\tx\t255",
+  "2147483647\t7\t-0.000001\ta'b\t2024-01-01 00:00:01\t2024-01-01\ty\t3",
+  "-1\t1\t1e-7\t{json}\t2024-01-01 00:00:02\t2024-01-01\tz\t4",
+];
+const SPECIAL = [
+  '1\t18446744073709551615\t-0\ta\\tb\\\\c\\nd\t2024-01-01 00:00:00\t2024-01-01\tq"uote\t1',
+  "2\t9007199254740993\tnan\t\\N\t2024-01-01 00:00:00\t2024-01-01\t\\x01\t2",
+  "3\t9007199254740991\tinf\tplain\t2024-01-01 00:00:00\t2024-01-01\tok\t3",
+];
+
+function writer(): JsonRowWriter {
+  return new JsonRowWriter(NAMES, COLUMNS, (line) =>
+    line.startsWith("Code: ") ? new Error(line) : null,
+  );
+}
+
+/** The rows as JSON.parse reads the writer's texts, in column order. */
+function written(w: JsonRowWriter): { rows: Cell[][]; count: number } {
+  const rows: Cell[][] = [];
+  let count = 0;
+  for (const text of w.take()) {
+    const objects = JSON.parse(`[${text.text}]`) as Record<string, Cell>[];
+    expect(objects).toHaveLength(text.rows);
+    count += text.rows;
+    for (const object of objects) rows.push(NAMES.map((name) => object[name]));
+  }
+  return { rows, count };
+}
+
+/** What the result store kept of the cells before: JSON.stringify of each row's cells. */
+function cells(lines: string[]): Cell[][] {
+  return lines.map(
+    (line) =>
+      JSON.parse(
+        JSON.stringify(line.split("\t").map((field, i) => clickhouseCell(field, COLUMNS[i]))),
+      ) as Cell[],
+  );
+}
+
+/** Equal cells, telling 0 from -0 (Object.is). */
+function expectSame(actual: Cell[][], expected: Cell[][]): void {
+  expect(actual).toHaveLength(expected.length);
+  actual.forEach((row, r) =>
+    row.forEach((cell, c) => {
+      if (!Object.is(cell, expected[r][c]))
+        throw new Error(`row ${r} column ${NAMES[c]}: ${String(cell)} ≠ ${String(expected[r][c])}`);
+    }),
+  );
+}
+
+describe("ClickHouse rows as JSON", () => {
+  it("writes a chunk of plain rows through the template, as the cells hold them", () => {
+    const template = rowTemplate(NAMES, COLUMNS);
+    expect(template).not.toBeNull();
+    const text = `${PLAIN.join("\n")}\n`;
+    expect(text.replace(template!.row, template!.json).endsWith("},")).toBe(true);
+    const w = writer();
+    w.addText(text);
+    expect(w.length).toBe(PLAIN.length);
+    const { rows, count } = written(w);
+    expect(count).toBe(PLAIN.length);
+    expectSame(rows, cells(PLAIN));
+    expect(rows[2][1]).toBe(123456789012345);
+    expect(rows[0][4]).toBe("2024-01-01T00:00:00");
+  });
+
+  it("writes rows the template does not cover field by field, exact past 2^53", () => {
+    for (const lines of [SPECIAL, [...PLAIN, ...SPECIAL, ...PLAIN]]) {
+      const w = writer();
+      w.addText(`${lines.join("\n")}\n`);
+      const { rows, count } = written(w);
+      expect(count).toBe(lines.length);
+      expectSame(rows, cells(lines));
+    }
+    const w = writer();
+    w.addText(`${SPECIAL.join("\n")}\n`);
+    const { rows } = written(w);
+    expect(rows[0].slice(1, 4)).toEqual(["18446744073709551615", 0, "a\tb\\c\nd"]);
+    expect(Object.is(rows[0][2], 0)).toBe(true);
+    expect(rows[1].slice(1, 4)).toEqual(["9007199254740993", null, null]);
+    expect(rows[2][1]).toBe(9007199254740991);
+    // Plain but for a 64-bit value past 2^53: still exact.
+    const wide = writer();
+    wide.addText("1\t9007199254740993\t1.5\tok\t2024-01-01 00:00:00\t2024-01-01\tok\t1\n");
+    expect(written(wide).rows[0][1]).toBe("9007199254740993");
+  });
+
+  it("keeps a one-column result and odd column names right", () => {
+    const w = new JsonRowWriter(
+      ['a"b', "1"],
+      [clickhouseColumn("String"), clickhouseColumn("UInt8")],
+      () => null,
+    );
+    w.addText('x\t1\n"\t2\n');
+    const texts = w.take();
+    expect(JSON.parse(`[${texts.map((t) => t.text).join(",")}]`)).toEqual([
+      { 'a"b': "x", "1": 1 },
+      { 'a"b': '"', "1": 2 },
+    ]);
+    const one = new JsonRowWriter(["s"], [clickhouseColumn("String")], () => null);
+    one.addText("a\n\nb\\tc\n");
+    expect(
+      JSON.parse(
+        `[${one
+          .take()
+          .map((t) => t.text)
+          .join(",")}]`,
+      ),
+    ).toEqual([{ s: "a" }, { s: "" }, { s: "b\tc" }]);
+  });
+
+  it("throws the exception ClickHouse wrote after some rows, and on a malformed row", () => {
+    const w = writer();
+    expect(() =>
+      w.addText(`${PLAIN[0]}\nCode: 395, e.displayText() = DB::Exception: boom\n`),
+    ).toThrow("Code: 395");
+    expect(() => writer().addText("1\t2\n")).toThrow("malformed row");
+  });
+
+  it("cuts a byte stream into texts of whole lines without splitting a character", async () => {
+    const bytes = Buffer.from("ab\tżółw\n🐢\tc\nlast\n");
+    async function* pieces() {
+      for (let i = 0; i < bytes.length; i += 3) yield bytes.subarray(i, i + 3);
+    }
+    let text = "";
+    for await (const piece of lineTexts(pieces())) {
+      expect(piece.endsWith("\n")).toBe(true);
+      text += piece;
+    }
+    expect(text).toBe("ab\tżółw\n🐢\tc\nlast\n");
+  });
+});

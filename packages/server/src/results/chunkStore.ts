@@ -26,8 +26,14 @@ export interface ChunkStore {
    * `name` makes it the same on every call (a move that is redone overwrites its own objects).
    */
   newLocation(name?: string): string | null;
+  /** Stores one chunk on its own (in object storage: an object of its own). */
   put(db: Kysely<DB>, place: ChunkPlace, chunk: StoredChunk): Promise<void>;
-  /** The chunks in order, one fetched at a time, until `maxRows` rows have been read. */
+  /**
+   * Stores a result's chunks, given in order; object storage groups them into bigger objects and
+   * uploads a few at once. Every chunk is stored once `finish()` has resolved.
+   */
+  writer(db: Kysely<DB>, place: ChunkPlace): ChunkWriter;
+  /** The chunks in order, until `chunkCount` chunks or `maxRows` rows have been read. */
   read(
     db: Kysely<DB>,
     place: ChunkPlace,
@@ -36,6 +42,15 @@ export interface ChunkStore {
   ): AsyncGenerator<{ rowCount: number; data: Buffer | Uint8Array }>;
   /** Deletes the chunks of these results (their rows are the caller's). */
   remove(db: Kysely<DB>, places: ChunkPlace[]): Promise<void>;
+}
+
+export interface ChunkWriter {
+  /** Takes the next chunk; waits while the store has as many uploads in flight as it allows. */
+  put(chunk: StoredChunk): Promise<void>;
+  /** Stores the chunks still held and waits for every upload. */
+  finish(): Promise<void>;
+  /** After a failure: waits for the uploads in flight to end (they may fail), starts none. */
+  abort(): Promise<void>;
 }
 
 /** A result's chunks could not be written, read or deleted in object storage. */

@@ -18,6 +18,14 @@ export const databaseChunks: ChunkStore = {
       .execute();
   },
 
+  writer(db: Kysely<DB>, place: ChunkPlace) {
+    return {
+      put: (chunk: StoredChunk) => databaseChunks.put(db, place, chunk),
+      finish: async () => undefined,
+      abort: async () => undefined,
+    };
+  },
+
   async *read(db: Kysely<DB>, place: ChunkPlace, chunkCount: number, maxRows: number) {
     let read = 0;
     for (let seq = 0; seq < chunkCount && read < maxRows; seq += 1) {

@@ -10,6 +10,7 @@ import {
   ResultStorageError,
   type ChunkPlace,
   type ChunkStore,
+  type ChunkWriter,
   type StoredChunk,
 } from "./chunkStore";
 
@@ -28,15 +29,42 @@ export interface ResultsStorageConfig {
   secretAccessKey: string | null;
 }
 
-/** The object metadata holding a chunk's row count, so reads stop at a row cap without parsing. */
+/** The object metadata holding its row count, so reads stop at a row cap without parsing. */
 const ROWS_METADATA = "rows";
+/** The object metadata listing its chunks, "rows:bytes,…" in order (absent: one chunk). */
+const PARTS_METADATA = "parts";
 /** DeleteObjects takes at most this many keys. */
 const DELETE_BATCH = 1000;
 
 /**
+ * Every object costs a request each way (and the store's own work per request), so an object
+ * holds up to this many chunks (of 5,000 rows: 100,000 rows, ~1.6 MB of 100-byte rows) or this
+ * many bytes. Chunks stay the unit of reading: an object's chunks are read one by one and its
+ * first ones alone with a ranged read.
+ */
+const OBJECT_CHUNKS = 20;
+const OBJECT_BYTES = 4 * 1024 * 1024;
+/** Objects uploading at once while the next one fills (memory: this many + 1 objects). */
+const UPLOADS_IN_FLIGHT = 2;
+/**
+ * A read that needs only some rows asks for a range of the object's first bytes: this much per
+ * row wanted (deflated rows are ~10–40 bytes), at least RANGE_MIN_BYTES. A wider row costs one
+ * more ranged request for the rest.
+ */
+const RANGE_BYTES_PER_ROW = 64;
+const RANGE_MIN_BYTES = 256 * 1024;
+
+/** One chunk inside an object: its rows and bytes. */
+interface Part {
+  rowCount: number;
+  bytes: number;
+}
+
+/**
  * Chunks as objects of an S3-compatible store: a result's chunks live under a random place
- * `s3://bucket/prefix/<uuid>`, chunk `seq` as the object `<place>/<seq>`. The place is chosen
- * before the result's row exists, so chunks are uploaded while the rows stream in.
+ * `s3://bucket/prefix/<uuid>`, as the objects `<place>/0`, `<place>/1`, … each holding one or more
+ * chunks one after the other (listed in its metadata). The place is chosen before the result's
+ * row exists, so chunks are uploaded while the rows stream in.
  */
 export class ObjectChunkStore implements ChunkStore {
   private readonly client: S3Client;
@@ -54,6 +82,11 @@ export class ObjectChunkStore implements ChunkStore {
           }
         : {}),
       maxAttempts: 3,
+      // Checksums only where S3 requires one (DeleteObjects): TCP and the store's own MD5 guard the
+      // chunks, the CRC-32 of every body cost CPU on each side, and some S3-compatible stores
+      // refuse the newer checksum headers.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
       // A store that stops answering (not refusing) fails the write or read instead of holding it
       // forever: 5 s to connect, 30 s without a byte on an open request.
       requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
@@ -66,16 +99,59 @@ export class ObjectChunkStore implements ChunkStore {
   }
 
   async put(_db: unknown, place: ChunkPlace, chunk: StoredChunk): Promise<void> {
+    await this.upload(place, chunk.seq, [chunk]);
+  }
+
+  writer(_db: unknown, place: ChunkPlace): ChunkWriter {
+    let chunks: StoredChunk[] = [];
+    let bytes = 0;
+    let seq = 0;
+    const uploads: Promise<void>[] = [];
+    const send = async () => {
+      const upload = this.upload(place, seq, chunks);
+      // Awaited below or in finish(); until then its failure is not unhandled.
+      upload.catch(() => undefined);
+      uploads.push(upload);
+      seq += 1;
+      chunks = [];
+      bytes = 0;
+      if (uploads.length > UPLOADS_IN_FLIGHT) await uploads.shift();
+    };
+    return {
+      async put(chunk) {
+        chunks.push(chunk);
+        bytes += chunk.data.length;
+        if (chunks.length >= OBJECT_CHUNKS || bytes >= OBJECT_BYTES) await send();
+      },
+      async finish() {
+        if (chunks.length > 0) await send();
+        await Promise.all(uploads.splice(0));
+      },
+      async abort() {
+        chunks = [];
+        await Promise.allSettled(uploads.splice(0));
+      },
+    };
+  }
+
+  /** Uploads chunks as the object `seq` of the place. */
+  private async upload(place: ChunkPlace, seq: number, chunks: StoredChunk[]): Promise<void> {
     const { bucket, key } = this.split(place);
+    const body = chunks.length === 1 ? chunks[0]!.data : Buffer.concat(chunks.map((c) => c.data));
+    const rows = chunks.reduce((sum, c) => sum + c.rowCount, 0);
+    const parts = chunks.map((c) => `${c.rowCount}:${c.data.length}`).join(",");
     await this.call("store", () =>
       this.client.send(
         new PutObjectCommand({
           Bucket: bucket,
-          Key: `${key}/${chunk.seq}`,
-          Body: chunk.data,
-          ContentLength: chunk.data.length,
+          Key: `${key}/${seq}`,
+          Body: body,
+          ContentLength: body.length,
           ContentType: "application/octet-stream",
-          Metadata: { [ROWS_METADATA]: String(chunk.rowCount) },
+          Metadata: {
+            [ROWS_METADATA]: String(rows),
+            ...(chunks.length > 1 ? { [PARTS_METADATA]: parts } : {}),
+          },
         }),
       ),
     );
@@ -83,32 +159,88 @@ export class ObjectChunkStore implements ChunkStore {
 
   async *read(_db: unknown, place: ChunkPlace, chunkCount: number, maxRows: number) {
     const { bucket, key } = this.split(place);
-    const fetch = (seq: number) => {
-      const chunk = this.call("read", async () => {
-        const answer = await this.client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: `${key}/${seq}` }),
-        );
-        const data = await answer.Body!.transformToByteArray();
-        return { rowCount: Number(answer.Metadata?.[ROWS_METADATA] ?? Number.NaN), data };
-      });
+    const fetch = (seq: number, rowsWanted: number) => {
+      const chunks = this.call("read", () => this.readObject(bucket, `${key}/${seq}`, rowsWanted));
       // Awaited on the next turn; until then (or if the reader stops) not an unhandled failure.
-      chunk.catch(() => undefined);
-      return chunk;
+      chunks.catch(() => undefined);
+      return chunks;
     };
-    let read = 0;
-    let next = chunkCount > 0 && maxRows > 0 ? fetch(0) : null;
+    let chunksRead = 0;
+    let rowsRead = 0;
+    let next = chunkCount > 0 && maxRows > 0 ? fetch(0, maxRows) : null;
     for (let seq = 0; next !== null; seq += 1) {
-      const chunk = await next;
-      if (!Number.isFinite(chunk.rowCount)) {
-        throw new ResultStorageError(`The stored result chunk ${key}/${seq} has no row count.`);
+      const chunks = await next;
+      // The next object is fetched while this one is used, unless the row cap is reached in it:
+      // the first page of a big result reads (part of) one object.
+      const rowsAfter = rowsRead + chunks.reduce((sum, c) => sum + c.rowCount, 0);
+      next =
+        chunksRead + chunks.length < chunkCount && rowsAfter < maxRows
+          ? fetch(seq + 1, maxRows - rowsAfter)
+          : null;
+      for (const chunk of chunks) {
+        if (chunksRead >= chunkCount || rowsRead >= maxRows) break;
+        chunksRead += 1;
+        rowsRead += chunk.rowCount;
+        yield chunk;
       }
-      read += chunk.rowCount;
-      // The next object is fetched while this one is used, unless the row cap is reached: the
-      // first page of a big result reads one object.
-      next = seq + 1 < chunkCount && read < maxRows ? fetch(seq + 1) : null;
-      const { buffer, byteOffset, byteLength } = chunk.data;
-      yield { rowCount: chunk.rowCount, data: Buffer.from(buffer, byteOffset, byteLength) };
     }
+  }
+
+  /**
+   * An object's chunks, enough of them for `rowsWanted` rows: all of them, or those in a range of
+   * its first bytes (a second ranged request fetches the rest when the first fell short).
+   */
+  private async readObject(
+    bucket: string,
+    key: string,
+    rowsWanted: number,
+  ): Promise<{ rowCount: number; data: Buffer }[]> {
+    const get = async (range?: string) => {
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }),
+      );
+      const bytes = await answer.Body!.transformToByteArray();
+      return { answer, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    };
+    const ranged = Number.isFinite(rowsWanted);
+    const first = ranged
+      ? await get(`bytes=0-${Math.max(RANGE_MIN_BYTES, rowsWanted * RANGE_BYTES_PER_ROW) - 1}`)
+      : await get();
+    const { answer } = first;
+    const total = ranged
+      ? Number(/\/(\d+)$/.exec(answer.ContentRange ?? "")?.[1] ?? first.data.length)
+      : first.data.length;
+    const parts = objectParts(key, answer.Metadata ?? {}, total);
+    // The chunks needed, and where the bytes already received end.
+    let wanted = 0;
+    let rows = 0;
+    let end = 0;
+    while (wanted < parts.length && rows < rowsWanted) {
+      rows += parts[wanted]!.rowCount;
+      end += parts[wanted]!.bytes;
+      wanted += 1;
+    }
+    // When the range fell short, the chunks from the first one not wholly received on come from
+    // a second ranged request.
+    let rest: { from: number; data: Buffer } | null = null;
+    if (end > first.data.length) {
+      let from = 0;
+      for (const part of parts) {
+        if (from + part.bytes > first.data.length) break;
+        from += part.bytes;
+      }
+      rest = { from, data: (await get(`bytes=${from}-${end - 1}`)).data };
+      if (rest.data.length !== end - from) {
+        throw new ResultStorageError(`The stored result object ${key} is shorter than listed.`);
+      }
+    }
+    let offset = 0;
+    return parts.slice(0, wanted).map(({ rowCount, bytes }) => {
+      const [source, start] =
+        rest && offset >= rest.from ? [rest.data, offset - rest.from] : [first.data, offset];
+      offset += bytes;
+      return { rowCount, data: source.subarray(start, start + bytes) };
+    });
   }
 
   /** Deletes every object under each place, also those of a write that was cut short. */
@@ -163,4 +295,23 @@ export class ObjectChunkStore implements ChunkStore {
       );
     }
   }
+}
+
+/** The chunks an object holds, from its metadata; checked against its size. */
+function objectParts(key: string, metadata: Record<string, string>, size: number): Part[] {
+  const rowCount = Number(metadata[ROWS_METADATA] ?? Number.NaN);
+  const listed = metadata[PARTS_METADATA];
+  const parts = listed
+    ? listed.split(",").map((part) => {
+        const [rows, bytes] = part.split(":");
+        return { rowCount: Number(rows), bytes: Number(bytes) };
+      })
+    : [{ rowCount, bytes: size }];
+  const valid = parts.every(
+    (p) => Number.isSafeInteger(p.rowCount) && Number.isSafeInteger(p.bytes),
+  );
+  if (!valid || parts.reduce((sum, p) => sum + p.bytes, 0) !== size) {
+    throw new ResultStorageError(`The stored result object ${key} has no valid chunk list.`);
+  }
+  return parts;
 }

@@ -1,6 +1,8 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeUnusedResults } from "./cache";
+import { objectChunkStore } from "./chunkStore";
 import { DEFAULT_RESULT_LIMITS } from "./limits";
 import { ResultTooLargeError, writeResult } from "./resultStore";
 import { useResultsStorage } from "./resultsStorage";
@@ -17,7 +19,7 @@ import type { TestServer } from "../testing/testServer";
 // both metadata stores: the metadata database holds only the result's row.
 
 const DATABASES = await metadataDatabases();
-const ROWS = 70_000; // three chunks or more (20,000 rows or a few more each)
+const ROWS = 300_000; // three objects (of 20 chunks of 5,000 rows or a few more each)
 const QUERY = `SELECT i AS id, 'name ' || i AS name FROM range(${ROWS}) t(i)`;
 
 async function startWithStore(
@@ -59,16 +61,18 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
       .executeTakeFirst();
   const getsUnder = (key: string) =>
     s3.requests.filter((r) => r.startsWith(`GET /${s3.bucket}/${key}/`)).length;
+  const objectsUnder = (key: string) => s3.keys().filter((k) => k.startsWith(`${key}/`));
 
   it("writes a multi-chunk result as objects and reads it back as JSON and CSV", async () => {
     const id = await runToResult(admin, dataSourceId, QUERY);
     const row = (await rowOf(id))!;
-    expect(row.chunk_count).toBeGreaterThanOrEqual(3);
     expect(row.chunk_location).toMatch(new RegExp(`^s3://${s3.bucket}/${prefix}/[0-9a-f-]{36}$`));
     const key = row.chunk_location!.slice(`s3://${s3.bucket}/`.length);
-    expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual(
-      Array.from({ length: row.chunk_count }, (_, seq) => `${key}/${seq}`).sort(),
-    );
+    // Objects numbered from 0, each holding several chunks.
+    const objects = objectsUnder(key);
+    expect(objects.length).toBeGreaterThanOrEqual(3);
+    expect(objects).toEqual(Array.from({ length: objects.length }, (_, s) => `${key}/${s}`).sort());
+    expect(row.chunk_count).toBeGreaterThan(objects.length);
     const inDatabase = await server.ctx.database.db
       .selectFrom("query_result_chunks")
       .select("seq")
@@ -117,15 +121,49 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
     expect(page.status).toBe(200);
     expect(page.body.query_result.data.rows).toHaveLength(1000);
     expect(getsUnder(key) - before).toBe(1);
-    // The whole download reads them all.
+    // The whole download reads them all, one request each.
     await admin.get(`/api/query_results/${id}.json`);
-    expect(getsUnder(key) - before).toBe(1 + row.chunk_count);
+    expect(getsUnder(key) - before).toBe(1 + objectsUnder(key).length);
+  });
+
+  it("reads an object's first chunks alone with ranged requests", async () => {
+    const db = server.ctx.database.db;
+    const store = objectChunkStore(db)!;
+    const place = { resultId: 0, location: store.newLocation() };
+    const key = place.location!.slice(`s3://${s3.bucket}/`.length);
+    // Three chunks of 1,000 rows (random bytes: the store does not look inside), one object.
+    const chunks = [200_000, 400_000, 300_000].map((bytes, seq) => ({
+      seq,
+      rowCount: 1000,
+      data: crypto.randomBytes(bytes),
+    }));
+    const digest = (data: Uint8Array) => crypto.createHash("sha256").update(data).digest("hex");
+    const writer = store.writer(db, place);
+    for (const chunk of chunks) await writer.put(chunk);
+    await writer.finish();
+    expect(objectsUnder(key)).toEqual([`${key}/0`]);
+    const read = async (maxRows: number) => {
+      const before = getsUnder(key);
+      const got: string[] = [];
+      for await (const chunk of store.read(db, place, chunks.length, maxRows)) {
+        got.push(digest(chunk.data));
+      }
+      return { got, gets: getsUnder(key) - before };
+    };
+    const data = chunks.map((c) => digest(c.data));
+    // A few rows: the first range (256 KB) holds the first chunk.
+    expect(await read(10)).toEqual({ got: data.slice(0, 1), gets: 1 });
+    // The second chunk ends past it: one more ranged request, from the first chunk's end.
+    expect(await read(1500)).toEqual({ got: data.slice(0, 2), gets: 2 });
+    expect(await read(Number.POSITIVE_INFINITY)).toEqual({ got: data, gets: 1 });
+    await store.remove(db, [place]);
+    expect(objectsUnder(key)).toEqual([]);
   });
 
   it("deletes the objects of results the cleanup removes", async () => {
     const id = await runToResult(admin, dataSourceId, QUERY);
     const key = (await rowOf(id))!.chunk_location!.slice(`s3://${s3.bucket}/`.length);
-    expect(s3.keys().filter((k) => k.startsWith(`${key}/`)).length).toBeGreaterThanOrEqual(3);
+    expect(objectsUnder(key).length).toBeGreaterThanOrEqual(3);
     const later = new Date(Date.now() + 30 * 86_400_000);
     expect(await purgeUnusedResults(server.ctx.database.db, { now: later })).toBeGreaterThan(0);
     expect(await rowOf(id)).toBeUndefined();
@@ -136,7 +174,7 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
     const doomed = await createDataSource(admin, "doomed", "duckdb", { dbpath: ":memory:" });
     const id = await runToResult(admin, doomed, QUERY);
     const key = (await rowOf(id))!.chunk_location!.slice(`s3://${s3.bucket}/`.length);
-    expect(s3.keys().filter((k) => k.startsWith(`${key}/`)).length).toBeGreaterThanOrEqual(3);
+    expect(objectsUnder(key).length).toBeGreaterThanOrEqual(3);
     expect((await admin.delete(`/api/data_sources/${doomed}`)).status).toBe(204);
     expect(await rowOf(id)).toBeUndefined();
     expect(s3.keys().filter((k) => k.startsWith(`${key}/`))).toEqual([]);
@@ -145,7 +183,7 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
   it("leaves no objects behind when a write fails after some chunks were uploaded", async () => {
     const before = s3.keys();
     async function* rows() {
-      for (let start = 0; start < 100_000; start += 1000) {
+      for (let start = 0; start < 400_000; start += 1000) {
         yield Array.from({ length: 1000 }, (_, i) => [start + i, `row ${start + i}`]);
       }
     }
@@ -166,10 +204,10 @@ describe.each(DATABASES)("results in object storage on %s", { timeout: 60_000 },
         ],
         batches: rows(),
         startedAt: Date.now(),
-        limits: { ...DEFAULT_RESULT_LIMITS, maxBytes: 1_500_000 },
+        limits: { ...DEFAULT_RESULT_LIMITS, maxBytes: 8_000_000 },
       }),
     ).rejects.toThrow(ResultTooLargeError);
-    // Chunks of 20,000 rows (~0.5 MB) were uploaded before the cap was met.
+    // Objects of 100,000 rows (~3.3 MB of text) were uploaded before the cap was met.
     expect(s3.requests.some((r) => r.startsWith("PUT ") && r.includes("/1?"))).toBe(true);
     expect(s3.keys()).toEqual(before);
     expect(

@@ -15,10 +15,12 @@ import { useResultsStorage } from "./resultsStorage";
 // person gets a clear message or a download cut short, never a hang, a 500 or a stack.
 
 const DATABASES = await metadataDatabases();
-// 200,000 wide rows (~44 MB of CSV, 10 objects): far more than the sockets' buffers hold, so the
-// server is still reading objects when the store goes away.
+// 200,000 wide rows of hex digits that compress only ~2× (~44 MB of CSV, 6 or more objects of at
+// most 4 MB): far more than the sockets' buffers hold, so the server is still reading objects
+// when the store goes away.
 const ROWS = 200_000;
-const QUERY = `SELECT i AS id, 'name ' || i || repeat('x', 200) AS name FROM range(${ROWS}) t(i)`;
+const HEX = Array.from({ length: 6 }, (_, n) => `md5(i::varchar || '-${n}')`).join(" || ");
+const QUERY = `SELECT i AS id, 'name ' || i || ${HEX} AS name FROM range(${ROWS}) t(i)`;
 
 describe.each(DATABASES)("object storage failing mid-way on %s", { timeout: 90_000 }, (db) => {
   let server: TestServer;
@@ -127,9 +129,9 @@ describe.each(DATABASES)("object storage failing mid-way on %s", { timeout: 90_0
     ).id;
     let batches = 0;
     async function* rows() {
-      for (let start = 0; start < 200_000; start += 20_000) {
-        // Two objects are stored, then the store goes away.
-        if (batches === 2) await stopStore();
+      for (let start = 0; start < 400_000; start += 20_000) {
+        // Two objects (100,000 rows each) are stored, then the store goes away.
+        if (batches === 11) await stopStore();
         batches += 1;
         yield Array.from({ length: 20_000 }, (_, i) => [start + i, `row ${start + i}`]);
       }
@@ -150,7 +152,7 @@ describe.each(DATABASES)("object storage failing mid-way on %s", { timeout: 90_0
     await expect(write).rejects.toThrow(
       /^Could not store the result's rows in object storage \(s3:\/\/results\/outage\): /,
     );
-    expect(batches).toBeGreaterThan(2);
+    expect(batches).toBeGreaterThan(11);
     // No result anyone can see: at most a pending row that the cleanup deletes once the store
     // is back (its objects could not be deleted now).
     const left = await server.ctx.database.db

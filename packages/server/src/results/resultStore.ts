@@ -15,6 +15,7 @@ import {
   objectChunkStore,
   type ChunkPlace,
   type ChunkStore,
+  type ChunkWriter,
 } from "./chunkStore";
 import { databaseChunks } from "./databaseChunks";
 import { formatBytes, type ResultLimits } from "./limits";
@@ -113,8 +114,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
   // With object storage configured, new chunks go there under a place chosen now.
   const store = objectChunkStore(db) ?? databaseChunks;
   const location = store.newLocation();
-  // An object costs a request to write and to read: objects hold more rows than table chunks.
-  const rowsPerChunk = limits.rowsPerChunk * (location === null ? 1 : OBJECT_CHUNK_ROWS_FACTOR);
+  const rowsPerChunk = limits.rowsPerChunk;
   const build = rowObjectBuilder(columns);
   const metaRow = (values: { queryHash: string; runtime: number; retrievedAt: string }) => ({
     org_id: input.orgId,
@@ -136,6 +136,9 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
   // Chunks are compressed on the thread pool while the next ones are read, a few at once (the
   // compression, not the query, is the slowest step of a big result), and stored in order.
   let writing: Promise<void> = Promise.resolve();
+  // Object storage groups chunks into bigger objects and uploads a few at once.
+  let writer = null as ChunkWriter | null;
+  const chunkWriter = (id: number) => (writer ??= store.writer(db, { resultId: id, location }));
   const inFlight: Promise<void>[] = [];
   let pieces: Buffer[] = [];
   let pendingRows = 0;
@@ -187,7 +190,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
           const id = resultId;
           const data = settled(encodeChunk(chunk.text));
           writing = settled(
-            writing.then(async () => insertChunk(db, id, { ...chunk, data: await data })),
+            writing.then(async () => chunkWriter(id).put({ ...chunk, data: await data })),
           );
           inFlight.push(writing);
         }
@@ -198,7 +201,8 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     await writing;
     const last = pendingRows > 0 ? await encoded(takeChunk()) : null;
     // An object is uploaded before the transaction; a database chunk is written inside it.
-    if (last && location !== null) await insertChunk(db, resultId ?? 0, last);
+    if (last && location !== null) await chunkWriter(resultId ?? 0).put(last);
+    await writer?.finish();
     const lastInTx = location === null ? last : null;
     const retrievedAt = now();
     const runtime = Math.max(0, (Date.now() - input.startedAt) / 1000);
@@ -253,6 +257,7 @@ export async function writeResult(db: Kysely<DB>, input: NewResult): Promise<Res
     return meta;
   } catch (error) {
     await writing.catch(() => undefined);
+    await writer?.abort();
     // A pending row names the place, so deleting it deletes uploaded objects; when that fails
     // too, the row stays for the cleanup of unused results (cache.ts) to delete later.
     if (resultId !== null) await deleteResults(db, [resultId]).catch(() => undefined);
@@ -285,9 +290,6 @@ function settled<T>(promise: Promise<T>): Promise<T> {
 
 /** Chunks compressed or being stored at once while a result is written. */
 const CHUNKS_IN_FLIGHT = 2;
-
-/** Object chunks hold this many times the rows of a chunk in the metadata database. */
-const OBJECT_CHUNK_ROWS_FACTOR = 4;
 
 /** A chunk holds at most this much text besides the row count (wide rows). */
 const CHUNK_BYTES = 8 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { metadataDatabases } from "../testing/services";
 import type { TestClient } from "../testing/httpClient";
 import { startWithAdminAndMember, type AdminAndMember } from "../testing/signedIn";
 import { issuePrintToken } from "../reports/printToken";
-import { findSubscription, updateRun } from "../reports/store";
+import { findSubscription, insertRun, updateRun } from "../reports/store";
 import { enqueueDueReports } from "../reports/schedule";
 import { PRINT_REFUSALS } from "./reportRuns";
 
@@ -217,6 +217,22 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
     expect(badPage.status).toBe(400);
   });
 
+  it("sends once for a double-clicked Send now, and again once that run is over", async () => {
+    const sub = await create(admin, valid);
+    const url = `/api/subscriptions/${sub.body.id}/send`;
+    const [first, second] = await Promise.all([admin.post(url), admin.post(url)]);
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(second.body.run.id).toBe(first.body.run.id);
+    // A second tab pressing it while the run is still queued gets the same run.
+    expect((await admin.post(url)).body.run.id).toBe(first.body.run.id);
+    const runs = await admin.get<{ count: number }>(`/api/subscriptions/${sub.body.id}/runs`);
+    expect(runs.body.count).toBe(1);
+    await updateRun(ctx.server.ctx.database.db, first.body.run.id, { status: "sent" });
+    const again = await admin.post(url);
+    expect(again.status).toBe(202);
+    expect(again.body.run.id).not.toBe(first.body.run.id);
+  });
+
   it("schedules as queries do: not at once, due after its interval, once after downtime", async () => {
     const db = ctx.server.ctx.database.db;
     const hourly = await create(admin, {
@@ -272,7 +288,10 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
       subscriptionId = sub.body.id;
       const run = await admin.post(`/api/subscriptions/${subscriptionId}/send`);
       runId = run.body.run.id;
-      otherRunId = (await admin.post(`/api/subscriptions/${subscriptionId}/send`)).body.run.id;
+      // A second Send now would answer the first run while it is queued: another run directly.
+      otherRunId = (
+        await insertRun(db(), (await findSubscription(db(), null, subscriptionId))!, "manual")
+      ).id;
       const executed = await admin.post(`/api/queries/${queryId}/results`, { max_age: 0 });
       const resultId = executed.body.job
         ? (await settledJob(admin, executed.body)).query_result_id

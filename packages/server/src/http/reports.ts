@@ -19,7 +19,7 @@ import { usersByIds } from "../store/users";
 import { findVisualization } from "../store/visualizations";
 import { readNewSubscription, readSubscriptionChanges } from "../reports/input";
 import { presentRun, presentSubscription } from "../reports/present";
-import { enqueueReportRun } from "../reports/queue";
+import { enqueueManualRun } from "../reports/queue";
 import {
   deleteSubscription,
   findSubscription,
@@ -188,7 +188,8 @@ export async function reportRoutes(app: FastifyInstance, ctx: AppContext): Promi
     async (request, reply) => {
       const { identity, subscription } = await viewableSubscription(request);
       requireAdminOrOwner(identity, subscription.user_id);
-      const run = await enqueueReportRun(db, subscription, "manual");
+      // A run already under way is answered again: a double click sends the report once.
+      const { run } = await enqueueManualRun(db, subscription);
       return reply.code(202).send({ run: presentRun(run) });
     },
   );

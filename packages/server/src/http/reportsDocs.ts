@@ -120,7 +120,8 @@ export const docs = {
   },
   send: {
     tags,
-    summary: "Send the report now",
+    summary:
+      "Send the report now (while an earlier Send now is queued or being sent, that run is answered instead of a new one)",
     params: S.idParams,
     response: { 202: S.complete({ run: reportRun }, "The queued run"), ...S.errors(403, 404) },
   },

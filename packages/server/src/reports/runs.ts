@@ -109,6 +109,21 @@ export async function insertRun(
   return (await findRun(db, null, row.id))!;
 }
 
+/** A "Send now" run of the subscription not over yet (queued or being sent), the newest. */
+export async function manualRunUnderWay(
+  db: Kysely<DB>,
+  subscriptionId: number,
+): Promise<Run | null> {
+  const row = await selectRuns(db)
+    .where("subscription_id", "=", subscriptionId)
+    .where("trigger", "=", "manual")
+    .where("status", "in", ["queued", "running"])
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? runFromRow(row) : null;
+}
+
 export async function findRun(
   db: Kysely<DB>,
   orgId: number | null,

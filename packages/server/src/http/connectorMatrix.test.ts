@@ -98,15 +98,30 @@ const files = http.createServer((req, res) => {
 let filesBase = "";
 
 /** A server that takes connections and never answers: a run against it lasts until cancelled. */
-const hung = net.createServer((socket) => {
-  hungOpen += 1;
-  socket.on("close", () => (hungOpen -= 1));
-  // Read (and drop) what comes, so the client's closing reaches this side as 'close'.
-  socket.resume();
-  socket.on("error", () => undefined);
-});
-let hungOpen = 0;
-let hungPort = 0;
+class SilentServer {
+  open = 0;
+  port = 0;
+  private server = net.createServer((socket) => {
+    this.open += 1;
+    socket.on("close", () => (this.open -= 1));
+    socket.on("error", () => undefined);
+    // Read (and drop) what comes, so the client's closing reaches this side as 'close'.
+    socket.resume();
+  });
+
+  async start(): Promise<this> {
+    this.port = await listen(this.server);
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  close(): Promise<void> {
+    return closeServer(this.server);
+  }
+}
 
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -131,7 +146,6 @@ beforeAll(async () => {
   kinds.addRow([2, new Date("2024-01-03T00:00:00Z"), false, "y", null, "two"]);
   typedXlsx = Buffer.from(await small.xlsx.writeBuffer());
   filesBase = `http://127.0.0.1:${await listen(files)}`;
-  hungPort = await listen(hung);
   if (influx) {
     // One write of 100,000 points (a second apart), and a measurement of every field type.
     const lines = Array.from(
@@ -166,7 +180,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeServer(files);
-  await closeServer(hung);
   await Promise.all([clickhouse?.stop(), prometheus?.stop(), influx?.stop()]);
   if (HAS_REDIS) {
     const client = new Redis({ ...redisOptions });
@@ -195,7 +208,6 @@ const influxOptions = (): Options => ({
   user: influx!.reader.user,
   password: influx!.reader.password,
 });
-const hungUrl = () => `http://127.0.0.1:${hungPort}`;
 const httpsTo = (url: string) => url.replace(/^http:/, "https:");
 
 /** Which connectors this machine can run (all of them under CI). */
@@ -326,7 +338,10 @@ interface BigRun {
   last: Record<string, unknown>;
 }
 
-/** 100,000 rows, made by the server. Uploads run the same DuckDB reader as csv: see csv's row. */
+/**
+ * 100,000 rows, made by the server. ClickHouse, Redis and CSV have theirs in clickhouse.test.ts,
+ * metricsSources.test.ts and fileSources.test.ts.
+ */
 const bigRuns: BigRun[] = [
   {
     family: "prometheus",
@@ -365,18 +380,25 @@ const bigRuns: BigRun[] = [
     query: () => `url: ${filesBase}/many.xlsx`,
     last: { n: 99_999, label: "row 99999" },
   },
+  {
+    family: "files",
+    type: "uploads",
+    options: () => ({}),
+    query: () => "SELECT range AS n, 'row ' || range AS label FROM range(100000)",
+    last: { n: 99_999, label: "row 99999" },
+  },
 ];
 
 interface CancelRun {
   family: keyof typeof available;
   type: string;
-  options: () => Options;
-  query: (marker: string) => string;
+  options: (silent: SilentServer) => Options;
+  query: (marker: string, silent: SilentServer) => string;
   /** How many of the marked queries the server still runs (or connections it holds open). */
-  running: (marker: string) => Promise<number>;
+  running: (marker: string, silent: SilentServer) => Promise<number>;
 }
 
-const hungConnections = async () => hungOpen;
+const silentConnections = async (_marker: string, silent: SilentServer) => silent.open;
 
 async function pgRunning(marker: string): Promise<number> {
   const client = new pg.Client({ connectionString: await pgSourceDatabaseUrl() });
@@ -415,37 +437,37 @@ const cancelRuns: CancelRun[] = [
   {
     family: "prometheus",
     type: "prometheus",
-    options: () => ({ url: hungUrl() }),
+    options: (silent) => ({ url: silent.url }),
     query: () => "up",
-    running: hungConnections,
+    running: silentConnections,
   },
   {
     family: "influxdb",
     type: "influxdb",
-    options: () => ({ url: hungUrl(), db: "x" }),
+    options: (silent) => ({ url: silent.url, db: "x" }),
     query: () => "SELECT * FROM cpu",
-    running: hungConnections,
+    running: silentConnections,
   },
   {
     family: "redis",
     type: "redis",
-    options: () => ({ host: "127.0.0.1", port: hungPort }),
+    options: (silent) => ({ host: "127.0.0.1", port: silent.port }),
     query: () => "GET key",
-    running: hungConnections,
+    running: silentConnections,
   },
   {
     family: "files",
     type: "csv",
     options: () => ({}),
-    query: () => `url: ${hungUrl()}/slow.csv`,
-    running: hungConnections,
+    query: (_marker, silent) => `url: ${silent.url}/slow.csv`,
+    running: silentConnections,
   },
   {
     family: "files",
     type: "excel",
     options: () => ({}),
-    query: () => `url: ${hungUrl()}/slow.xlsx`,
-    running: hungConnections,
+    query: (_marker, silent) => `url: ${silent.url}/slow.xlsx`,
+    running: silentConnections,
   },
   {
     family: "pg",
@@ -680,19 +702,28 @@ describe.each(DATABASES)("every connector through the API on %s", (store) => {
     60_000,
   );
 
-  it.each(cancelRuns)("$type: DELETE /api/jobs/<id> cancels the run", async (row) => {
-    if (!available[row.family]) return;
-    const marker = randomName("sl_cancel").toLowerCase();
-    const before = await row.running(marker);
-    const id = await create(row.type, row.options());
-    const run = await start(id, row.query(marker));
-    const jobId = run.job.id as string;
-    await expect.poll(() => row.running(marker), { timeout: 10_000 }).toBe(before + 1);
-    expect((await admin.delete(`/api/jobs/${jobId}`)).status).toBe(200);
-    const job = await settledJob(admin, run);
-    expect(job).toMatchObject({ status: 4, error: CANCELLED_MESSAGE });
-    await expect.poll(() => row.running(marker), { timeout: 10_000 }).toBe(before);
-  });
+  // Concurrent: each waits on a server for about a second before its cancel can be seen.
+  it.concurrent.for(cancelRuns)(
+    "$type: DELETE /api/jobs/<id> cancels the run",
+    async (row, { expect }) => {
+      if (!available[row.family]) return;
+      const marker = randomName("sl_cancel").toLowerCase();
+      const silent = await new SilentServer().start();
+      try {
+        const running = () => row.running(marker, silent);
+        const before = await running();
+        const id = await create(row.type, row.options(silent));
+        const run = await start(id, row.query(marker, silent));
+        await expect.poll(running, { timeout: 10_000 }).toBe(before + 1);
+        expect((await admin.delete(`/api/jobs/${run.job.id}`)).status).toBe(200);
+        const job = await settledJob(admin, run);
+        expect(job).toMatchObject({ status: 4, error: CANCELLED_MESSAGE });
+        await expect.poll(running, { timeout: 10_000 }).toBe(before);
+      } finally {
+        await silent.close();
+      }
+    },
+  );
 
   it("uploads: DELETE /api/jobs/<id> interrupts DuckDB", async () => {
     const id = await create("uploads", {});
@@ -727,6 +758,7 @@ describe.each(DATABASES)("every connector through the API on %s", (store) => {
     expect(await failure(csv, "url: http://127.0.0.1:1/x.csv")).toMatch(/ECONNREFUSED/);
     expect(await failure(csv, `url: ${httpsTo(filesBase)}/typed.csv`)).toMatch(/SSL|TLS|EPROTO/i);
     const excel = await create("excel", {});
+    expect(await failure(excel, "url: http://127.0.0.1:1/x.xlsx")).toMatch(/ECONNREFUSED/);
     expect((await admin.post(`/api/data_sources/${excel}/test`)).body).toEqual({
       message: "success",
       ok: true,

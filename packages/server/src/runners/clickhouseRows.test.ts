@@ -15,6 +15,8 @@ const PLAIN = [
   "0\t123456789012345\t1e21\t\t2024-02-29 12:00:00\t2024-02-29\tx\t255",
   "2147483647\t7\t-0.000001\ta'b\t2024-01-01 00:00:01\t2024-01-01\ty\t3",
   "-1\t1\t1e-7\t{json}\t2024-01-01 00:00:02\t2024-01-01\tz\t4",
+  "-2\t2\t2.5\tiso\t2024-01-01T00:00:03Z\t2024-01-01\tz\t5",
+  "-3\t3\t3.5\tiso\t2024-01-01T00:00:04\t2024-01-01\tz\t6",
 ];
 const SPECIAL = [
   '1\t18446744073709551615\t-0\ta\\tb\\\\c\\nd\t2024-01-01 00:00:00\t2024-01-01\tq"uote\t1',
@@ -76,6 +78,7 @@ describe("ClickHouse rows as JSON", () => {
     expectSame(rows, cells(PLAIN));
     expect(rows[2][1]).toBe(123456789012345);
     expect(rows[0][4]).toBe("2024-01-01T00:00:00");
+    expect(rows[5][4]).toBe("2024-01-01T00:00:03Z");
   });
 
   it("writes rows the template does not cover field by field, exact past 2^53", () => {

@@ -86,7 +86,12 @@ function plainPattern(kind: ClickHouseColumn["kind"]): { pattern: string; json: 
     case "date":
       return { pattern: '([^\\t\\n\\\\"\\x00-\\x1f]*)', json: ['"$"'] };
     case "datetime":
-      return { pattern: "(\\d{4}-\\d{2}-\\d{2}) (\\d{2}:\\d{2}:\\d{2})", json: ['"$T$"'] };
+      // 18.16 writes "2024-01-01 00:00:00"; servers that know date_time_output_format=iso write
+      // "2024-01-01T00:00:00Z" (values.ts isoTimestamp gives both as here).
+      return {
+        pattern: "(\\d{4}-\\d{2}-\\d{2})[ T](\\d{2}:\\d{2}:\\d{2})(Z?)",
+        json: ['"$T$$"'],
+      };
     default:
       return null;
   }
@@ -119,6 +124,8 @@ export function rowTemplate(names: string[], columns: ClickHouseColumn[]): RowTe
       json += piece.replace(/\$/g, () => `$${group++}`);
     }
   }
+  // A replacement template names groups $1 to $99 only.
+  if (group > 100) return null;
   return { row: new RegExp(`${patterns.join("\\t")}\\n`, "gy"), json: `${json}},` };
 }
 

@@ -17,6 +17,8 @@ import { isMain, ms, ratio, tempDir, type Figure } from "./support";
 
 const ROWS = Number(process.env.BENCH_OBJECT_ROWS ?? 1_000_000);
 const BATCH = 2048;
+/** Rounds of both, alternating (the machine is shared: one round's ratio moves with its load). */
+const ROUNDS = Number(process.env.BENCH_OBJECT_ROUNDS ?? 3);
 const COLUMNS: ResultColumn[] = ["id", "name", "amount", "quantity", "created_at", "active"].map(
   (name) => ({ name, friendly_name: name, type: name === "name" ? "string" : "integer" }),
 );
@@ -46,6 +48,11 @@ async function startS3rverProcess() {
     { stdio: "ignore" },
   );
   const endpoint = `http://127.0.0.1:${port}`;
+  /** CPU time s3rver used so far, ms (Linux: utime + stime from /proc, in 10 ms ticks). */
+  const cpuMs = () => {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
   await waitUntil(async () => (await fetch(endpoint)).status > 0, 30_000, "s3rver");
   return {
     env: {
@@ -54,6 +61,7 @@ async function startS3rverProcess() {
       AWS_SECRET_ACCESS_KEY: "S3RVER",
       SIGHTLINE_RESULTS_URL: "s3://results/bench",
     },
+    cpuMs,
     close() {
       child.kill();
       fs.rmSync(directory, { recursive: true, force: true });
@@ -69,6 +77,8 @@ export async function resultsObjectStorageBenchmark(): Promise<Figure[]> {
   const objects = loadConfig(s3.env);
   const measure = async (where: "database" | "objects") => {
     await useResultsStorage(db, where === "objects" ? objects.resultsStorage : null);
+    const s3Cpu = s3.cpuMs();
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const meta = await writeResult(db, {
       orgId: store.orgId,
@@ -84,23 +94,43 @@ export async function resultsObjectStorageBenchmark(): Promise<Figure[]> {
     let bytes = 0;
     for await (const { text } of readResultChunkTexts(db, meta)) bytes += text.length;
     const read = performance.now();
-    return { write: written - started, read: read - written, bytes };
+    const { user, system } = process.cpuUsage(cpu);
+    return {
+      write: written - started,
+      read: read - written,
+      bytes,
+      s3Cpu: s3.cpuMs() - s3Cpu,
+      cpu: (user + system) / 1000,
+    };
   };
   try {
-    // Twice each, alternating; the better run counts (the first warms up both paths).
-    type Run = { write: number; read: number };
+    // Alternating rounds; the best run of each counts (the first warms up both paths), and each
+    // round's own ratio shows the spread.
+    // CPU time (this process's and s3rver's) moves less with the machine's load than time does.
+    type Run = { write: number; read: number; s3Cpu: number; cpu: number };
+    const cpu = (r: Run) => r.cpu + r.s3Cpu;
     const runs: Record<"database" | "objects", Run[]> = { database: [], objects: [] };
-    for (let round = 0; round < 2; round += 1) {
-      runs.database.push(await measure("database"));
-      runs.objects.push(await measure("objects"));
+    const total = (r: Run) => r.write + r.read;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const inDb = await measure("database");
+      const inObjects = await measure("objects");
+      runs.database.push(inDb);
+      runs.objects.push(inObjects);
+      console.log(
+        `round ${round + 1}: metadata database ${ms(total(inDb))}, object storage ` +
+          `${ms(total(inObjects))} (s3rver's CPU ${ms(inObjects.s3Cpu)}): ` +
+          `${ratio(total(inObjects), total(inDb))}; CPU ${ms(cpu(inDb))} and ${ms(cpu(inObjects))}: ` +
+          ratio(cpu(inObjects), cpu(inDb)),
+      );
     }
-    const best = (list: Run[]) =>
-      list.reduce((a, b) => (a.write + a.read <= b.write + b.read ? a : b));
+    const best = (list: Run[]) => list.reduce((a, b) => (total(a) <= total(b) ? a : b));
     const inDb = best(runs.database);
     const inObjects = best(runs.objects);
-    const total = (r: Run) => r.write + r.read;
     console.log(`metadata database: write ${ms(inDb.write)}, read ${ms(inDb.read)}`);
-    console.log(`object storage:    write ${ms(inObjects.write)}, read ${ms(inObjects.read)}`);
+    console.log(
+      `object storage:    write ${ms(inObjects.write)}, read ${ms(inObjects.read)} ` +
+        `(s3rver's CPU ${ms(inObjects.s3Cpu)})`,
+    );
     const r = total(inObjects) / total(inDb);
     console.log(`object storage / metadata database: ${ratio(total(inObjects), total(inDb))}`);
     return [

@@ -5,6 +5,7 @@
 // and phone screenshots.
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { settledJob } from "../packages/server/src/testing/apiServer";
 import { randomName } from "../packages/server/src/testing/services";
 import { PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp, type Session } from "./fixtures/browserApp";
@@ -157,5 +158,81 @@ describe("uploaded files in the browser", () => {
     );
     const chart = saved.body.visualizations.find((v) => v.type === "CHART")!;
     expect(chart.options.columnMapping).toEqual({ region: "x", amount: "y" });
+  });
+
+  it("takes impatient users: two files at once, odd names, double clicks, offline, replace mid-query", async () => {
+    const { page, context } = admin;
+    await page.goto(`/data_sources/${id}`);
+    await poll(() => fileRows(page)).toHaveLength(1);
+    const names = async () =>
+      (await app.api.get<{ files: { name: string }[] }>(`/api/data_sources/${id}/files`)).body.files
+        .map((f) => f.name)
+        .sort();
+
+    // Two files dropped at once, one named as a Mac writes accents (decomposed), one with "..".
+    const accented = "Ventes e\u0301te\u0301 2026.csv";
+    await dropFiles(page, [
+      { name: accented, text: "x\n1\n" },
+      { name: "../evil.csv", text: "x\n2\n" },
+    ]);
+    await poll(() => fileRows(page)).toHaveLength(2);
+    expect(await names()).toEqual(["Ventes été 2026.csv", "sales.csv"].sort());
+    await poll(() => page.getByTestId("upload-progress").allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining("is not a plain file name")]),
+    );
+
+    // A query reading sales.csv while it is replaced: it ends (its own file or an error in
+    // words), and the next run reads the new file.
+    const slow = await app.api.post("/api/query_results", {
+      data_source_id: id,
+      query: "SELECT count(*) AS n FROM sales, range(20000000) r",
+      max_age: 0,
+    });
+    const replaced = `${SALES}south,1\nnorth,1\n`;
+    await page
+      .getByTestId("uploaded-file")
+      .filter({ hasText: "sales.csv" })
+      .getByRole("button", { name: /Replace$/ })
+      .click();
+    await page.getByTestId("replace-input").setInputFiles({
+      name: "sales.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(replaced),
+    });
+    const job = await settledJob(app.api as never, slow.body);
+    expect([3, 4]).toContain(job.status);
+    if (job.status === 4) expect(job.error).toBeTruthy();
+    const after = await app.api.post("/api/query_results", {
+      data_source_id: id,
+      query: "SELECT count(*) AS n FROM sales",
+      max_age: 0,
+    });
+    const done = after.body.job ? await settledJob(app.api as never, after.body) : null;
+    const resultId = done ? done.query_result_id : after.body.query_result.id;
+    const rows = await app.api.get<{ query_result: { data: { rows: { n: number }[] } } }>(
+      `/api/query_results/${resultId}`,
+    );
+    expect(Number(rows.body.query_result.data.rows[0]!.n)).toBe(6);
+
+    // Delete double-clicked: deleted once, no error; then the same name uploaded at once.
+    const row = page.getByTestId("uploaded-file").filter({ hasText: "Ventes été" });
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page.locator(".ant-popconfirm").getByRole("button", { name: "Delete" }).dblclick();
+    await dropFiles(page, [{ name: "Ventes été 2026.csv", text: "x\n3\n" }]);
+    await poll(() => page.locator(".ant-notification").textContent()).toContain(
+      "Uploaded Ventes été 2026.csv.",
+    );
+    expect(await page.locator(".ant-notification-notice-error").count()).toBe(0);
+    await poll(() => names()).toEqual(["Ventes été 2026.csv", "sales.csv"].sort());
+
+    // Offline: the upload says so in words, nothing stored; back online it goes.
+    await context.setOffline(true);
+    await dropFiles(page, [{ name: "offline.csv", text: "x\n4\n" }]);
+    await poll(() => page.getByTestId("upload-progress").first().textContent()).toContain(
+      "check your Internet connection",
+    );
+    await screenshot(page, "file-uploads-offline-desktop");
+    await context.setOffline(false);
+    expect(await names()).not.toContain("offline.csv");
   });
 });

@@ -45,7 +45,8 @@ export function checkUploadName(raw: unknown): string {
   if (typeof raw !== "string" || raw.trim() === "") {
     throw new UploadNameError("The file has no name.");
   }
-  const name = raw.trim();
+  // One spelling of accented letters: macOS names files decomposed (e + combining accent).
+  const name = raw.trim().normalize("NFC");
   if (/[/\\]/.test(name) || name === "." || name === ".." || name.includes("..")) {
     throw new UploadNameError(`"${name}" is not a plain file name: folders and ".." are refused.`);
   }

@@ -140,6 +140,8 @@ describe("uploads runner", () => {
   it("accepts plain names only", () => {
     expect(checkUploadName(" Sales 2024 (v2).csv ")).toBe("Sales 2024 (v2).csv");
     expect(checkUploadName("Données.parquet")).toBe("Données.parquet");
+    // As macOS spells it (e + combining accent): one name, the composed one.
+    expect(checkUploadName("Donne\u0301es.parquet")).toBe("Données.parquet");
     for (const bad of ["", "a/b.csv", "..csv", ".env.csv", "a.exe", 'a".csv', "x\u0000.csv"]) {
       expect(() => checkUploadName(bad), bad).toThrow();
     }

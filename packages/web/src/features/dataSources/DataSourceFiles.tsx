@@ -20,6 +20,7 @@ import {
   type UploadedFile,
   type UploadedFiles,
 } from "../../api/dataSources";
+import { isApiError } from "../../api/errors";
 import { uploadDataSourceFile } from "../../api/fileUploads";
 import { notify } from "../../app/notifications";
 import { useSession } from "../../app/session";
@@ -76,15 +77,25 @@ export function DataSourceFiles({ id }: { id: number }) {
     }
   }
 
+  /** Names being deleted: a second press (double click) while one is under way does nothing. */
+  const deleting = useRef(new Set<string>());
+
   async function remove(name: string) {
+    if (deleting.current.has(name)) return;
+    deleting.current.add(name);
     try {
       await deleteDataSourceFile(id, name);
       notify.success(`Deleted ${name}.`);
-      setUploads((list) => list.filter((u) => u.name !== name));
+      // An upload of the same name started meanwhile keeps its progress.
+      setUploads((list) => list.filter((u) => u.name !== name || u.status === "uploading"));
     } catch (error) {
-      notify.error(uploadErrorMessage(error));
+      // Gone already (another tab, an earlier press): what the user asked for is done.
+      if (isApiError(error) && error.status === 404) notify.success(`Deleted ${name}.`);
+      else notify.error(uploadErrorMessage(error));
     } finally {
+      deleting.current.delete(name);
       void queryClient.invalidateQueries({ queryKey: ["dataSourceFiles", id] });
+      void queryClient.invalidateQueries({ queryKey: ["schema", id] });
     }
   }
 
@@ -124,7 +135,7 @@ export function DataSourceFiles({ id }: { id: number }) {
             if (refusal) notify.error(refusal);
             else void send(file, limits, row.name);
           }}
-          onDelete={(name) => void remove(name)}
+          onDelete={remove}
         />
       </>
     );
@@ -173,7 +184,8 @@ function UploadProgress({ uploads }: { uploads: UploadState[] }) {
 interface FileListProps {
   files: (UploadedFile & { table: string })[];
   onReplace: (row: UploadedFile, file: File) => void;
-  onDelete: (name: string) => void;
+  /** Settles once the file is deleted (or could not be): the confirmation waits for it. */
+  onDelete: (name: string) => Promise<void>;
 }
 
 function FileList({ files, onReplace, onDelete }: FileListProps) {
@@ -197,7 +209,14 @@ function FileList({ files, onReplace, onDelete }: FileListProps) {
       <List
         className={styles.fileList}
         dataSource={files}
-        locale={{ emptyText: "No files uploaded yet." }}
+        locale={{
+          emptyText: (
+            <span data-testid="files-empty">
+              No files uploaded yet. Drop a file in the area above, or click it to choose one; each
+              file becomes a table you can query.
+            </span>
+          ),
+        }}
         renderItem={(file) => (
           <List.Item
             data-testid="uploaded-file"

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -199,8 +200,7 @@ export class ObjectChunkStore implements ChunkStore {
       const answer = await this.client.send(
         new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }),
       );
-      const bytes = await answer.Body!.transformToByteArray();
-      return { answer, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+      return { answer, data: await bodyBytes(key, answer.Body as Readable, answer.ContentLength) };
     };
     const ranged = Number.isFinite(rowsWanted);
     const first = ranged
@@ -314,4 +314,22 @@ function objectParts(key: string, metadata: Record<string, string>, size: number
     throw new ResultStorageError(`The stored result object ${key} has no valid chunk list.`);
   }
   return parts;
+}
+
+/** A response body read into one buffer of its announced length (no list of pieces to join). */
+async function bodyBytes(key: string, body: Readable, length: number | undefined): Promise<Buffer> {
+  if (length === undefined) return Buffer.concat(await body.toArray());
+  const data = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for await (const piece of body as AsyncIterable<Buffer>) {
+    if (offset + piece.length > length) {
+      throw new ResultStorageError(`The stored result object ${key} is longer than announced.`);
+    }
+    piece.copy(data, offset);
+    offset += piece.length;
+  }
+  if (offset !== length) {
+    throw new ResultStorageError(`The stored result object ${key} is shorter than announced.`);
+  }
+  return data;
 }

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
-import { PHONE, animationsSettled, screenshot } from "./browser";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
 import { addTextboxWidget, addVisualizationWidget, createDashboard } from "./fixtures/dashboards";
 import { demoDashboardId, demoDataSourceId } from "./fixtures/demo";
@@ -534,6 +534,112 @@ describe("scheduled reports in the browser", () => {
     });
     expect(reported?.filter((w) => w.state === "did_not_finish")).toHaveLength(1);
     await screenshot(page, "reports-print-did-not-finish");
+    await context.close();
+  });
+
+  it("takes impatient users: Enter at once, double clicks, two tabs, a lost network", async () => {
+    const impatient = await createDashboard(app.api, "Impatient board", { published: true });
+    const listed = async () =>
+      (
+        await app.api.get<{ id: number; name: string }[]>(
+          `/api/dashboards/${impatient.id}/subscriptions`,
+        )
+      ).body;
+    const open = async (page: Page) => {
+      await page.goto(`/dashboards/${impatient.id}-${impatient.slug}`);
+      await page.getByTestId("dashboard-more").click();
+      await page.getByRole("menuitem", { name: "Subscriptions" }).click();
+      const drawer = page.getByTestId("subscriptions-drawer");
+      await drawer.waitFor();
+      return drawer;
+    };
+    const { context, page } = await app.openSignedIn();
+    const drawer = await open(page);
+    // The empty drawer says what a subscription is and what it needs.
+    const empty = drawer.getByTestId("subscriptions-empty");
+    await poll(() => empty.textContent()).toContain("at least one recipient");
+    await screenshot(page, "reports-empty-desktop", { fullPage: false });
+    await page.setViewportSize(PHONE);
+    await animationsSettled(page);
+    await screenshot(page, "reports-empty-phone", { fullPage: false });
+    await page.setViewportSize(DESKTOP);
+
+    // A name typed and Enter pressed twice at once: one subscription.
+    await drawer.getByTestId("subscription-new").click();
+    const form = drawer.getByTestId("subscription-form");
+    await form.getByLabel("Name").fill("Fast one");
+    await form.getByLabel("Name").press("Enter");
+    await form
+      .getByLabel("Name")
+      .press("Enter")
+      .catch(() => undefined);
+    await poll(() => drawer.getByTestId("subscription-item").count()).toBe(1);
+    // New, pasted addresses, Save double-clicked: one more.
+    await drawer.getByTestId("subscription-new").click();
+    await form.getByLabel("Name").fill("Double click");
+    const emails = form.getByTestId("subscription-emails").locator("input");
+    await emails.focus();
+    // Pasted text arrives as one input of the whole text.
+    await page.keyboard.insertText("a@example.com, b@example.com; c@example.com");
+    await poll(() => form.getByTestId("subscription-emails").locator(".ant-tag").count()).toBe(4);
+    await form.getByTestId("subscription-save").dblclick();
+    await poll(() => drawer.getByTestId("subscription-item").count()).toBe(2);
+    await page.waitForTimeout(500);
+    expect((await listed()).map((s) => s.name).sort()).toEqual(["Double click", "Fast one"]);
+
+    // Send now double-clicked: one run.
+    const fast = drawer.getByTestId("subscription-item").filter({ hasText: "Fast one" });
+    await fast.getByTestId("subscription-send").dblclick();
+    await fast.getByTestId("send-outcome").waitFor();
+    const fastId = (await listed()).find((s) => s.name === "Fast one")!.id;
+    const runs = await app.api.get<{ count: number }>(`/api/subscriptions/${fastId}/runs`);
+    expect(runs.body.count).toBe(1);
+
+    // The same subscription edited in two tabs: the last save wins, no crash.
+    const other = await context.newPage();
+    const otherDrawer = await open(other);
+    for (const [d, newName] of [
+      [drawer, "Saved first"],
+      [otherDrawer, "Saved last"],
+    ] as const) {
+      const item = d.getByTestId("subscription-item").filter({ hasText: "Double click" });
+      await item.getByRole("button", { name: "Edit" }).click();
+      await d.getByTestId("subscription-form").getByLabel("Name").fill(newName);
+    }
+    await drawer.getByTestId("subscription-save").click();
+    await poll(() => drawer.getByTestId("subscription-item").allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining("Saved first")]),
+    );
+    await otherDrawer.getByTestId("subscription-save").click();
+    await poll(async () => (await listed()).map((s) => s.name)).toContain("Saved last");
+    // Deleted in one tab, saved in the other: said in words, the typing kept.
+    const lastId = (await listed()).find((s) => s.name === "Saved last")!.id;
+    const item = otherDrawer.getByTestId("subscription-item").filter({ hasText: "Saved last" });
+    await item.getByRole("button", { name: "Edit" }).click();
+    await otherDrawer.getByTestId("subscription-form").getByLabel("Name").fill("Too late");
+    expect((await app.api.delete(`/api/subscriptions/${lastId}`)).status).toBe(204);
+    await otherDrawer.getByTestId("subscription-save").click();
+    await poll(() => otherDrawer.getByTestId("subscription-form").textContent()).toContain(
+      "no longer exists",
+    );
+    await other.close();
+
+    // The network lost during a save: a readable error, what was typed kept; saved once back.
+    await drawer.getByTestId("subscription-new").click();
+    await form.getByLabel("Name").fill("Offline typed");
+    await context.setOffline(true);
+    await form.getByTestId("subscription-save").click();
+    await poll(() => form.textContent()).toContain("check your Internet connection");
+    expect(await form.getByLabel("Name").inputValue()).toBe("Offline typed");
+    await screenshot(page, "reports-offline-desktop", { fullPage: false });
+    await context.setOffline(false);
+    await form.getByTestId("subscription-save").click();
+    await poll(async () => (await listed()).map((s) => s.name)).toContain("Offline typed");
+
+    // Back while the drawer is open leaves the page; forward shows it again, working.
+    await page.goBack();
+    await page.goForward();
+    await page.getByTestId("dashboard-more").waitFor();
     await context.close();
   });
 });

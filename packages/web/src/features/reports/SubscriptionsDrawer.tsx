@@ -3,14 +3,16 @@
 // the form to create or edit one and each one's run history.
 import { PlusOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Grid, Skeleton } from "antd";
-import { useMemo, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useMemo, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
 import type { ReportRun, ReportSubscription } from "../../api/reports";
 import { notify } from "../../app/notifications";
+import { isAdmin } from "../../app/permissions";
 import { useSession } from "../../app/session";
 import { localToUtc } from "../queries/scheduleRules";
 import dayjs from "dayjs";
+import { reportDestinationChoices } from "./reportDestinations";
 import { RunHistory } from "./RunHistory";
 import { SubscriptionForm } from "./SubscriptionForm";
 import { SubscriptionList } from "./SubscriptionList";
@@ -29,6 +31,10 @@ import styles from "./Subscriptions.module.css";
 
 export const SUBSCRIPTIONS_TITLE = "Subscriptions";
 
+/** What a new subscription needs, said where there is none yet. */
+export const SUBSCRIPTION_NEEDS_TEXT =
+  "A subscription needs a name, a schedule, a format (image, PDF, CSV, XLSX or a link) and at least one recipient: an e-mail address or an alert destination.";
+
 type View =
   | { kind: "list" }
   | { kind: "form"; subscription: ReportSubscription | null }
@@ -36,6 +42,12 @@ type View =
 
 const messageOf = (error: unknown) =>
   isApiError(error) || error instanceof Error ? error.message : String(error);
+
+/** A save's refusal in words: one deleted meanwhile (another tab) says so. */
+const saveErrorOf = (error: unknown) =>
+  isApiError(error) && error.status === 404
+    ? "This subscription no longer exists: it was deleted, maybe in another tab. Cancel to see the list."
+    : messageOf(error);
 
 export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose: () => void }) {
   const { target } = props;
@@ -47,6 +59,9 @@ export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose
   const subscriptions = useSubscriptions(owner);
   const destinations = useReportDestinations(true);
   const changes = useSubscriptionChanges(owner);
+  // Set at once on Save (the mutation's own pending state shows a moment later): a double
+  // click or Enter pressed twice saves once.
+  const saving = useRef(false);
 
   // The report's parameter values start as the page's current ones (a dashboard's address, the
   // query page's applied values).
@@ -88,12 +103,14 @@ export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose
         parameters={parameters}
         single={target.kind === "query"}
         saving={changes.save.isPending}
-        saveError={changes.save.error ? messageOf(changes.save.error) : null}
+        saveError={changes.save.error ? saveErrorOf(changes.save.error) : null}
         onCancel={() => {
           changes.save.reset();
           setView({ kind: "list" });
         }}
-        onSave={(values) =>
+        onSave={(values) => {
+          if (saving.current) return;
+          saving.current = true;
           changes.save.mutate(
             {
               id: view.subscription?.id ?? null,
@@ -107,9 +124,12 @@ export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose
                 notify.success(view.subscription ? "Subscription saved" : "Subscription created");
                 setView({ kind: "list" });
               },
+              onSettled: () => {
+                saving.current = false;
+              },
             },
-          )
-        }
+          );
+        }}
       />
     );
   } else if (view.kind === "history") {
@@ -137,7 +157,22 @@ export function SubscriptionsDrawer(props: { target: SubscriptionTarget; onClose
         </div>
         {list.length === 0 ? (
           <div className={styles.empty} data-testid="subscriptions-empty">
-            {noSubscriptionsText(target)}
+            <p>{noSubscriptionsText(target)}</p>
+            <p>{SUBSCRIPTION_NEEDS_TEXT}</p>
+            {destinations.data &&
+              reportDestinationChoices(destinations.data, []).length === 0 &&
+              (isAdmin(session.user) ? (
+                <p data-testid="subscriptions-no-destinations">
+                  No alert destinations yet.{" "}
+                  <Link to="/destinations/new">Create a destination</Link> to send reports to Slack,
+                  Teams, a webhook and others.
+                </p>
+              ) : (
+                <p data-testid="subscriptions-no-destinations">
+                  No alert destinations yet: ask an admin to create one for Slack, Teams or a
+                  webhook.
+                </p>
+              ))}
           </div>
         ) : (
           <SubscriptionList

@@ -30,7 +30,11 @@ export function useSubscriptions(owner: ReportOwner, enabled = true) {
   });
 }
 
-/** Create (id null) or save, delete and send: each refreshes the list once done. */
+/**
+ * Create (id null) or save, delete and send: each refreshes the list once done. Tried even when
+ * the browser says it is offline (TanStack's default would wait, Save spinning with no word):
+ * the call fails and its error says to check the connection, the form keeping what was typed.
+ */
 export function useSubscriptionChanges(owner: ReportOwner) {
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: subscriptionsKey(owner) });
@@ -38,9 +42,18 @@ export function useSubscriptionChanges(owner: ReportOwner) {
     mutationFn: ({ id, input }: { id: number | null; input: ReportSubscriptionInput }) =>
       id === null ? createSubscription(owner, input) : saveSubscription(id, input),
     onSuccess: refresh,
+    networkMode: "always",
   });
-  const remove = useMutation({ mutationFn: deleteSubscription, onSuccess: refresh });
-  const send = useMutation({ mutationFn: sendSubscriptionNow, onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: deleteSubscription,
+    onSuccess: refresh,
+    networkMode: "always",
+  });
+  const send = useMutation({
+    mutationFn: sendSubscriptionNow,
+    onSuccess: refresh,
+    networkMode: "always",
+  });
   return { save, remove, send, refresh };
 }
 

@@ -83,15 +83,18 @@ describe("identity provider metadata", () => {
     const parsed = parseIdpMetadata(idp.metadata());
     expect(parsed.ssoUrl).toBe(idp.ssoUrl);
     expect(parsed.entityId).toBe(idp.entityId);
+    expect(parsed.logoutUrl).toBe(idp.sloUrl);
     expect(parsed.certificates).toHaveLength(1);
     expect(parsed.certificates[0]!.replace(/-----[A-Z ]+-----|\s/g, "")).toBe(idp.certificate);
   });
 
   it("refuses a document without a usable SSO service or certificate", () => {
     expect(() => parseIdpMetadata("not xml <")).toThrow();
-    expect(() => parseIdpMetadata(idp.metadata().replace(/HTTP-Redirect/, "SOAP"))).toThrow(
-      /HTTP-Redirect/,
-    );
+    expect(() =>
+      parseIdpMetadata(
+        idp.metadata().replace(/(SingleSignOnService Binding="[^"]*)HTTP-Redirect/, "$1SOAP"),
+      ),
+    ).toThrow(/HTTP-Redirect/);
     expect(() =>
       parseIdpMetadata(idp.metadata().replace(/use="signing"/, 'use="encryption"')),
     ).toThrow(/signing certificate/);

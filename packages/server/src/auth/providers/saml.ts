@@ -34,6 +34,12 @@ import { safeEqual } from "../secretKey";
 import { IdentityProviderError, IdentityProviders, type IdentityProvider } from "./samlIdp";
 import { assertionFacts, identityFromProfile } from "./samlIdentity";
 import {
+  samlLogoutCallbackUrl,
+  samlLogoutRoute,
+  samlLogoutUrl,
+  setSamlLogoutCookie,
+} from "./samlLogout";
+import {
   REQUEST_LIFETIME_MS,
   claimAssertion,
   findRequest,
@@ -218,12 +224,32 @@ const docs = {
   },
 };
 
+/** One set of identity providers (and their metadata cache) per running server. */
+const providersOf = new WeakMap<AppContext, IdentityProviders>();
+function identityProviders(ctx: AppContext): IdentityProviders {
+  let providers = providersOf.get(ctx);
+  if (!providers) {
+    const outbound = createOutboundClient({ allowedRanges: ctx.config.outboundAllowedRanges });
+    providers = new IdentityProviders(outbound);
+    providersOf.set(ctx, providers);
+  }
+  return providers;
+}
+
+/** For /logout: the SAML identity provider's logout with a LogoutRequest, or null. */
+export function samlProviderLogoutUrl(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+): Promise<string | null> {
+  return samlLogoutUrl(request, reply, ctx, identityProviders(ctx), (org) => spEntityId(ctx, org));
+}
+
 export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
   const db = ctx.database.db;
-  const providers = new IdentityProviders(
-    createOutboundClient({ allowedRanges: config.outboundAllowedRanges }),
-  );
+  const providers = identityProviders(ctx);
+  samlLogoutRoute(app, ctx, providers, (org) => spEntityId(ctx, org));
   const notEnabled = (reply: FastifyReply) =>
     reply.code(404).send({ message: "SAML login is not enabled." });
 
@@ -366,6 +392,7 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
         next: saved.next,
         logMessage: "signed in by SAML",
         log: { method: "saml" },
+        providerLogout: (r) => setSamlLogoutCookie(r, ctx, org, profile),
       });
     },
   );
@@ -376,6 +403,7 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
     const xml = generateServiceProviderMetadata({
       issuer: spEntityId(ctx, org),
       callbackUrl: acsUrl(ctx, org),
+      logoutCallbackUrl: samlLogoutCallbackUrl(ctx, org),
       identifierFormat: nameIdFormat(org),
       wantAssertionsSigned: true,
     });

@@ -3,7 +3,8 @@
  * - "static": the SSO URL and signing certificate typed on the settings page;
  * - "dynamic": the provider's metadata URL, fetched through the guarded outbound client (so an
  *   internal address needs SIGHTLINE_OUTBOUND_ALLOWED_RANGES) and kept for an hour; the SSO URL
- *   (HTTP-Redirect binding), the signing certificates and the provider's entity id come from it.
+ *   (HTTP-Redirect binding), the signing certificates, the provider's entity id and its
+ *   SingleLogoutService (HTTP-Redirect) come from it.
  */
 import { DOMParser } from "@xmldom/xmldom";
 import { OutboundError, type OutboundClient } from "../../outbound/client";
@@ -16,6 +17,8 @@ export interface IdentityProvider {
   certificates: string[];
   /** The provider's entity id, to check an assertion's issuer against; null: not checked. */
   entityId: string | null;
+  /** The provider's SingleLogoutService (HTTP-Redirect), from its metadata; null: none. */
+  logoutUrl: string | null;
 }
 
 /** The identity provider's settings are incomplete or its metadata unusable; the text is for logs. */
@@ -75,7 +78,16 @@ export function parseIdpMetadata(xml: string): IdentityProvider {
     throw new IdentityProviderError("metadata has no signing certificate");
   }
   const entityId = descriptor?.getAttribute?.("entityID") || null;
-  return { ssoUrl, certificates, entityId };
+  const logout = Array.from(idp.getElementsByTagNameNS(MD, "SingleLogoutService")).find(
+    (s) => s.getAttribute("Binding") === REDIRECT_BINDING,
+  );
+  const logoutLocation = logout?.getAttribute("Location") ?? "";
+  return {
+    ssoUrl,
+    certificates,
+    entityId,
+    logoutUrl: httpUrl(logoutLocation) ? logoutLocation : null,
+  };
 }
 
 /** Identity providers by organisation settings, dynamic ones' metadata kept for an hour. */
@@ -94,7 +106,7 @@ export class IdentityProviders {
     const certificate = orgSetting(org, "auth_saml_x509_cert").trim();
     if (!httpUrl(ssoUrl)) throw new IdentityProviderError("no SSO URL");
     if (!certificate) throw new IdentityProviderError("no certificate");
-    return { ssoUrl, certificates: [toPem(certificate)], entityId: null };
+    return { ssoUrl, certificates: [toPem(certificate)], entityId: null, logoutUrl: null };
   }
 
   private metadata(url: string): Promise<IdentityProvider> {

@@ -42,8 +42,24 @@ export interface AuthnRequestInfo {
   relayState: string;
 }
 
+export interface LogoutRequestInfo {
+  id: string;
+  issuer: string;
+  nameId: string;
+  sessionIndex: string;
+  destination: string;
+}
+
 export interface TestIdp {
   url: string;
+  /** The SingleLogoutService (HTTP-Redirect) the metadata names. */
+  sloUrl: string;
+  /** The LogoutRequests received at the SLO page, oldest first. */
+  logoutRequests: LogoutRequestInfo[];
+  /** How the next LogoutResponse is signed (redirect binding): ours, none, or another key. */
+  logoutSigning: "ours" | "none" | "other-key";
+  /** Where the LogoutResponse goes (the service provider's SLO address, as its metadata says). */
+  logoutReturnUrl: string;
   entityId: string;
   ssoUrl: string;
   metadataUrl: string;
@@ -56,6 +72,8 @@ export interface TestIdp {
   user: TestUser;
   /** Reads the AuthnRequest in a redirect to the SSO URL. */
   readRequest(location: string): AuthnRequestInfo;
+  /** Records the LogoutRequest in a redirect to the SLO URL; the LogoutResponse redirect back. */
+  logout(location: string): string;
   /** A base64 SAMLResponse for the request. */
   respond(request: AuthnRequestInfo, options?: ResponseOptions): string;
   close(): Promise<void>;
@@ -133,6 +151,14 @@ export async function startTestIdp(): Promise<TestIdp> {
       }
       return;
     }
+    if (url.pathname === "/slo") {
+      try {
+        res.writeHead(302, { location: idp.logout(url.href) }).end();
+      } catch {
+        res.writeHead(400).end("bad request");
+      }
+      return;
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -140,6 +166,10 @@ export async function startTestIdp(): Promise<TestIdp> {
 
   const idp: TestIdp = {
     url: base,
+    sloUrl: `${base}/slo`,
+    logoutRequests: [],
+    logoutSigning: "ours",
+    logoutReturnUrl: "",
     entityId: `${base}/idp`,
     ssoUrl: `${base}/sso`,
     metadataUrl: `${base}/metadata`,
@@ -154,6 +184,7 @@ export async function startTestIdp(): Promise<TestIdp> {
     <md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${this.certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
     <md:KeyDescriptor use="encryption"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certBody(attacker.cert)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
     <md:NameIDFormat>${EMAIL}</md:NameIDFormat>
+    <md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${this.sloUrl}"/>
     <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${base}/sso-post"/>
     <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${this.ssoUrl}"/>
   </md:IDPSSODescriptor>
@@ -172,6 +203,34 @@ export async function startTestIdp(): Promise<TestIdp> {
         issuer,
         relayState: url.searchParams.get("RelayState") ?? "",
       };
+    },
+
+    logout(location) {
+      const url = new URL(location);
+      const encoded = url.searchParams.get("SAMLRequest") ?? "";
+      const xml = zlib.inflateRawSync(Buffer.from(encoded, "base64")).toString("utf8");
+      const attr = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(xml)?.[1] ?? "";
+      const text = (tag: string) =>
+        new RegExp(`<(?:\\w+:)?${tag}\\b[^>]*>([^<]*)<`).exec(xml)?.[1] ?? "";
+      const request = {
+        id: attr("ID"),
+        issuer: text("Issuer"),
+        nameId: text("NameID"),
+        sessionIndex: text("SessionIndex"),
+        destination: attr("Destination").replace(/&amp;/g, "&"),
+      };
+      this.logoutRequests.push(request);
+      const back = this.logoutReturnUrl;
+      const response = `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_l${crypto.randomBytes(16).toString("hex")}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${xmlText(back)}" InResponseTo="${xmlText(request.id)}"><saml:Issuer>${xmlText(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`;
+      const query = new URLSearchParams({
+        SAMLResponse: zlib.deflateRawSync(Buffer.from(response, "utf8")).toString("base64"),
+        RelayState: "https://evil.example/after-logout",
+        SigAlg: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+      }).toString();
+      if (this.logoutSigning === "none") return `${back}&${query}`;
+      const key = this.logoutSigning === "ours" ? ours.key : attacker.key;
+      const signature = crypto.createSign("RSA-SHA256").update(query).sign(key, "base64");
+      return `${back}&${query}&${new URLSearchParams({ Signature: signature }).toString()}`;
     },
 
     respond(request, options = {}) {

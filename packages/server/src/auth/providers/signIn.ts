@@ -13,6 +13,7 @@ import { startSession } from "../requestAuth";
 import { groupMappingFor } from "./groupMapping";
 import { userForIdentity, type JustInTimeResult, type OutsideIdentity } from "./justInTime";
 import { clearLogoutCookie } from "./oidcLogout";
+import { clearSamlLogoutCookie } from "./samlLogout";
 import { loginWithError, signInErrorMessage, type SignInError } from "./signInErrors";
 import { sendTestSignInResult, type SignInMethod } from "./testSignIn";
 
@@ -50,8 +51,8 @@ export interface SignedIn {
   logMessage: string;
   log?: Record<string, unknown>;
   /**
-   * Sets this method's cookie for logging out at the provider too (OpenID Connect). Without it,
-   * such a cookie left by an earlier sign-in in this browser is cleared.
+   * Sets this method's cookie for logging out at the provider too (OpenID Connect, SAML). Such
+   * cookies left by an earlier sign-in in this browser are cleared first.
    */
   providerLogout?: (reply: FastifyReply) => void;
 }
@@ -65,8 +66,10 @@ export async function completeSignIn(
 ): Promise<FastifyReply> {
   const { user } = signedIn;
   startSession(request, user, signedIn.remember);
-  if (signedIn.providerLogout) signedIn.providerLogout(reply);
-  else clearLogoutCookie(request, reply);
+  // An earlier sign-in's logout at a provider is forgotten; this one's may replace it.
+  clearLogoutCookie(request, reply);
+  clearSamlLogoutCookie(request, reply);
+  signedIn.providerLogout?.(reply);
   await recordEvent(ctx.database.db, {
     orgId: user.org_id,
     userId: user.id,

@@ -12,6 +12,8 @@ import { endSession, startSession } from "../requestAuth";
 import { signInErrorMessage } from "../providers/signInErrors";
 import { signInButtons } from "../providers/signInButtons";
 import { clearLogoutCookie, providerLogoutUrl } from "../providers/oidcLogout";
+import { samlProviderLogoutUrl } from "../providers/saml";
+import { clearSamlLogoutCookie } from "../providers/samlLogout";
 import { docs } from "./docs";
 import { csrfField, formOf, html } from "./support";
 
@@ -83,6 +85,7 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
     startSession(request, user, form.remember !== undefined);
     // A /logout after this sign-in is Sightline's own, even after an OpenID Connect one here.
     clearLogoutCookie(request, reply);
+    clearSamlLogoutCookie(request, reply);
     await recordEvent(db, {
       orgId: org.id,
       userId: user.id,
@@ -95,7 +98,9 @@ ${field("Password", "password", "password", "", undefined, 'autocomplete="curren
 
   app.get("/logout", { schema: docs.logout }, async (request, reply) => {
     await endSession(request, ctx);
-    // Signed in through an OpenID provider with a logout of its own: end that session too.
-    return reply.redirect((await providerLogoutUrl(request, reply, ctx)) ?? "/login");
+    // Signed in through an OpenID or SAML provider with a logout of its own: end that one too.
+    const oidc = await providerLogoutUrl(request, reply, ctx);
+    const saml = await samlProviderLogoutUrl(request, reply, ctx);
+    return reply.redirect(oidc ?? saml ?? "/login");
   });
 }

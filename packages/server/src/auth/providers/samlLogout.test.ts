@@ -1,0 +1,133 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config";
+import { createServer } from "../../server";
+import { TestClient, setUpAndLogin } from "../../testing/httpClient";
+import { startTestIdp, type TestIdp } from "./samlTestIdp";
+
+const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
+
+describe("SAML single logout through the identity provider's SingleLogoutService", () => {
+  let idp: TestIdp;
+  let server: Awaited<ReturnType<typeof createServer>>;
+  let baseUrl: string;
+  let admin: TestClient;
+  let dataDir: string;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    idp = await startTestIdp();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-saml-slo-"));
+    const config = loadConfig({
+      SIGHTLINE_DATA_DIR: dataDir,
+      SIGHTLINE_LOG_LEVEL: "info",
+      SIGHTLINE_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
+      SIGHTLINE_OUTBOUND_ALLOWED_RANGES: "127.0.0.0/8",
+    });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    server = await createServer(config, { logDestination: sink, background: false });
+    await server.app.listen({ port: 0, host: "127.0.0.1" });
+    baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    config.baseUrl = baseUrl;
+    idp.logoutReturnUrl = `${baseUrl}/saml/logout?org_slug=default`;
+    admin = await setUpAndLogin(baseUrl);
+    const saved = await admin.post("/api/settings/organization", {
+      auth_saml_enabled: true,
+      auth_saml_type: "dynamic",
+      auth_saml_metadata_url: idp.metadataUrl,
+    });
+    expect(saved.status, saved.text).toBe(200);
+  });
+  afterAll(async () => {
+    await server.close();
+    await idp.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Signs a browser in through the provider's pages, over HTTP. */
+  async function signIn(nameId: string): Promise<TestClient> {
+    idp.user = { nameId, nameIdFormat: EMAIL_FORMAT };
+    const client = new TestClient(baseUrl);
+    client.sendCsrf = false;
+    const login = await client.get("/saml/login");
+    const request = idp.readRequest(login.headers.get("location")!);
+    const res = await client.request<string>("POST", "/saml/callback?org_slug=default", {
+      form: { SAMLResponse: idp.respond(request), RelayState: request.relayState },
+    });
+    expect(res.headers.get("location")).toBe("/");
+    expect((await client.get("/api/session")).status).toBe(200);
+    return client;
+  }
+
+  /** /logout, then the provider's SLO page; returns where the provider sends the browser back. */
+  async function logout(client: TestClient): Promise<string> {
+    const res = await client.get("/logout");
+    expect(res.status).toBe(302);
+    const location = res.headers.get("location")!;
+    expect(location.startsWith(`${idp.sloUrl}?SAMLRequest=`)).toBe(true);
+    // Sightline's session ended before the browser left.
+    expect((await client.get("/api/session")).status).not.toBe(200);
+    const atIdp = await fetch(location, { redirect: "manual" });
+    expect(atIdp.status).toBe(302);
+    return atIdp.headers.get("location")!;
+  }
+
+  const logSince = (from: number) => lines.slice(from).join("");
+
+  it("ends the session, sends a LogoutRequest with the NameID and SessionIndex, takes the signed answer", async () => {
+    const client = await signIn("slo.user@example.com");
+    const back = await logout(client);
+    const request = idp.logoutRequests.at(-1)!;
+    expect(request.nameId).toBe("slo.user@example.com");
+    expect(request.sessionIndex).toMatch(/^_s[0-9a-f]+$/);
+    expect(request.issuer).toBe(`${baseUrl}/saml/metadata`);
+    expect(request.destination).toBe(idp.sloUrl);
+    const from = lines.length;
+    const res = await client.get(back.slice(baseUrl.length));
+    // Never the RelayState's address: always the login page.
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login");
+    expect(logSince(from)).toContain("SAML logout finished");
+    // The cookie was used up: a second /logout is Sightline's own.
+    expect((await client.get("/logout")).headers.get("location")).toBe("/login");
+  });
+
+  for (const [signing, check] of [
+    ["none", "unsigned"],
+    ["other-key", "bad signature"],
+  ] as const) {
+    it(`refuses a LogoutResponse signed by ${signing}, still going to the login page`, async () => {
+      const client = await signIn(`slo.${signing}@example.com`);
+      idp.logoutSigning = signing;
+      try {
+        const back = await logout(client);
+        const from = lines.length;
+        const res = await client.get(back.slice(baseUrl.length));
+        expect(res.headers.get("location")).toBe("/login");
+        expect(logSince(from)).toContain("SAML logout response refused");
+        expect(logSince(from)).toContain(`"check":"${check}"`);
+        expect(logSince(from)).not.toContain("SAML logout finished");
+      } finally {
+        idp.logoutSigning = "ours";
+      }
+    });
+  }
+
+  it("keeps /logout Sightline's own after a password sign-in", async () => {
+    const client = await signIn("slo.again@example.com");
+    await admin.get("/api/session");
+    const res = await admin.get("/logout");
+    expect(res.headers.get("location")).toBe("/login");
+    expect((await client.get("/api/session")).status).toBe(200);
+  });
+});

@@ -217,8 +217,22 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
     expect(badPage.status).toBe(400);
   });
 
+  it("creates one subscription for a double-clicked Save, and a second on purpose", async () => {
+    const body = { ...valid, name: "Pressed twice" };
+    const [first, second] = await Promise.all([create(admin, body), create(admin, body)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.id).toBe(first.body.id);
+    // The answer lost and Save pressed again: still the one.
+    expect((await create(admin, body)).body.id).toBe(first.body.id);
+    // Another name is another subscription; so is the same one made by someone else.
+    const other = await create(admin, { ...body, name: "Pressed twice (copy)" });
+    expect(other.body.id).not.toBe(first.body.id);
+    const list = await admin.get<Sub[]>(`/api/dashboards/${dashboardId}/subscriptions`);
+    expect(list.body.filter((s) => s.name === "Pressed twice")).toHaveLength(1);
+  });
+
   it("sends once for a double-clicked Send now, and again once that run is over", async () => {
-    const sub = await create(admin, valid);
+    const sub = await create(admin, { ...valid, name: "Send now twice" });
     const url = `/api/subscriptions/${sub.body.id}/send`;
     const [first, second] = await Promise.all([admin.post(url), admin.post(url)]);
     expect([first.status, second.status]).toEqual([202, 202]);

@@ -19,11 +19,11 @@ import { usersByIds } from "../store/users";
 import { findVisualization } from "../store/visualizations";
 import { readNewSubscription, readSubscriptionChanges } from "../reports/input";
 import { presentRun, presentSubscription } from "../reports/present";
+import { insertSubscriptionOnce } from "../reports/createOnce";
 import { enqueueManualRun } from "../reports/queue";
 import {
   deleteSubscription,
   findSubscription,
-  insertSubscription,
   lastRunsOf,
   listSubscriptions,
   updateSubscription,
@@ -101,7 +101,7 @@ export async function reportRoutes(app: FastifyInstance, ctx: AppContext): Promi
       const { identity, org } = requireUser(request);
       const dashboard = await viewableDashboard(identity, org, parseId(request.params.id));
       const input = await readNewSubscription(db, org.id, bodyObject(request), dashboard.name);
-      const created = await insertSubscription(db, org.id, identity.user.id, {
+      const created = await insertSubscriptionOnce(db, org.id, identity.user.id, {
         ...input,
         dashboard_id: dashboard.id,
         query_id: null,
@@ -141,7 +141,7 @@ export async function reportRoutes(app: FastifyInstance, ctx: AppContext): Promi
         body,
         `${query.name}: ${visualization.name}`,
       );
-      const created = await insertSubscription(db, org.id, identity.user.id, {
+      const created = await insertSubscriptionOnce(db, org.id, identity.user.id, {
         ...input,
         dashboard_id: null,
         query_id: query.id,

@@ -81,7 +81,8 @@ export const docs = {
   },
   createForDashboard: {
     tags,
-    summary: "Subscribe to the dashboard as a scheduled report",
+    summary:
+      "Subscribe to the dashboard as a scheduled report (an identical one the same user made in the last 10 seconds is answered instead of a copy)",
     params: S.idParams,
     body,
     response: { 200: subscription, ...S.errors(400, 403, 404) },
@@ -94,7 +95,8 @@ export const docs = {
   },
   createForQuery: {
     tags,
-    summary: "Subscribe to one of the query's visualizations as a scheduled report",
+    summary:
+      "Subscribe to one of the query's visualizations as a scheduled report (an identical one the same user made in the last 10 seconds is answered instead of a copy)",
     params: S.idParams,
     body,
     response: { 200: subscription, ...S.errors(400, 403, 404) },

@@ -1,12 +1,8 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import net, { type AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ConfigError, loadConfig } from "../../config";
-import { createServer } from "../../server";
+
+import { ConfigError } from "../../config";
 import { findUserByEmail } from "../../store/users";
 import { freePort } from "../../testing/processes";
 import { addUser, signIn } from "../../testing/signedIn";
@@ -17,6 +13,7 @@ import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { LDAP_USERS, startTestLdap } from "../../testing/ldapServer";
 import { ldapConfig } from "./ldapConfig";
 import { escapeFilterValue, groupNames, ldapAuthenticate, searchFilter } from "./ldapDirectory";
+import { startLoggedServer } from "./testSupport";
 
 // Group mapping is another module's work: here it records the groups LDAP gave and maps names
 // to the ids the test chose, so the test sees what reached the mapping and what it did.
@@ -34,7 +31,6 @@ vi.mock("./groupMapping", () => ({
 const DATABASES = await metadataDatabases();
 const LDAP = await startTestLdap();
 afterAll(() => LDAP?.stop());
-const KEY = crypto.randomBytes(32).toString("hex");
 const { ada, grace, linus, dora, eve } = LDAP_USERS;
 
 /** Posts the LDAP form as a browser would (CSRF token from the form's cookie). */
@@ -542,33 +538,16 @@ describe.skipIf(!LDAP)("LDAP test sign-in before LDAP login is switched on", () 
 
 describe.skipIf(!LDAP)("the LDAP refusal log", () => {
   it("names the user and the reason, never the password", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-ldap-"));
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir,
-      SIGHTLINE_LOG_LEVEL: "info",
-      SIGHTLINE_SECRET_KEY: KEY,
-      ...LDAP!.env,
-    });
-    const server = await createServer(config, { logDestination: sink, background: false });
+    const server = await startLoggedServer(LDAP!.env);
+    const { url } = server;
     try {
-      await server.app.listen({ port: 0, host: "127.0.0.1" });
-      const { port } = server.app.server.address() as AddressInfo;
-      const url = `http://127.0.0.1:${port}`;
       await setUpAndLogin(url);
       await ldapLogin(new TestClient(url), "ada", "Secret-Wrong-Pass");
       await ldapLogin(new TestClient(url), "grace", grace.password);
     } finally {
       await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    const log = lines.join("");
+    const log = server.logSince();
     expect(log).toContain("LDAP login refused");
     expect(log).toContain('"username":"ada"');
     expect(log).toContain('"failure":"bad_credentials"');

@@ -1,17 +1,13 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
 import { ConfigError, loadConfig } from "../../config";
-import { createServer } from "../../server";
 import { findUserByEmail } from "../../store/users";
 import { metadataDatabases } from "../../testing/services";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { startTestOidcProvider, type TestOidcProvider } from "./oidcTestProvider";
+import { startLoggedServer } from "./testSupport";
 
 // Group mapping is another module's (groupMapping.ts); here only that sign-in calls it.
 const mapping = vi.hoisted(() => ({
@@ -569,31 +565,16 @@ describe.each(DATABASES)("OpenID Connect sign-in on %s", (db) => {
 
 describe("the OpenID Connect log", () => {
   it("names the reason, never the code, state, tokens or client secret", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
     const idp = await startTestOidcProvider();
     addAccounts(idp);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-oidc-"));
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir,
-      SIGHTLINE_LOG_LEVEL: "info",
-      SIGHTLINE_SECRET_KEY: KEY,
+    const running = await startLoggedServer({
       SIGHTLINE_OIDC_ISSUER: idp.issuer,
       SIGHTLINE_OIDC_CLIENT_ID: OIDC_CLIENT.id,
       SIGHTLINE_OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
     });
-    const running = await createServer(config, { logDestination: sink, background: false });
+    const { url } = running;
     const secrets: string[] = [OIDC_CLIENT.secret];
     try {
-      await running.app.listen({ port: 0, host: "127.0.0.1" });
-      const { port } = running.app.server.address() as AddressInfo;
-      const url = `http://127.0.0.1:${port}`;
-      config.baseUrl = url;
       idp.setClients([
         {
           client_id: OIDC_CLIENT.id,
@@ -614,9 +595,8 @@ describe("the OpenID Connect log", () => {
     } finally {
       await running.close();
       await idp.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    const log = lines.join("");
+    const log = running.logSince();
     expect(log).toContain('"reason":"oidc_invalid"');
     expect(log).toContain("OpenID Connect login refused");
     expect(log).toContain("signed in by OpenID Connect");

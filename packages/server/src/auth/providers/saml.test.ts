@@ -1,12 +1,6 @@
-import crypto from "node:crypto";
-import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../config";
-import { createServer } from "../../server";
+
 import { findUserByEmail } from "../../store/users";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { metadataDatabases } from "../../testing/services";
@@ -18,6 +12,7 @@ import {
   type ResponseOptions,
   type TestIdp,
 } from "./samlTestIdp";
+import { startLoggedServer } from "./testSupport";
 
 // Group mapping is another module's (groupMapping.ts); here only that sign-in calls it.
 const mapping = vi.hoisted(() => ({
@@ -457,24 +452,9 @@ describe("SAML sign-in across two servers sharing one (SQLite) metadata database
 
 describe("SAML sign-in when the metadata cannot be fetched", () => {
   it("goes to the login page when the outbound guard refuses the address, and logs no content", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-saml-"));
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir,
-      SIGHTLINE_LOG_LEVEL: "info",
-      SIGHTLINE_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
-    });
-    const server = await createServer(config, { logDestination: sink, background: false });
+    const server = await startLoggedServer();
+    const { config } = server;
     try {
-      await server.app.listen({ port: 0, host: "127.0.0.1" });
-      const { port } = server.app.server.address() as AddressInfo;
-      config.baseUrl = `http://127.0.0.1:${port}`;
       const admin = await setUpAndLogin(config.baseUrl);
       await admin.post("/api/settings/organization", {
         auth_saml_enabled: true,
@@ -505,9 +485,8 @@ describe("SAML sign-in when the metadata cannot be fetched", () => {
       expect(forged.headers.get("location")).toBe("/login?sso_error=saml_invalid");
     } finally {
       await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    const log = lines.join("");
+    const log = server.logSince();
     expect(log).toContain("SAML login refused");
     expect(log).toContain('"check":"audience"');
     expect(log).not.toContain("secret.person");

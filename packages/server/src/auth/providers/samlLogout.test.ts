@@ -1,44 +1,20 @@
-import crypto from "node:crypto";
-import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../config";
-import { createServer } from "../../server";
 import { TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { startTestIdp, type TestIdp } from "./samlTestIdp";
+import { startLoggedServer, type LoggedServer } from "./testSupport";
 
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 
 describe("SAML single logout through the identity provider's SingleLogoutService", () => {
   let idp: TestIdp;
-  let server: Awaited<ReturnType<typeof createServer>>;
+  let server: LoggedServer;
   let baseUrl: string;
   let admin: TestClient;
-  let dataDir: string;
-  const lines: string[] = [];
 
   beforeAll(async () => {
     idp = await startTestIdp();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-saml-slo-"));
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir,
-      SIGHTLINE_LOG_LEVEL: "info",
-      SIGHTLINE_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
-      SIGHTLINE_OUTBOUND_ALLOWED_RANGES: "127.0.0.0/8",
-    });
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    server = await createServer(config, { logDestination: sink, background: false });
-    await server.app.listen({ port: 0, host: "127.0.0.1" });
-    baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-    config.baseUrl = baseUrl;
+    server = await startLoggedServer({ SIGHTLINE_OUTBOUND_ALLOWED_RANGES: "127.0.0.0/8" });
+    baseUrl = server.url;
     idp.logoutReturnUrl = `${baseUrl}/saml/logout?org_slug=default`;
     admin = await setUpAndLogin(baseUrl);
     const saved = await admin.post("/api/settings/organization", {
@@ -51,7 +27,6 @@ describe("SAML single logout through the identity provider's SingleLogoutService
   afterAll(async () => {
     await server.close();
     await idp.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Signs a browser in through the provider's pages, over HTTP. */
@@ -82,7 +57,8 @@ describe("SAML single logout through the identity provider's SingleLogoutService
     return atIdp.headers.get("location")!;
   }
 
-  const logSince = (from: number) => lines.slice(from).join("");
+  const lines = () => server.lines;
+  const logSince = (from: number) => server.logSince(from);
 
   it("ends the session, sends a LogoutRequest with the NameID and SessionIndex, takes the signed answer", async () => {
     const client = await signIn("slo.user@example.com");
@@ -92,7 +68,7 @@ describe("SAML single logout through the identity provider's SingleLogoutService
     expect(request.sessionIndex).toMatch(/^_s[0-9a-f]+$/);
     expect(request.issuer).toBe(`${baseUrl}/saml/metadata`);
     expect(request.destination).toBe(idp.sloUrl);
-    const from = lines.length;
+    const from = lines().length;
     const res = await client.get(back.slice(baseUrl.length));
     // Never the RelayState's address: always the login page.
     expect(res.status).toBe(302);
@@ -111,7 +87,7 @@ describe("SAML single logout through the identity provider's SingleLogoutService
       idp.logoutSigning = signing;
       try {
         const back = await logout(client);
-        const from = lines.length;
+        const from = lines().length;
         const res = await client.get(back.slice(baseUrl.length));
         expect(res.headers.get("location")).toBe("/login");
         expect(logSince(from)).toContain("SAML logout response refused");

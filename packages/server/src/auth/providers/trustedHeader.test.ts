@@ -1,17 +1,13 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { ConfigError, loadConfig } from "../../config";
-import { createServer } from "../../server";
 import { findUserByEmail } from "../../store/users";
 import { metadataDatabases } from "../../testing/services";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { proxyMatcher } from "./trustedHeader";
+import { startLoggedServer } from "./testSupport";
 
 const DATABASES = await metadataDatabases();
 const HEADER = "x-forwarded-remote-user";
@@ -222,26 +218,12 @@ describe.each(DATABASES)("remote user login refusals on %s", (db) => {
 
 describe("the refusal log", () => {
   it("names the address and the reason, never the header's value", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-remote-user-"));
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir,
-      SIGHTLINE_LOG_LEVEL: "info",
-      SIGHTLINE_SECRET_KEY: KEY,
+    const server = await startLoggedServer({
       SIGHTLINE_REMOTE_USER_LOGIN_ENABLED: "true",
       SIGHTLINE_TRUSTED_PROXIES: "10.0.0.0/8",
     });
-    const server = await createServer(config, { logDestination: sink, background: false });
+    const { url } = server;
     try {
-      await server.app.listen({ port: 0, host: "127.0.0.1" });
-      const { port } = server.app.server.address() as AddressInfo;
-      const url = `http://127.0.0.1:${port}`;
       await setUpAndLogin(url);
       const client = new TestClient(url);
       const res = await client.request("GET", "/remote_user/login", {
@@ -250,9 +232,8 @@ describe("the refusal log", () => {
       expect(res.status).toBe(302);
     } finally {
       await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    const log = lines.join("");
+    const log = server.logSince();
     expect(log).toContain("the request did not come from a trusted proxy");
     expect(log).toContain('"address":"127.0.0.1"');
     expect(log).not.toContain("mallory.secret");

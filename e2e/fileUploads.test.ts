@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { settledJob } from "../packages/server/src/testing/apiServer";
 import { randomName } from "../packages/server/src/testing/services";
-import { PHONE, animationsSettled, screenshot } from "./browser";
+import { DESKTOP, PHONE, animationsSettled, screenshot } from "./browser";
 import { useBrowserApp, type Session } from "./fixtures/browserApp";
 import { pollFor } from "./fixtures/poll";
 
@@ -161,7 +161,8 @@ describe("uploaded files in the browser", () => {
   });
 
   it("takes impatient users: two files at once, odd names, double clicks, offline, replace mid-query", async () => {
-    const { page, context } = admin;
+    // A page of its own: the query test before leaves its editor open in the shared one.
+    const { page, context } = await app.openSignedIn();
     await page.goto(`/data_sources/${id}`);
     await poll(() => fileRows(page)).toHaveLength(1);
     const names = async () =>
@@ -232,7 +233,16 @@ describe("uploaded files in the browser", () => {
       "check your Internet connection",
     );
     await screenshot(page, "file-uploads-offline-desktop");
+    await page.setViewportSize(PHONE);
+    await animationsSettled(page);
+    await screenshot(page, "file-uploads-offline-phone");
+    await page.setViewportSize(DESKTOP);
+    // One row per file name, however the name's accents were spelled.
+    expect(
+      await page.getByTestId("upload-progress").filter({ hasText: "Ventes été" }).count(),
+    ).toBe(1);
     await context.setOffline(false);
     expect(await names()).not.toContain("offline.csv");
+    await context.close();
   });
 });

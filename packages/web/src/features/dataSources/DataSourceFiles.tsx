@@ -48,8 +48,12 @@ export function DataSourceFiles({ id }: { id: number }) {
   const update = (key: string, change: Partial<UploadState>) =>
     setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
 
-  /** Sends `file` (under `name`), showing its progress; the list is read again at the end. */
-  async function send(file: File, limits: UploadedFiles, name = file.name) {
+  /**
+   * Sends `file` (under `name`), showing its progress; the list is read again at the end. Names
+   * are NFC, as the server stores them (macOS writes accents decomposed), so one file's uploads
+   * share a row.
+   */
+  async function send(file: File, limits: UploadedFiles, name = file.name.normalize("NFC")) {
     uploadCount += 1;
     const key = `u${uploadCount}`;
     const refusal = refusalBeforeUpload({ name, size: file.size }, limits);
@@ -100,7 +104,8 @@ export function DataSourceFiles({ id }: { id: number }) {
   }
 
   let body;
-  if (listing.isError) {
+  // A failed re-read (offline a moment) keeps the list and the drop area, with a warning.
+  if (listing.isError && !listing.data) {
     body = <Alert type="error" showIcon message={uploadErrorMessage(listing.error)} />;
   } else if (!listing.data) {
     body = <Skeleton active paragraph={{ rows: 3 }} />;
@@ -127,6 +132,14 @@ export function DataSourceFiles({ id }: { id: number }) {
             each. A file with the name of an uploaded one replaces it.
           </p>
         </Upload.Dragger>
+        {listing.isError && (
+          <Alert
+            type="warning"
+            showIcon
+            data-testid="files-stale"
+            message={`The file list could not be read again: ${uploadErrorMessage(listing.error)}`}
+          />
+        )}
         <UploadProgress uploads={uploads} />
         <FileList
           files={limits.files}

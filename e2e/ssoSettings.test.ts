@@ -107,4 +107,58 @@ describe("single sign-on settings in the browser", () => {
       await context.close();
     });
   }
+
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`tells a new admin which methods the environment sets, by name, and where the docs are (${name})`, async () => {
+      const { page, context } = await app.openSignedIn(viewport);
+      await page.goto("/settings/general");
+      const overview = page.getByTestId("sso-methods");
+      await overview.scrollIntoViewIfNeeded();
+      const rowOf = (method: string) => overview.locator("li", { hasText: method });
+      await expect.poll(() => rowOf("LDAP").textContent()).toContain("On");
+      expect(await rowOf("LDAP").textContent()).toContain("SIGHTLINE_LDAP_URL");
+      expect(await rowOf("OpenID Connect").textContent()).toContain("Off");
+      expect(await rowOf("OpenID Connect").textContent()).toContain("SIGHTLINE_OIDC_ISSUER");
+      expect(await rowOf("Google").textContent()).toContain("SIGHTLINE_GOOGLE_CLIENT_ID");
+      expect(await rowOf("Trusted proxy header").textContent()).toContain(
+        "SIGHTLINE_TRUSTED_PROXIES",
+      );
+      expect(await rowOf("SAML").textContent()).toContain("Set on this page.");
+      expect(await overview.textContent()).toContain("docs/single-sign-on.md");
+      await screenshot(page, `sso-methods-${name}`);
+      await context.close();
+    });
+  }
+
+  it("saves once when a pasted mapping is saved with a double click", async () => {
+    const group = await app.api.post<{ id: number }>("/api/groups", { name: "Pasted" });
+    expect(group.status).toBe(200);
+    const { page, context } = await app.openSignedIn(DESKTOP);
+    const saves: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().endsWith("/api/settings/organization"))
+        saves.push(r.url());
+    });
+    await page.goto("/settings/general");
+    await page.getByRole("button", { name: "Add mapping" }).click();
+    const row = await page.getByTestId("group-mapping-row").count();
+    await page.getByLabel(`Provider group ${row}`).focus();
+    await page.keyboard.insertText("pasted-team");
+    await page.getByLabel(`Sightline group ${row}`).click();
+    await page.locator(".ant-select-item-option", { hasText: "Pasted" }).click();
+    await page.getByRole("button", { name: "Save" }).dblclick();
+    await expect.poll(() => page.textContent("body")).toContain("Settings changes saved.");
+    const stored = await app.api.get<{ settings: Record<string, unknown> }>(
+      "/api/settings/organization",
+    );
+    expect(stored.body.settings.auth_sso_group_mapping).toContainEqual({
+      provider_group: "pasted-team",
+      group_id: group.body.id,
+    });
+    expect(saves.length).toBe(1);
+    await context.close();
+  });
 });

@@ -24,6 +24,7 @@ import {
   testSignInLinks,
   type LoginMethods,
 } from "./authRules";
+import { SsoMethodsOverview } from "./SsoMethodsOverview";
 
 export const GROUP_MAPPING_HELP =
   "At every single sign-on, a user's groups become the default group plus the groups their provider's groups map to. With no rows, sign-ins leave groups alone.";
@@ -54,6 +55,7 @@ export function SsoSettings({ form, initial, methods }: Props) {
           style={{ marginBottom: 12 }}
         />
       )}
+      <SsoMethodsOverview methods={methods} samlEnabled={Boolean(samlEnabled)} />
       <Form.Item name="auth_password_login_enabled" valuePropName="checked">
         <Checkbox disabled={!otherMethod}>Password Login Enabled</Checkbox>
       </Form.Item>

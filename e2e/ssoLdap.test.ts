@@ -63,4 +63,29 @@ describe.skipIf(!LDAP)("LDAP login in the browser", () => {
     expect(session.user.email).toBe("admin@example.com");
     await context.close();
   });
+
+  it("signs in with Enter pressed right after typing, and once when the form is sent twice", async () => {
+    const { page, context } = await app.open(DESKTOP);
+    await page.goto("/ldap/login?next=%2Fdashboards");
+    await page.locator("#username").pressSequentially("grace", { delay: 0 });
+    await page.locator("#password").pressSequentially(LDAP_USERS.grace.password, { delay: 0 });
+    await page.keyboard.press("Enter");
+    await page.waitForURL((url) => url.pathname === "/dashboards");
+    expect((await (await page.request.get("/api/session")).json()).user.name).toBe(
+      LDAP_USERS.grace.displayName,
+    );
+    await context.close();
+
+    // An impatient double click on the button: the second sending must not end on an error.
+    const second = await app.open(DESKTOP);
+    await second.page.goto("/ldap/login?next=%2Fqueries");
+    await second.page.fill("#username", "ada");
+    await second.page.fill("#password", LDAP_USERS.ada.password);
+    await second.page.dblclick("button[type=submit]");
+    await second.page.waitForURL((url) => url.pathname === "/queries");
+    const session = await (await second.page.request.get("/api/session")).json();
+    expect(session.user.email).toBe(LDAP_USERS.ada.mail!.toLowerCase());
+    expect(await second.page.textContent("body")).not.toContain("Wrong username or password.");
+    await second.context.close();
+  });
 });

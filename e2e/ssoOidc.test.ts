@@ -124,4 +124,26 @@ describe("OpenID Connect sign-in in the browser", () => {
     await screenshot(page, "oidc-refused-phone");
     await context.close();
   });
+
+  it("signs in after a double-clicked button and Back from the provider's page", async () => {
+    idp.accounts.set("impatient@example.com", {
+      email: "impatient@example.com",
+      email_verified: true,
+    });
+    const { page, context } = await app.open(PHONE);
+    await page.goto("/login?next=%2Fqueries");
+    await page.dblclick("text=Sign in with Keycloak");
+    await page.waitForURL((url) => url.href.startsWith(idp.issuer));
+    // Back on Sightline's login page, then the button again.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.click("text=Sign in with Keycloak");
+    await page.waitForURL((url) => url.href.startsWith(idp.issuer));
+    await page.fill("#login", "impatient@example.com");
+    await page.click("text=Sign in");
+    await page.waitForURL((url) => url.pathname === "/queries");
+    const session = await (await page.request.get("/api/session")).json();
+    expect(session.user.email).toBe("impatient@example.com");
+    await context.close();
+  });
 });

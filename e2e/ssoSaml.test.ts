@@ -62,4 +62,17 @@ describe("SAML sign-in in the browser", () => {
     expect((await page.request.get("/api/session")).status()).not.toBe(200);
     await context.close();
   });
+
+  it("signs in once from a double-clicked SAML Login button", async () => {
+    idp.user = { nameId: "saml-impatient@example.com", nameIdFormat: EMAIL_FORMAT };
+    const { page, context } = await app.open(PHONE);
+    await page.goto("/login?next=%2Fqueries");
+    await page.dblclick("text=SAML Login");
+    await page.waitForURL((url) => url.pathname === "/queries");
+    await page.locator("text=Queries").first().waitFor();
+    expect(page.url()).not.toContain("sso_error");
+    const session = await (await page.request.get("/api/session")).json();
+    expect(session.user.email).toBe("saml-impatient@example.com");
+    await context.close();
+  });
 });

@@ -161,4 +161,46 @@ describe("single sign-on settings in the browser", () => {
     expect(saves.length).toBe(1);
     await context.close();
   });
+
+  it("saves SAML fields typed fast and sent with Enter; a reload mid-save shows what was stored", async () => {
+    const { page, context } = await app.openSignedIn(DESKTOP);
+    await page.goto("/settings/general");
+    await page.getByLabel("SAML Enabled").check();
+    await page.getByLabel("SAML 2.0 Metadata URL (dynamic)").check();
+    await page.getByLabel("SAML Metadata URL").focus();
+    await page.keyboard.insertText("https://idp.example.org/metadata");
+    await page.getByLabel("SAML Entity ID").pressSequentially("sightline-e2e", { delay: 0 });
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.textContent("body")).toContain("Settings changes saved.");
+    const stored = await app.api.get<{ settings: Record<string, unknown> }>(
+      "/api/settings/organization",
+    );
+    expect(stored.body.settings).toMatchObject({
+      auth_saml_enabled: true,
+      auth_saml_type: "dynamic",
+      auth_saml_metadata_url: "https://idp.example.org/metadata",
+      auth_saml_entity_id: "sightline-e2e",
+    });
+
+    // Save and reload at once: the page comes back whole, showing the stored settings.
+    await page.getByLabel("SAML Entity ID").fill("sightline-e2e-2");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.reload();
+    // The save may land before or after the reload; either way the page shows the stored value.
+    const storedEntityId = async () =>
+      (await app.api.get<{ settings: Record<string, unknown> }>("/api/settings/organization")).body
+        .settings.auth_saml_entity_id;
+    await expect
+      .poll(
+        async () =>
+          (await page.getByLabel("SAML Entity ID").inputValue()) === (await storedEntityId()),
+      )
+      .toBe(true);
+    expect(["sightline-e2e", "sightline-e2e-2"]).toContain(await storedEntityId());
+    expect(await page.getByLabel("SAML Enabled").isChecked()).toBe(true);
+
+    // Leave SAML off for the other tests.
+    await app.api.post("/api/settings/organization", { auth_saml_enabled: false });
+    await context.close();
+  });
 });

@@ -7,9 +7,13 @@ import { routes } from "./routes";
 import { SessionExpiredModal } from "./SessionExpiredModal";
 import { themeForBrowser } from "./theme";
 
+// networkMode "always": while the browser says it is offline, calls are still made and fail with
+// the connection message (spec 1 §8), so a Save says what happened and keeps what was typed;
+// TanStack's default ("online") pauses them and the button spins with no word.
 const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { refetchOnWindowFocus: false, retry: false },
+    queries: { refetchOnWindowFocus: false, retry: false, networkMode: "always" },
+    mutations: { networkMode: "always" },
   },
 });
 

@@ -31,9 +31,8 @@ export function useSubscriptions(owner: ReportOwner, enabled = true) {
 }
 
 /**
- * Create (id null) or save, delete and send: each refreshes the list once done. Tried even when
- * the browser says it is offline (TanStack's default would wait, Save spinning with no word):
- * the call fails and its error says to check the connection, the form keeping what was typed.
+ * Create (id null) or save, delete and send: each refreshes the list once done. Offline, the call
+ * fails and says to check the connection, the form keeping what was typed (App.tsx's networkMode).
  */
 export function useSubscriptionChanges(owner: ReportOwner) {
   const client = useQueryClient();
@@ -42,17 +41,14 @@ export function useSubscriptionChanges(owner: ReportOwner) {
     mutationFn: ({ id, input }: { id: number | null; input: ReportSubscriptionInput }) =>
       id === null ? createSubscription(owner, input) : saveSubscription(id, input),
     onSuccess: refresh,
-    networkMode: "always",
   });
   const remove = useMutation({
     mutationFn: deleteSubscription,
     onSuccess: refresh,
-    networkMode: "always",
   });
   const send = useMutation({
     mutationFn: sendSubscriptionNow,
     onSuccess: refresh,
-    networkMode: "always",
   });
   return { save, remove, send, refresh };
 }

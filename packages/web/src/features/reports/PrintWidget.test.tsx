@@ -73,7 +73,8 @@ describe("a widget of the print page", () => {
     expect(state()).toBe("pending");
     expect(wrapper().dataset.reportWidget).toBe("1");
     await waitFor(() => expect(state()).toBe("painted"), { timeout: 3000 });
-    expect(onState).toHaveBeenLastCalledWith(1, "painted", null);
+    // The page is told in an effect after the commit that shows the state: wait for it too.
+    await waitFor(() => expect(onState).toHaveBeenLastCalledWith(1, "painted", null));
     expect(wrapper().textContent).toContain("Data retrieved");
     expect(wrapper().querySelector("button")).toBeNull();
   });

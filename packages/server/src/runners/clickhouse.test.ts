@@ -298,6 +298,50 @@ describe("clickhouse runner", () => {
     }
   });
 
+  it("tells the exception 25.11 and later frame after the first rows, in whatever pieces it comes", async () => {
+    const message =
+      "Code: 395. DB::Exception: Value passed to 'throwIf' function is non-zero: boom. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 25.11.1.3)";
+    const tag = "vhqzkxwmdcrptbna";
+    const body = `n\tsquare\nUInt64\tUInt64\n${Array.from({ length: 2000 }, (_, i) => `${i}\t${i * i}\n`).join("")}\r\n__exception__\r\n${tag}\r\n${message}\n${message.length + 1} ${tag}\r\n__exception__\r\n`;
+    const start = body.indexOf("__exception__");
+    // Cuts inside the frame: its markers, its tag and its message each come in two pieces.
+    const cuts = [start - 1, start + 6, start + 20, start + 40, start + 120, body.length - 9];
+    const fake = http.createServer((request, response) => {
+      let query = "";
+      request.on("data", (chunk: Buffer) => (query += chunk.toString()));
+      request.on("end", () => {
+        if (query.startsWith("KILL")) return void response.end("");
+        response.writeHead(200, { "X-ClickHouse-Exception-Tag": tag });
+        let at = 0;
+        const next = (i: number) => {
+          const end = i < cuts.length ? cuts[i] : body.length;
+          response.write(body.slice(at, end));
+          at = end;
+          // The server breaks the connection after the exception.
+          if (i < cuts.length) setTimeout(() => next(i + 1), 20);
+          else setTimeout(() => response.destroy(), 20);
+        };
+        next(0);
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (fake.address() as AddressInfo).port;
+      await expect(
+        runAll(
+          clickhouseRunner.run(
+            { url: `http://127.0.0.1:${port}`, dbname: "d", read_only: false },
+            "SELECT number AS n, n * n AS square FROM numbers(1e6)",
+            ctx,
+          ),
+        ),
+      ).rejects.toThrow(message);
+    } finally {
+      fake.closeAllConnections();
+      fake.close();
+    }
+  });
+
   it("says when ClickHouse did not answer within the timeout", async () => {
     const silent = http.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));

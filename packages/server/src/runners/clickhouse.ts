@@ -14,6 +14,7 @@ import {
   withSettingsRetry,
 } from "./clickhouseClient";
 import { JsonRowWriter, lineTexts } from "./clickhouseRows";
+import { streamedException, streamedFailure } from "./clickhouseStreamError";
 import { clickhouseColumn, unescapeText, type ClickHouseColumn } from "./clickhouseValues";
 import { refuseOtherServers } from "./clickhouseReach";
 import { watchQuery } from "./queryWatch";
@@ -58,31 +59,6 @@ async function firstLines(texts: Texts, count: number): Promise<{ lines: string[
 /** The query as the client's query() sends it: without trailing semicolons, then FORMAT. */
 function withFormat(query: string): string {
   return `${query.trim().replace(/;+$/, "")} \nFORMAT ${FORMAT}`;
-}
-
-/** An exception ClickHouse wrote into a body it had started (a failure mid-stream). */
-function streamedException(line: string): Error | null {
-  return /^Code: \d+[.,] .*Exception/.test(line)
-    ? new Error(clickhouseMessage(new Error(line)))
-    : null;
-}
-
-/**
- * What a line that is not a row means: an exception ClickHouse wrote after the first rows (older
- * servers write it as a line; 25.11 and later between markers with carriage returns, which no
- * TabSeparated row holds), else nothing known.
- */
-function streamedFailure(line: string, rest: string): Error | null {
-  const direct = streamedException(line);
-  if (direct) return direct;
-  if (line.includes("\r") || line.startsWith("__exception__")) {
-    for (const next of rest.split("\n")) {
-      const error = streamedException(next);
-      if (error) return error;
-    }
-    return new Error("ClickHouse stopped sending the result with an error.");
-  }
-  return null;
 }
 
 /** Statements that return no rows: sent without a FORMAT clause, which they cannot take. */
@@ -205,11 +181,19 @@ async function runQuery(
         if (writer.length >= BATCH_SIZE) {
           if (!(await channel.push(new JsonRows(writer.take())))) return;
         }
-        const next = await texts.next();
+        let next: IteratorResult<string>;
+        try {
+          next = await texts.next();
+        } catch (error) {
+          // The connection broke: after an exception ClickHouse began, that is what is told.
+          if (!watch.signal.aborted) writer.end();
+          throw error;
+        }
         if (next.done) break;
         text = next.value;
       }
       if (watch.signal.aborted) throw watch.signal.reason;
+      writer.end();
       if (writer.length > 0 && !(await channel.push(new JsonRows(writer.take())))) return;
       channel.end();
     } catch (error) {

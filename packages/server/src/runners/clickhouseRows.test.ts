@@ -2,6 +2,7 @@
 // must store exactly the values the cells hold (clickhouseCell), 64-bit integers exact.
 import { describe, expect, it } from "vitest";
 import { JsonRowWriter, lineTexts, rowTemplate } from "./clickhouseRows";
+import { streamedFailure } from "./clickhouseStreamError";
 import { clickhouseCell, clickhouseColumn } from "./clickhouseValues";
 import type { Cell } from "./types";
 
@@ -146,4 +147,77 @@ describe("ClickHouse rows as JSON", () => {
     }
     expect(text).toBe("ab\tżółw\n🐢\tc\nlast\n");
   });
+
+  it("tells ClickHouse's exception after some rows wherever the stream is cut", async () => {
+    const message =
+      "Code: 395. DB::Exception: Value passed to 'throwIf' function is non-zero: while executing 'FUNCTION throwIf(equals(number, 100000) :: 1) -> throwIf(equals(number, 100000)) UInt8 : 2'. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 25.11.1.3)";
+    const frame = (tag: string) =>
+      `\r\n__exception__\r\n${tag}\r\n${message}\n${Buffer.byteLength(message) + 1} ${tag}\r\n__exception__\r\n`;
+    const rows = `${PLAIN.join("\n")}\n`;
+    const bodies: [string, string][] = [
+      // 25.11 and later: after whole rows, and in the middle of one.
+      [`${rows}${frame("xkcbpqzfrwmnhtdv")}`, message],
+      [`${rows}1\t42\t13.${frame("a b")}`, message],
+      // Older servers: one line, with or without its newline.
+      [
+        `${rows}Code: 395, e.displayText() = DB::Exception: boom (version 18.16.1)\n`,
+        "boom (version 18.16.1) (code 395)",
+      ],
+      [`${rows}Code: 395, e.displayText() = DB::Exception: boom`, "boom (code 395)"],
+    ];
+    for (const [body, expected] of bodies) {
+      const bytes = Buffer.from(body);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const pieces = [bytes.subarray(0, cut), bytes.subarray(cut)];
+        expect(await failureOf(pieces, false), `cut at ${cut}`).toBe(expected);
+        // The server may break the connection right after the exception.
+        expect(await failureOf(pieces, true), `cut at ${cut}, broken`).toBe(expected);
+      }
+      // In pieces of every small size.
+      for (let size = 1; size <= 40; size++) {
+        const pieces: Buffer[] = [];
+        for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+        expect(await failureOf(pieces, false), `pieces of ${size}`).toBe(expected);
+      }
+    }
+    // A frame that never ends, and a connection broken before any exception.
+    expect(await failureOf([Buffer.from(`${rows}\r\n__exception__\r\ntag\r\nCo`)], false)).toBe(
+      "ClickHouse stopped sending the result with an error.",
+    );
+    expect(await failureOf([Buffer.from(rows)], true)).toBe("socket hang up");
+    expect(await failureOf([Buffer.from(rows)], false)).toBe("no error");
+  });
 });
+
+/**
+ * What the runner reports for an answer that comes in these pieces (then, if `broken`, the
+ * connection breaks), read as clickhouse.ts reads it.
+ */
+async function failureOf(pieces: Buffer[], broken: boolean): Promise<string> {
+  const w = new JsonRowWriter(NAMES, COLUMNS, streamedFailure);
+  async function* stream() {
+    for (const piece of pieces) {
+      await Promise.resolve();
+      yield piece;
+    }
+    if (broken) throw new Error("socket hang up");
+  }
+  const texts = lineTexts(stream());
+  try {
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = await texts.next();
+      } catch (error) {
+        w.end();
+        throw error;
+      }
+      if (next.done) break;
+      w.addText(next.value);
+    }
+    w.end();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "no error";
+}

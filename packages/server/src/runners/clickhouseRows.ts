@@ -10,6 +10,10 @@ import type { JsonText } from "./types";
 
 /** Rows per JsonText: small strings stay in V8's young generation (results/chunks.ts). */
 const ROWS_PER_TEXT = 500;
+/** What starts and ends an exception 25.11 and later write after the first rows. */
+export const EXCEPTION_MARKER = "__exception__";
+/** Text kept past a line that is not a row, waiting for the exception's end: then it is given up. */
+const MAX_TAIL = 1 << 20;
 
 /** A JSON number as JSON.parse reads it (no leading zeros, no "+", no "inf"). */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
@@ -142,12 +146,21 @@ export class JsonRowWriter {
   private rowsInText = 0;
   private texts: JsonText[] = [];
   private count = 0;
+  /**
+   * The text from the first line that was not a row, while ClickHouse's exception after it is
+   * still arriving (25.11 and later frame it over several lines, which the stream may bring in
+   * different pieces); null while rows come.
+   */
+  private tail: string | null = null;
 
   constructor(
     names: string[],
     private readonly columns: ClickHouseColumn[],
-    /** The error a line that is not a row stands for (ClickHouse's exception), if any. */
-    private readonly failure: (line: string, rest: string) => Error | null,
+    /**
+     * The error a line that is not a row stands for (ClickHouse's exception), given the text
+     * from that line on; null if there is none, or none yet while more may come (`ended` false).
+     */
+    private readonly failure: (line: string, rest: string, ended: boolean) => Error | null,
   ) {
     this.keys = names.map((name, i) => `${i === 0 ? "" : ","}${JSON.stringify(name)}:`);
     this.template = rowTemplate(names, columns);
@@ -161,6 +174,12 @@ export class JsonRowWriter {
   /** Adds the rows of some complete lines of text, each ended by a newline. */
   addText(text: string): void {
     if (text === "") return;
+    if (this.tail !== null) {
+      this.tail += text;
+      const error = this.tailFailure(this.tail.length > MAX_TAIL);
+      if (error) throw error;
+      return;
+    }
     if (this.template) {
       this.template.row.lastIndex = 0;
       const json = text.replace(this.template.row, this.template.json);
@@ -183,13 +202,33 @@ export class JsonRowWriter {
         line.includes("\r") ||
         line.startsWith("Code: ")
       ) {
-        const error = this.failure(line, lines.slice(l).join("\n"));
+        const rest = `${lines.slice(l).join("\n")}\n`;
+        const error = this.failure(line, rest, false);
         if (error) throw error;
+        // No row holds a carriage return (TabSeparated writes it \r): an exception is framed.
+        if (line.includes("\r") || line.startsWith(EXCEPTION_MARKER)) {
+          this.tail = rest;
+          return;
+        }
         if (fields.length !== this.columns.length)
           throw new Error("ClickHouse sent a malformed row.");
       }
       this.add(fields);
     }
+  }
+
+  /**
+   * The answer is over (or its connection broke): throws the exception ClickHouse wrote after the
+   * rows, if it began one.
+   */
+  end(): void {
+    if (this.tail !== null)
+      throw this.tailFailure(true) ?? new Error("ClickHouse sent a malformed row.");
+  }
+
+  private tailFailure(ended: boolean): Error | null {
+    const tail = this.tail ?? "";
+    return this.failure(tail.slice(0, tail.indexOf("\n")), tail, ended);
   }
 
   /** Adds one row; `fields` has one text per column. */
@@ -244,18 +283,25 @@ function countLines(text: string): number {
  */
 export async function* lineTexts(stream: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let rest: Buffer | null = null;
-  for await (const chunk of stream) {
-    const last = chunk.lastIndexOf(0x0a);
-    if (last === -1) {
-      rest = rest ? Buffer.concat([rest, chunk]) : chunk;
-      continue;
+  let broken: { error: unknown } | null = null;
+  try {
+    for await (const chunk of stream) {
+      const last = chunk.lastIndexOf(0x0a);
+      if (last === -1) {
+        rest = rest ? Buffer.concat([rest, chunk]) : chunk;
+        continue;
+      }
+      const head = rest
+        ? Buffer.concat([rest, chunk.subarray(0, last + 1)])
+        : chunk.subarray(0, last + 1);
+      rest = last + 1 < chunk.length ? chunk.subarray(last + 1) : null;
+      yield head.toString("utf8");
     }
-    const head = rest
-      ? Buffer.concat([rest, chunk.subarray(0, last + 1)])
-      : chunk.subarray(0, last + 1);
-    rest = last + 1 < chunk.length ? chunk.subarray(last + 1) : null;
-    yield head.toString("utf8");
+  } catch (error) {
+    // A server may break the connection right after an exception: its text is read first.
+    broken = { error };
   }
   // A body that does not end with a newline (an exception written last): its last line.
   if (rest && rest.length > 0) yield `${rest.toString("utf8")}\n`;
+  if (broken) throw broken.error;
 }

@@ -103,6 +103,87 @@ describe("ClickHouse rows as JSON", () => {
     expect(written(wide).rows[0][1]).toBe("9007199254740993");
   });
 
+  it("writes plain rows and the lines between them in order, wherever the text is cut", () => {
+    const lines = [
+      ...PLAIN,
+      SPECIAL[0],
+      PLAIN[1],
+      SPECIAL[1],
+      SPECIAL[2],
+      PLAIN[2],
+      "4\t9223372036854775807\t1.5\tit\\'s \\\\ \\N\t2024-01-01 00:00:00\t2024-01-01\t\\N\t7",
+      "-4\t-9007199254740993\t-1.5e-300\t\\N\t2024-01-01 00:00:00\t2024-01-01\tt\\tab\t8",
+      PLAIN[3],
+    ];
+    const text = `${lines.join("\n")}\n`;
+    for (let cut = 0; cut <= lines.length; cut++) {
+      const at = lines.slice(0, cut).join("\n").length + (cut > 0 ? 1 : 0);
+      const w = writer();
+      w.addText(text.slice(0, at));
+      w.addText(text.slice(at));
+      expect(w.length).toBe(lines.length);
+      const { rows, count } = written(w);
+      expect(count).toBe(lines.length);
+      expectSame(rows, cells(lines));
+      expect(rows[PLAIN.length + 5].slice(1, 4)).toEqual([
+        "9223372036854775807",
+        1.5,
+        // \N inside a string is an escaped N, not NULL.
+        "it's \\ N",
+      ]);
+      expect(rows[PLAIN.length + 5][6]).toBeNull();
+      expect(rows[PLAIN.length + 6].slice(1, 4)).toEqual(["-9007199254740993", -1.5e-300, null]);
+      expect(rows[PLAIN.length + 6][6]).toBe("t\tab");
+    }
+  });
+
+  it("writes many plain rows as texts of a few hundred rows each", () => {
+    const lines = Array.from({ length: 1234 }, (_, i) => PLAIN[i % PLAIN.length]);
+    const w = writer();
+    w.addText(`${lines.join("\n")}\n`);
+    const texts = w.take();
+    expect(texts.map((t) => t.rows)).toEqual([500, 500, 234]);
+    const w2 = writer();
+    w2.addText(`${lines.join("\n")}\n`);
+    expectSame(written(w2).rows, cells(lines));
+  });
+
+  it("writes decimals, arrays, maps and nulls as their cells", () => {
+    const names = ["d", "a", "m", "n"];
+    const columns = [
+      "Decimal(38, 10)",
+      "Array(String)",
+      "Map(String, UInt64)",
+      "Nullable(Int64)",
+    ].map(clickhouseColumn);
+    const lines = [
+      "12345678901234567890.1234567890\t['a\\tb','it\\'s']\t{'k':18446744073709551615}\t\\N",
+      "1.5\t[]\t{}\t-9007199254740993",
+    ];
+    const w = new JsonRowWriter(names, columns, () => null);
+    w.addText(`${lines.join("\n")}\n`);
+    const rows = JSON.parse(
+      `[${w
+        .take()
+        .map((t) => t.text)
+        .join(",")}]`,
+    ) as Record<string, Cell>[];
+    expect(rows).toEqual(
+      lines.map((line) =>
+        Object.fromEntries(
+          line.split("\t").map((field, i) => [names[i], clickhouseCell(field, columns[i])]),
+        ),
+      ),
+    );
+    expect(rows[0]).toEqual({
+      d: "12345678901234567890.1234567890",
+      a: '["a\\tb","it\'s"]',
+      m: '{"k":18446744073709551615}',
+      n: null,
+    });
+    expect(rows[1].n).toBe("-9007199254740993");
+  });
+
   it("keeps a one-column result and odd column names right", () => {
     const w = new JsonRowWriter(
       ['a"b', "1"],

@@ -102,14 +102,17 @@ function plainPattern(kind: ClickHouseColumn["kind"]): { pattern: string; json: 
 }
 
 /**
- * A whole chunk of lines at once: one regular expression for a row of plain values, replaced by
- * the row's JSON through a template. The engine's native replace does what the field-by-field
- * path does in JS (splitting, checking, joining), several times quicker. Sticky and global, it
- * stops at the first line that is not plain; the chunk then goes field by field.
+ * One regular expression for a row of plain values, and the row's JSON made of its groups: the
+ * engine's matching does what the field-by-field path does in JS (splitting, checking), several
+ * times quicker. `row` is sticky and global, `json` its replacement template (\`$1\`…), which
+ * is also `pieces[0] + match[1] + pieces[1] + … + match[n] + pieces[n]` (the writer builds rows
+ * so: V8 puts a template's pieces together slower than JS adds them).
  */
 export interface RowTemplate {
   row: RegExp;
   json: string;
+  /** Literal texts around the groups, one more than there are groups. */
+  pieces: string[];
 }
 
 export function rowTemplate(names: string[], columns: ClickHouseColumn[]): RowTemplate | null {
@@ -117,33 +120,48 @@ export function rowTemplate(names: string[], columns: ClickHouseColumn[]): RowTe
   if (columns.length < 2) return null;
   const patterns: string[] = [];
   let json = "{";
-  let group = 1;
+  const pieces = ["{"];
   for (let i = 0; i < columns.length; i++) {
     const plain = plainPattern(columns[i].kind);
     if (!plain) return null;
     patterns.push(plain.pattern);
+    const key = `${i === 0 ? "" : ","}${JSON.stringify(names[i])}:`;
     // "$" in a key is written "$$" in a replacement template.
-    json += `${i === 0 ? "" : ","}${JSON.stringify(names[i]).replace(/\$/g, "$$$$")}:`;
+    json += key.replace(/\$/g, "$$$$");
+    pieces[pieces.length - 1] += key;
     for (const piece of plain.json) {
-      json += piece.replace(/\$/g, () => `$${group++}`);
+      const [before, ...after] = piece.split("$");
+      json += before;
+      pieces[pieces.length - 1] += before;
+      for (const text of after) {
+        json += `$${pieces.length}${text}`;
+        pieces.push(text);
+      }
     }
   }
   // A replacement template names groups $1 to $99 only.
-  if (group > 100) return null;
-  return { row: new RegExp(`${patterns.join("\\t")}\\n`, "gy"), json: `${json}},` };
+  if (pieces.length > 100) return null;
+  pieces[pieces.length - 1] += "}";
+  return {
+    row: new RegExp(`${patterns.join("\\t")}\\n`, "gy"),
+    json: `${json}},`,
+    pieces,
+  };
 }
 
 /**
- * Writes rows of TabSeparated text as row objects keyed by the result's column names. Rows the
- * template does not cover go field by field: their pieces, for a few hundred rows, are joined
- * once (a string built with + per row is a tree V8 copies again when it is joined).
+ * Writes rows of TabSeparated text as row objects keyed by the result's column names: the rows
+ * the template covers through it, each other line field by field (one escaped value no longer
+ * sends the rest of its chunk that way).
  */
 export class JsonRowWriter {
   /** `"name":` of each column, with the comma before it for all but the first. */
   private readonly keys: string[];
-  private readonly template: RowTemplate | null;
-  private parts: string[] = [];
-  private rowsInText = 0;
+  /** The template's row pattern, sticky only: matched one row at a time. */
+  private readonly row: RegExp | null;
+  private readonly pieces: string[];
+  /** The rows of the text being written; joined once (a flat string, no tree of pieces kept). */
+  private rows: string[] = [];
   private texts: JsonText[] = [];
   private count = 0;
   /**
@@ -163,7 +181,9 @@ export class JsonRowWriter {
     private readonly failure: (line: string, rest: string, ended: boolean) => Error | null,
   ) {
     this.keys = names.map((name, i) => `${i === 0 ? "" : ","}${JSON.stringify(name)}:`);
-    this.template = rowTemplate(names, columns);
+    const template = rowTemplate(names, columns);
+    this.row = template ? new RegExp(template.row.source, "y") : null;
+    this.pieces = template?.pieces ?? [];
   }
 
   /** Rows written since the last `take`. */
@@ -180,41 +200,51 @@ export class JsonRowWriter {
       if (error) throw error;
       return;
     }
-    if (this.template) {
-      this.template.row.lastIndex = 0;
-      const json = text.replace(this.template.row, this.template.json);
-      // Converted rows end with "},"; a line left as it was ends with its newline.
-      if (json.endsWith("},")) {
-        this.flush();
-        const rows = countLines(text);
-        this.texts.push({ text: json.slice(0, -1), rows });
-        this.count += rows;
-        return;
-      }
+    let at = 0;
+    while (at < text.length) {
+      at = this.addPlainRows(text, at);
+      if (at >= text.length) return;
+      const newline = text.indexOf("\n", at);
+      const end = newline === -1 ? text.length : newline;
+      if (!this.addLine(text.slice(at, end), text.slice(at))) return;
+      at = end + 1;
     }
-    const lines = text.split("\n");
-    lines.pop();
-    for (let l = 0; l < lines.length; l++) {
-      const line = lines[l];
-      const fields = line.split("\t");
-      if (
-        fields.length !== this.columns.length ||
-        line.includes("\r") ||
-        line.startsWith("Code: ")
-      ) {
-        const rest = `${lines.slice(l).join("\n")}\n`;
-        const error = this.failure(line, rest, false);
-        if (error) throw error;
-        // No row holds a carriage return (TabSeparated writes it \r): an exception is framed.
-        if (line.includes("\r") || line.startsWith(EXCEPTION_MARKER)) {
-          this.tail = rest;
-          return;
-        }
-        if (fields.length !== this.columns.length)
-          throw new Error("ClickHouse sent a malformed row.");
-      }
-      this.add(fields);
+  }
+
+  /** Adds the rows the template covers from `at` on; returns where the first other line starts. */
+  private addPlainRows(text: string, at: number): number {
+    const { row, pieces } = this;
+    if (!row) return at;
+    const last = pieces.length - 1;
+    row.lastIndex = at;
+    for (let match = row.exec(text); match !== null; match = row.exec(text)) {
+      let json = pieces[0];
+      for (let g = 1; g <= last; g++) json += match[g] + pieces[g];
+      this.push(json);
+      at = row.lastIndex;
     }
+    return at;
+  }
+
+  /**
+   * Adds a line field by field, or throws the exception it begins; false when the exception is
+   * still arriving (`rest`, the text from the line on, is kept until it has).
+   */
+  private addLine(line: string, rest: string): boolean {
+    const fields = line.split("\t");
+    if (fields.length !== this.columns.length || line.includes("\r") || line.startsWith("Code: ")) {
+      const error = this.failure(line, rest, false);
+      if (error) throw error;
+      // No row holds a carriage return (TabSeparated writes it \r): an exception is framed.
+      if (line.includes("\r") || line.startsWith(EXCEPTION_MARKER)) {
+        this.tail = rest;
+        return false;
+      }
+      if (fields.length !== this.columns.length)
+        throw new Error("ClickHouse sent a malformed row.");
+    }
+    this.add(fields);
+    return true;
   }
 
   /**
@@ -233,24 +263,27 @@ export class JsonRowWriter {
 
   /** Adds one row; `fields` has one text per column. */
   add(fields: string[]): void {
-    const { keys, columns, parts } = this;
-    parts.push(this.rowsInText === 0 ? "{" : ",{");
+    const { keys, columns } = this;
+    let json = "{";
     for (let i = 0; i < fields.length; i++) {
-      parts.push(keys[i]);
       const field = fields[i];
       const column = columns[i];
+      json += keys[i];
       if (column.kind === "datetime" && field.length === 19 && PLAIN_DATETIME.test(field)) {
-        parts.push('"', field.slice(0, 10), "T", field.slice(11), '"');
+        json += `"${field.slice(0, 10)}T${field.slice(11)}"`;
       } else if (column.kind === "string" && !NEEDS_ESCAPE.test(field)) {
-        parts.push('"', field, '"');
+        json += `"${field}"`;
       } else {
-        parts.push(cellJson(field, column));
+        json += cellJson(field, column);
       }
     }
-    parts.push("}");
+    this.push(`${json}}`);
+  }
+
+  private push(json: string): void {
+    this.rows.push(json);
     this.count += 1;
-    this.rowsInText += 1;
-    if (this.rowsInText >= ROWS_PER_TEXT) this.flush();
+    if (this.rows.length >= ROWS_PER_TEXT) this.flush();
   }
 
   /** The rows written since the last call, as texts of a few hundred rows each. */
@@ -263,17 +296,10 @@ export class JsonRowWriter {
   }
 
   private flush(): void {
-    if (this.rowsInText === 0) return;
-    this.texts.push({ text: this.parts.join(""), rows: this.rowsInText });
-    this.parts = [];
-    this.rowsInText = 0;
+    if (this.rows.length === 0) return;
+    this.texts.push({ text: this.rows.join(","), rows: this.rows.length });
+    this.rows = [];
   }
-}
-
-function countLines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count += 1;
-  return count;
 }
 
 /**

@@ -1,13 +1,6 @@
-import { Writable } from "node:stream";
-import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config";
-import { createServer } from "../server";
 import { metadataDatabases } from "../testing/services";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { startLoggedServer, startTestServer, type TestServer } from "../testing/testServer";
 import { TestClient, ownApiKey, setUpAndLogin } from "../testing/httpClient";
 import { findOrgBySlug } from "../store/organizations";
 import { insertUser, type User } from "../store/users";
@@ -109,24 +102,9 @@ describe.each(DATABASES)("other users' API keys for admins on %s", (dbKind) => {
 
 describe("the start-up log", () => {
   async function startupLog(env: Record<string, string>): Promise<string> {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sl-keys-"));
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir,
-      SIGHTLINE_LOG_LEVEL: "info",
-      SIGHTLINE_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
-      ...env,
-    });
-    const server = await createServer(config, { logDestination: sink, background: false });
+    const server = await startLoggedServer(env);
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    return lines.join("");
+    return server.logSince();
   }
 
   it("warns while the setting is on, and only then", async () => {

@@ -8,12 +8,11 @@ import { freePort } from "../../testing/processes";
 import { addUser, signIn } from "../../testing/signedIn";
 import { findOrgBySlug } from "../../store/organizations";
 import { metadataDatabases } from "../../testing/services";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import { startLoggedServer, startTestServer, type TestServer } from "../../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { LDAP_USERS, startTestLdap } from "../../testing/ldapServer";
 import { ldapConfig } from "./ldapConfig";
 import { escapeFilterValue, groupNames, ldapAuthenticate, searchFilter } from "./ldapDirectory";
-import { startLoggedServer } from "./testSupport";
 
 // Group mapping is another module's work: here it records the groups LDAP gave and maps names
 // to the ids the test chose, so the test sees what reached the mapping and what it did.

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { ConfigError, loadConfig } from "../../config";
 import { findUserByEmail } from "../../store/users";
 import { metadataDatabases } from "../../testing/services";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import { startLoggedServer, startTestServer, type TestServer } from "../../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { startTestOidcProvider, type TestOidcProvider } from "./oidcTestProvider";
-import { startLoggedServer } from "./testSupport";
 
 // Group mapping is another module's (groupMapping.ts); here only that sign-in calls it.
 const mapping = vi.hoisted(() => ({

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { findUserByEmail } from "../../store/users";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { metadataDatabases } from "../../testing/services";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import { startLoggedServer, startTestServer, type TestServer } from "../../testing/testServer";
 import { parseIdpMetadata } from "./samlIdp";
 import {
   startTestIdp,
@@ -12,7 +12,6 @@ import {
   type ResponseOptions,
   type TestIdp,
 } from "./samlTestIdp";
-import { startLoggedServer } from "./testSupport";
 
 // Group mapping is another module's (groupMapping.ts); here only that sign-in calls it.
 const mapping = vi.hoisted(() => ({

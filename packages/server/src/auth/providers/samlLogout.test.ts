@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { startTestIdp, type TestIdp } from "./samlTestIdp";
-import { startLoggedServer, type LoggedServer } from "./testSupport";
+import { startLoggedServer, type LoggedServer } from "../../testing/testServer";
 
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../config";
 import { findUserByEmail } from "../../store/users";
 import { metadataDatabases } from "../../testing/services";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import { startLoggedServer, startTestServer, type TestServer } from "../../testing/testServer";
 import { ADMIN, TestClient, setUpAndLogin } from "../../testing/httpClient";
 import { proxyMatcher } from "./trustedHeader";
-import { startLoggedServer } from "./testSupport";
 
 const DATABASES = await metadataDatabases();
 const HEADER = "x-forwarded-remote-user";

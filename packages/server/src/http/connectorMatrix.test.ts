@@ -38,14 +38,13 @@ import { startTestInflux, TEST_INFLUX_DATABASE, type TestInflux } from "../testi
 import { startTestPrometheus, type TestPrometheus } from "../testing/prometheusServer";
 import {
   metadataDatabases,
-  pgSourceDatabaseUrl,
-  plainPgRole,
   randomName,
   redisAvailable,
   REQUIRE_SERVICES,
   TEST_MYSQL_URL,
   TEST_REDIS_URL,
 } from "../testing/services";
+import { mysqlSourceOptions, plainPgSourceOptions } from "../testing/sourceOptions";
 import type { TestServer } from "../testing/testServer";
 
 type Options = Record<string, unknown>;
@@ -73,15 +72,7 @@ const REDIS_DB = 13;
 const redisPrefix = randomName("sl_matrix");
 const redisUrl = new URL(TEST_REDIS_URL);
 const redisOptions = { host: redisUrl.hostname, port: Number(redisUrl.port || 6379), db: REDIS_DB };
-const myUrl = new URL(TEST_MYSQL_URL);
-const myOptions = {
-  host: myUrl.hostname,
-  port: Number(myUrl.port || 3306),
-  user: decodeURIComponent(myUrl.username),
-  passwd: decodeURIComponent(myUrl.password),
-  db: myUrl.pathname.slice(1),
-  use_ssl: false,
-};
+const myOptions = mysqlSourceOptions();
 Object.assign(matrix, { clickhouse, prometheus, influx, redisOptions, redisPrefix, myOptions });
 
 /** Files by URL: a CSV and an XLSX of 100,000 rows made once, a small typed CSV. */
@@ -134,17 +125,7 @@ beforeAll(async () => {
       client.disconnect();
     }
   }
-  if (HAS_PG) {
-    const url = new URL(await pgSourceDatabaseUrl());
-    matrix.pgOptions = {
-      host: url.hostname,
-      port: Number(url.port || 5432),
-      user: await plainPgRole(),
-      password: "unused",
-      dbname: url.pathname.slice(1),
-      sslmode: "disable",
-    };
-  }
+  if (HAS_PG) matrix.pgOptions = await plainPgSourceOptions();
 }, 120_000);
 
 afterAll(async () => {

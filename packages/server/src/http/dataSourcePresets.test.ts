@@ -13,6 +13,11 @@ import {
   REQUIRE_SERVICES,
   TEST_MYSQL_URL,
 } from "../testing/services";
+import {
+  mysqlSourceOptions,
+  plainPgSourceOptions,
+  type PgSourceOptions,
+} from "../testing/sourceOptions";
 import type { TestServer } from "../testing/testServer";
 
 const DATABASES = await metadataDatabases();
@@ -32,16 +37,8 @@ async function mariadbReachable(): Promise<boolean> {
 }
 const HAS_MARIADB = await mariadbReachable();
 
-let pgOptions: Record<string, unknown> = {};
-const myUrl = new URL(TEST_MYSQL_URL);
-const myOptions = {
-  host: myUrl.hostname,
-  port: Number(myUrl.port || 3306),
-  user: decodeURIComponent(myUrl.username),
-  passwd: decodeURIComponent(myUrl.password),
-  db: myUrl.pathname.slice(1),
-  use_ssl: false,
-};
+let pgOptions: PgSourceOptions;
+const myOptions = mysqlSourceOptions();
 
 beforeAll(async () => {
   if (HAS_PG) {
@@ -56,16 +53,7 @@ beforeAll(async () => {
     await client.query(`GRANT USAGE ON SCHEMA ${schemaName} TO ${role}`);
     await client.query(`GRANT SELECT ON ${schemaName}.metrics TO ${role}`);
     await client.end();
-    const url = new URL(sourceUrl);
-    pgOptions = {
-      host: url.hostname,
-      port: Number(url.port || 5432),
-      user: role,
-      // Redshift requires one (Redash's form); the test server trusts local connections.
-      password: "unused",
-      dbname: url.pathname.slice(1),
-      sslmode: "disable",
-    };
+    pgOptions = await plainPgSourceOptions();
   }
   if (HAS_MARIADB) {
     const connection = await mysql.createConnection({ uri: TEST_MYSQL_URL });

@@ -3,19 +3,12 @@
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REQUIRE_SERVICES, TEST_MYSQL_URL } from "../testing/services";
+import { mysqlSourceOptions } from "../testing/sourceOptions";
 import { mariadbRunner, rdsMysqlRunner, tidbRunner } from "./mysqlFamily";
 import { runAll, testContext } from "./testSupport";
 
-const url = new URL(TEST_MYSQL_URL);
-const options = {
-  host: url.hostname,
-  port: Number(url.port || 3306),
-  user: decodeURIComponent(url.username),
-  passwd: decodeURIComponent(url.password),
-  db: url.pathname.slice(1),
-  // The local server has no TLS; RDS and TiDB turn it on by default.
-  use_ssl: false,
-};
+// TLS off: the local server has none; RDS and TiDB turn it on by default.
+const options = mysqlSourceOptions(TEST_MYSQL_URL);
 const table = `sl_family_${Math.random().toString(36).slice(2, 8)}`;
 const ctx = testContext();
 let admin: mysql.Connection | null = null;

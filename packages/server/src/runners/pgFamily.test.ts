@@ -3,19 +3,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, TEST_PG_URL } from "../testing/services";
+import { pgSourceOptions } from "../testing/sourceOptions";
 import { cockroachRunner, REDSHIFT_COLUMNS_SQL, redshiftRunner, timescaleRunner } from "./pgFamily";
 import { withPresetDefaults } from "./presets";
 import { runAll, testContext } from "./testSupport";
 
-const url = new URL(TEST_PG_URL);
-const options = {
-  host: url.hostname,
-  port: Number(url.port || 5432),
-  user: decodeURIComponent(url.username),
-  password: decodeURIComponent(url.password),
-  dbname: url.pathname.slice(1),
-  sslmode: "disable",
-};
+const options = pgSourceOptions(TEST_PG_URL);
 const schema = `sl_family_${Math.random().toString(36).slice(2, 8)}`;
 const internal = `_timescaledb_${schema}`;
 const ctx = testContext();

@@ -81,6 +81,8 @@ const influxOptions = (): Options => ({
   user: matrix.influx!.reader.user,
   password: matrix.influx!.reader.password,
 });
+/** Files by URL and uploads: no options, the query names what is read. */
+const noOptions = (): Options => ({});
 export const httpsTo = (url: string) => url.replace(/^http:/, "https:");
 
 interface FailingConnection {
@@ -101,6 +103,21 @@ interface FailingConnection {
  * can only time out (10 s) as with any silent host. Bad credentials and unreachable hosts of the
  * other types are rows of clickhouse/metricsSources/dataSourcePresets .test.ts.
  */
+/** A TLS client pointed at the service's plain HTTP port: the "TLS problem" a wrong scheme gives. */
+function tlsProblem(
+  what: string,
+  type: "clickhouse" | "prometheus" | "influxdb",
+  options: () => Options,
+): FailingConnection {
+  return {
+    what: `${what}, TLS problem`,
+    family: type,
+    type,
+    options: () => ({ ...options(), url: httpsTo(String(options().url)) }),
+    says: /SSL|TLS|EPROTO/i,
+  };
+}
+
 export const failingConnections: FailingConnection[] = [
   {
     what: "ClickHouse, database missing",
@@ -109,20 +126,8 @@ export const failingConnections: FailingConnection[] = [
     options: () => ({ ...chOptions(), dbname: "sl_no_such_db" }),
     says: /sl_no_such_db.*(doesn't|does not) exist/,
   },
-  {
-    what: "ClickHouse, TLS problem",
-    family: "clickhouse",
-    type: "clickhouse",
-    options: () => ({ ...chOptions(), url: httpsTo(matrix.clickhouse!.url) }),
-    says: /SSL|TLS|EPROTO/i,
-  },
-  {
-    what: "Prometheus, TLS problem",
-    family: "prometheus",
-    type: "prometheus",
-    options: () => ({ ...promOptions(), url: httpsTo(matrix.prometheus!.url) }),
-    says: /SSL|TLS|EPROTO/i,
-  },
+  tlsProblem("ClickHouse", "clickhouse", chOptions),
+  tlsProblem("Prometheus", "prometheus", promOptions),
   {
     what: "InfluxDB, database missing",
     family: "influxdb",
@@ -130,13 +135,7 @@ export const failingConnections: FailingConnection[] = [
     options: () => ({ ...influxOptions(), ...matrix.influx!.admin, db: "sl_no_such_db" }),
     says: /database not found: sl_no_such_db/,
   },
-  {
-    what: "InfluxDB, TLS problem",
-    family: "influxdb",
-    type: "influxdb",
-    options: () => ({ ...influxOptions(), url: httpsTo(matrix.influx!.url) }),
-    says: /SSL|TLS|EPROTO/i,
-  },
+  tlsProblem("InfluxDB", "influxdb", influxOptions),
   {
     what: "Redis, database missing",
     family: "redis",
@@ -238,14 +237,14 @@ export const bigRuns: BigRun[] = [
   {
     family: "files",
     type: "excel",
-    options: () => ({}),
+    options: noOptions,
     query: () => `url: ${matrix.filesBase}/many.xlsx`,
     last: { n: 99_999, label: "row 99999" },
   },
   {
     family: "files",
     type: "uploads",
-    options: () => ({}),
+    options: noOptions,
     query: () => "SELECT range AS n, 'row ' || range AS label FROM range(100000)",
     last: { n: 99_999, label: "row 99999" },
   },
@@ -260,7 +259,21 @@ interface CancelRun {
   running: (marker: string, silent: SilentServer) => Promise<number>;
 }
 
-const silentConnections = async (_marker: string, silent: SilentServer) => silent.open;
+/** A cancel seen as the closed connection to a server that never answers. */
+function silentCancel(
+  family: Family,
+  type: string,
+  options: (silent: SilentServer) => Options,
+  query: (silent: SilentServer) => string,
+): CancelRun {
+  return {
+    family,
+    type,
+    options,
+    query: (_marker, silent) => query(silent),
+    running: async (_marker, silent) => silent.open,
+  };
+}
 
 async function pgRunning(marker: string): Promise<number> {
   const client = new pg.Client({ connectionString: await pgSourceDatabaseUrl() });
@@ -296,41 +309,26 @@ async function mysqlRunning(marker: string): Promise<number> {
  * Uploads run in DuckDB: a long range() is interrupted.
  */
 export const cancelRuns: CancelRun[] = [
-  {
-    family: "prometheus",
-    type: "prometheus",
-    options: (silent) => ({ url: silent.url }),
-    query: () => "up",
-    running: silentConnections,
-  },
-  {
-    family: "influxdb",
-    type: "influxdb",
-    options: (silent) => ({ url: silent.url, db: "x" }),
-    query: () => "SELECT * FROM cpu",
-    running: silentConnections,
-  },
-  {
-    family: "redis",
-    type: "redis",
-    options: (silent) => ({ host: "127.0.0.1", port: silent.port }),
-    query: () => "GET key",
-    running: silentConnections,
-  },
-  {
-    family: "files",
-    type: "csv",
-    options: () => ({}),
-    query: (_marker, silent) => `url: ${silent.url}/slow.csv`,
-    running: silentConnections,
-  },
-  {
-    family: "files",
-    type: "excel",
-    options: () => ({}),
-    query: (_marker, silent) => `url: ${silent.url}/slow.xlsx`,
-    running: silentConnections,
-  },
+  silentCancel(
+    "prometheus",
+    "prometheus",
+    (silent) => ({ url: silent.url }),
+    () => "up",
+  ),
+  silentCancel(
+    "influxdb",
+    "influxdb",
+    (silent) => ({ url: silent.url, db: "x" }),
+    () => "SELECT * FROM cpu",
+  ),
+  silentCancel(
+    "redis",
+    "redis",
+    (silent) => ({ host: "127.0.0.1", port: silent.port }),
+    () => "GET key",
+  ),
+  silentCancel("files", "csv", noOptions, (silent) => `url: ${silent.url}/slow.csv`),
+  silentCancel("files", "excel", noOptions, (silent) => `url: ${silent.url}/slow.xlsx`),
   {
     family: "pg",
     type: "cockroach",
@@ -429,19 +427,19 @@ export const typedRuns: TypedRun[] = [
   {
     family: "files",
     type: "csv",
-    options: () => ({}),
+    options: noOptions,
     queries: () => [`url: ${matrix.filesBase}/typed.csv`],
   },
   {
     family: "files",
     type: "excel",
-    options: () => ({}),
+    options: noOptions,
     queries: () => [`url: ${matrix.filesBase}/typed.xlsx`],
   },
   {
     family: "files",
     type: "uploads",
-    options: () => ({}),
+    options: noOptions,
     queries: () => [
       `SELECT NULL AS n, 1 AS i, [1, 2] AS l, {'a': 1} AS s, map(['k'], [1]) AS m,
         INTERVAL 1 DAY AS iv, '00000000-0000-0000-0000-000000000001'::UUID AS u,
@@ -471,21 +469,21 @@ export const refusedRuns: RefusedRun[] = [
   {
     family: "files",
     type: "excel",
-    options: () => ({}),
+    options: noOptions,
     query: "url: http://169.254.169.254/latest/book.xlsx",
     says: /169\.254\.169\.254/,
   },
   {
     family: "files",
     type: "csv",
-    options: () => ({}),
+    options: noOptions,
     query: "url: http://[::ffff:10.0.0.1]/x.csv",
     says: /10\.0\.0\.1|ffff/,
   },
   {
     family: "files",
     type: "uploads",
-    options: () => ({}),
+    options: noOptions,
     query: "SELECT * FROM read_csv('http://169.254.169.254/latest/x.csv')",
     says: /Permission Error: Cannot access file/,
   },

@@ -57,6 +57,8 @@ export interface Config {
    */
   workerLockSeconds: number;
   queryTimeoutSeconds: number;
+  /** Time limit of a schema read (the whole schema, or one level of the lazy schema). */
+  schemaTimeoutSeconds: number;
   allowCustomJsVisualizations: boolean;
   /** Default tile server of map visualizations ({z}/{x}/{y} template); "" for none. */
   mapTileUrl: string;
@@ -387,6 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     workerLockSeconds: int(env, "SIGHTLINE_WORKER_LOCK_SECONDS", 20, 2, 600),
     queryTimeoutSeconds: int(env, "SIGHTLINE_QUERY_TIMEOUT", 300, 1),
+    schemaTimeoutSeconds: int(env, "SIGHTLINE_SCHEMA_TIMEOUT", 60, 1, 3600),
     allowCustomJsVisualizations: bool(env, "SIGHTLINE_ALLOW_CUSTOM_JS_VISUALIZATIONS", false),
     mapTileUrl: mapTileUrl(env),
     autoPublishNamedQueries: bool(env, "SIGHTLINE_AUTO_PUBLISH_NAMED_QUERIES", true),

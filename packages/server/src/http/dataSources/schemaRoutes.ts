@@ -9,7 +9,7 @@ import { groupLinksOf, readCachedSchema, writeCachedSchema } from "../../store/d
 import { flag } from "../input";
 import { schemaFailureJob } from "../schemaFailures";
 import { docs } from "./docs";
-import { SCHEMA_TIMEOUT_MS, type DataSourceSupport, type Params } from "./support";
+import { schemaTimeoutMs, type DataSourceSupport, type Params } from "./support";
 
 export function dataSourceSchemaRoutes(
   app: FastifyInstance,
@@ -18,6 +18,7 @@ export function dataSourceSchemaRoutes(
 ): void {
   const { db } = ctx.database;
   const { load } = support;
+  const timeoutMs = schemaTimeoutMs(ctx);
 
   app.get<{ Params: Params }>(
     "/api/data_sources/:id/schema",
@@ -34,12 +35,12 @@ export function dataSourceSchemaRoutes(
       if (!runner) return schemaFailureJob("schema-not-supported");
       try {
         const tables = await withTimeout(
-          SCHEMA_TIMEOUT_MS,
+          timeoutMs,
           "Timed out while reading the schema.",
           (signal) =>
             runner.getSchema(
               readDataSourceOptions(ctx, ds),
-              adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS, ds.id),
+              adminRunContext(ctx, signal, timeoutMs, ds.id),
             ),
         );
         const schema = sortSchema(tables);

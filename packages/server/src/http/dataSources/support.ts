@@ -13,7 +13,9 @@ import { parseId } from "../input";
 export type Params = { id: string };
 
 /** Time limit of the synchronous schema reads (the whole schema, or one level of it). */
-export const SCHEMA_TIMEOUT_MS = 60_000;
+export function schemaTimeoutMs(ctx: AppContext): number {
+  return ctx.config.schemaTimeoutSeconds * 1000;
+}
 
 /** The helpers of the data source routes, on this app's database. */
 export function dataSourceSupport(ctx: AppContext) {

@@ -9,7 +9,7 @@ import { groupLinksOf } from "../../store/dataSources";
 import { badRequest } from "../errors";
 import { schemaFailureJob, schemaFailureMessage, type SchemaFailure } from "../schemaFailures";
 import { docs } from "./docs";
-import { SCHEMA_TIMEOUT_MS, type DataSourceSupport, type Params } from "./support";
+import { schemaTimeoutMs, type DataSourceSupport, type Params } from "./support";
 
 export function dataSourceLazySchemaRoutes(
   app: FastifyInstance,
@@ -18,6 +18,7 @@ export function dataSourceLazySchemaRoutes(
 ): void {
   const { db } = ctx.database;
   const { load } = support;
+  const timeoutMs = schemaTimeoutMs(ctx);
 
   /** The data source of a request, its runner, and a timed run that answers a failure, not throws. */
   async function lazySource(request: FastifyRequest<{ Params: Params }>) {
@@ -32,16 +33,18 @@ export function dataSourceLazySchemaRoutes(
       failure: SchemaFailure,
       work: (options: Record<string, unknown>, signal: AbortSignal) => Promise<T>,
     ) =>
-      withTimeout(SCHEMA_TIMEOUT_MS, schemaFailureMessage(failure), (signal) =>
+      withTimeout(timeoutMs, schemaFailureMessage(failure), (signal) =>
         work(readDataSourceOptions(ctx, ds), signal),
       ).catch((error: unknown) => {
         request.log.info({ err: error }, "lazy schema failed");
-        return { failed: failure } as const;
+        // The database's message (a timeout names what it was reading), as the whole schema's.
+        const details = error instanceof Error ? error.message : String(error);
+        return { failed: failure, details } as const;
       });
     return {
       runner,
       run,
-      runContext: (signal: AbortSignal) => adminRunContext(ctx, signal, SCHEMA_TIMEOUT_MS, ds.id),
+      runContext: (signal: AbortSignal) => adminRunContext(ctx, signal, timeoutMs, ds.id),
     };
   }
 
@@ -53,7 +56,7 @@ export function dataSourceLazySchemaRoutes(
       const result = await run("databases-failed", (options, signal) =>
         runner.listDatabases!(options, runContext(signal)),
       );
-      if ("failed" in result) return schemaFailureJob(result.failed);
+      if ("failed" in result) return schemaFailureJob(result.failed, result.details);
       return result;
     },
   );
@@ -67,7 +70,7 @@ export function dataSourceLazySchemaRoutes(
       const result = await run("tables-failed", (options, signal) =>
         runner.listTables!(options, database, runContext(signal)),
       );
-      if ("failed" in result) return schemaFailureJob(result.failed);
+      if ("failed" in result) return schemaFailureJob(result.failed, result.details);
       return {
         schema: [...result].sort().map((table) => ({ name: `${database}.${table}`, columns: [] })),
         has_columns: false,
@@ -84,7 +87,7 @@ export function dataSourceLazySchemaRoutes(
       const result = await run("columns-failed", (options, signal) =>
         runner.listColumns!(options, database, table, runContext(signal)),
       );
-      if ("failed" in result) return schemaFailureJob(result.failed);
+      if ("failed" in result) return schemaFailureJob(result.failed, result.details);
       return result;
     },
   );

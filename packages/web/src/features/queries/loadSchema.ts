@@ -40,15 +40,25 @@ export function hasLazySchema(type: string | undefined): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls a job to its end: its result, or an error with the job's message. */
+/** A failed schema job: its message, then the data source's details (a timeout names its read). */
+class SchemaJobFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: string | undefined,
+  ) {
+    super(details ? `${message} ${details}` : message);
+  }
+}
+
+/** Polls a job to its end: its result, or an error with the job's message and details. */
 async function jobResult(first: Job, fallbackError: string): Promise<unknown> {
   let job = first;
   for (;;) {
     if (job.status === 3) return job.result;
     if (job.status === 4 || job.status === 5) {
       if (typeof job.error === "object" && job.error.code === 1) return null;
-      const message = typeof job.error === "object" ? job.error.message : job.error;
-      throw new Error(message || fallbackError);
+      const error = typeof job.error === "object" ? job.error : { message: job.error, details: "" };
+      throw new SchemaJobFailure(error.message || fallbackError, error.details);
     }
     await sleep(SCHEMA_POLL_MS);
     job = await getJob(job.id);
@@ -68,8 +78,11 @@ export async function loadSchema(id: number, refresh = false): Promise<SchemaTab
   try {
     const result = (await jobResult(answer.job, SCHEMA_REFRESH_FAILED)) as RawSchemaTable[] | null;
     return normalizeSchema(result ?? []);
-  } catch {
-    throw new Error(SCHEMA_REFRESH_FAILED);
+  } catch (error) {
+    const details = error instanceof SchemaJobFailure ? error.details : undefined;
+    throw new Error(details ? `${SCHEMA_REFRESH_FAILED} ${details}` : SCHEMA_REFRESH_FAILED, {
+      cause: error,
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { DataSource, SchemaTable } from "../../api/dataSources";
 import { notify } from "../../app/notifications";
-import { hasLazySchema, loadSchema } from "./loadSchema";
+import { hasLazySchema, loadSchema, SCHEMA_REFRESH_FAILED } from "./loadSchema";
 import { useLazySchema } from "./useLazySchema";
 
 export interface QuerySchema {
@@ -36,7 +36,9 @@ export function useQuerySchema(dataSource: DataSource | null, enabled: boolean):
       ? lazySchema.refresh()
       : loadSchema(id, true).then((fresh) => queryClient.setQueryData(["schema", id], fresh));
     refreshed
-      .catch(() => notify.error("Schema refresh failed. Please try again later."))
+      .catch((error: unknown) =>
+        notify.error(error instanceof Error ? error.message : SCHEMA_REFRESH_FAILED),
+      )
       .finally(() => setRefreshing(false));
   };
   if (lazy) {

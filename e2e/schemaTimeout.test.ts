@@ -1,0 +1,50 @@
+import net, { type AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { screenshot } from "./browser";
+import { useBrowserApp } from "./fixtures/browserApp";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+/** Issue 26: the schema browser shows what a schema read that timed out was reading. */
+describe("schema timeout in the query editor", () => {
+  const app = useBrowserApp({ env: { SIGHTLINE_SCHEMA_TIMEOUT: "2" } });
+  // A Prometheus "server" that takes the connection and never answers.
+  const silent = net.createServer((socket) => {
+    socket.on("error", () => undefined);
+    socket.resume();
+  });
+  let url = "";
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    silent.closeAllConnections?.();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it("shows the timeout's details in the schema browser", async () => {
+    const source = await app.api.post<{ id: number }>("/api/data_sources", {
+      name: "Silent Prometheus",
+      type: "prometheus",
+      options: { url },
+    });
+    expect(source.status).toBe(200);
+    const query = await app.api.post<{ id: number }>("/api/queries", {
+      data_source_id: source.body.id,
+      name: "Silent schema",
+      query: "up",
+    });
+    expect(query.status).toBe(200);
+    const { page, context } = await app.openSignedIn();
+    await page.goto(`/queries/${query.body.id}/source`);
+    const alert = page.getByTestId("schema-browser").locator(".ant-alert");
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).toContain(
+      `Schema refresh failed. Please try again later. Timed out after 2 s while reading the metric names (/api/v1/label/__name__/values) from Prometheus at ${url}.`,
+    );
+    await screenshot(page, "query-schema-timeout-desktop");
+    await context.close();
+  });
+});

@@ -44,6 +44,10 @@ describe("schema timeout in the query editor", () => {
     expect(await alert.textContent()).toContain(
       `Schema refresh failed. Please try again later. Timed out after 2 s while reading the metric names (/api/v1/label/__name__/values) from Prometheus at ${url}.`,
     );
+    // A schema that could not be read is not said to be empty.
+    expect(await page.getByTestId("schema-browser").textContent()).not.toContain(
+      "Schema is empty.",
+    );
     await screenshot(page, "query-schema-timeout-desktop");
     await context.close();
   });

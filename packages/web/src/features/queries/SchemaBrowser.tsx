@@ -120,7 +120,7 @@ export function SchemaBrowser(props: SchemaBrowserProps) {
         <Skeleton active title={false} paragraph={{ rows: 6 }} />
       ) : (
         <div ref={scroller} className={styles.schemaList}>
-          {tables.length === 0 && (
+          {tables.length === 0 && !props.error && (
             <Typography.Text type="secondary" style={{ padding: 8, display: "block" }}>
               {term ? "No tables found." : (props.emptyText ?? "Schema is empty.")}
             </Typography.Text>

@@ -9,7 +9,10 @@ vi.setConfig({ testTimeout: 60_000 });
 describe("schema timeout in the query editor", () => {
   const app = useBrowserApp({ env: { SIGHTLINE_SCHEMA_TIMEOUT: "2" } });
   // A Prometheus "server" that takes the connection and never answers.
+  const sockets = new Set<net.Socket>();
   const silent = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => undefined);
     socket.resume();
   });
@@ -20,7 +23,7 @@ describe("schema timeout in the query editor", () => {
     url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    silent.closeAllConnections?.();
+    for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
   });
 

@@ -54,4 +54,32 @@ describe("schema timeout in the query editor", () => {
     await screenshot(page, "query-schema-timeout-desktop");
     await context.close();
   });
+
+  it("says which lazy read failed, and a failed Refresh starts with the spec's words", async () => {
+    const source = await app.api.post<{ id: number }>("/api/data_sources", {
+      name: "Silent ClickHouse",
+      type: "clickhouse",
+      options: { url, dbname: "default" },
+    });
+    expect(source.status).toBe(200);
+    const query = await app.api.post<{ id: number }>("/api/queries", {
+      data_source_id: source.body.id,
+      name: "Silent lazy schema",
+      query: "SELECT 1",
+    });
+    expect(query.status).toBe(200);
+    const { page, context } = await app.openSignedIn();
+    await page.goto(`/queries/${query.body.id}/source`);
+    const alert = page.getByTestId("schema-browser").locator(".ant-alert");
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).toMatch(/^Failed to load Database list\. Timed out /);
+    await page.getByRole("button", { name: "Refresh Schema" }).click();
+    const notice = page.locator(".ant-notification");
+    await notice.waitFor({ timeout: 15_000 });
+    expect(await notice.textContent()).toContain(
+      "Schema refresh failed. Please try again later. Timed out ",
+    );
+    await screenshot(page, "query-lazy-schema-timeout-desktop");
+    await context.close();
+  });
 });

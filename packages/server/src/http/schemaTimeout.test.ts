@@ -126,6 +126,25 @@ describe.each(DATABASES)("schema timeout on %s metadata", (db) => {
     await stillServes();
   });
 
+  it("answers the lazy database list of a silent ClickHouse with what timed out", async () => {
+    silent = await new SilentServer().start();
+    const id = await createDataSource(admin, "silent clickhouse", "clickhouse", {
+      url: silent.url,
+      dbname: "default",
+    });
+    const { res, ms } = await timedGet(admin, `/api/databricks/databases/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.job.error).toMatchObject({
+      code: 2,
+      message: "Error retrieving database list.",
+      details: expect.stringContaining(
+        `while reading the list of databases (system.databases) from ClickHouse at ${silent.url}.`,
+      ),
+    });
+    expect(ms).toBeLessThan(4000);
+    await stillServes();
+  });
+
   it.each([
     [
       "tables",

@@ -19,6 +19,7 @@ import { clickhouseColumn, unescapeText, type ClickHouseColumn } from "./clickho
 import { refuseOtherServers } from "./clickhouseReach";
 import { watchQuery } from "./queryWatch";
 import { schemaTables } from "./schemaTables";
+import { catalogTimeLimit } from "./serverHttp";
 import {
   JsonRows,
   type DataSourceOptions,
@@ -219,8 +220,9 @@ async function catalogRows(
   sql: string,
   ctx: RunContext,
   what: string,
-  timeoutMs: number | null = ctx.timeoutMs,
+  limitMs: number | null = ctx.timeoutMs,
 ): Promise<string[][]> {
+  const timeoutMs = catalogTimeLimit(limitMs);
   const endpoint = endpointOf(options);
   const client = openClient(options, timeoutMs);
   const queryId = newQueryId();

@@ -153,6 +153,14 @@ export function timedSignal(
 }
 
 /**
+ * A catalog call's own limit: half a second before the route's, so the connector's message, which
+ * names what it was reading, is the one the route answers with.
+ */
+export function catalogTimeLimit(timeoutMs: number | null): number | null {
+  return timeoutMs && timeoutMs > 1000 ? timeoutMs - 500 : timeoutMs;
+}
+
+/**
  * Runs a catalog call (the schema, a connection test) on a signal that ends with the context's,
  * or half a second before its time is up with a timeout naming `what` it was reading from `server`;
  * it answers when the signal ends, whether or not `work` has stopped by then.
@@ -163,7 +171,7 @@ export async function withinCatalogTime<T>(
   server: string,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const timeoutMs = ctx.timeoutMs && ctx.timeoutMs > 1000 ? ctx.timeoutMs - 500 : ctx.timeoutMs;
+  const timeoutMs = catalogTimeLimit(ctx.timeoutMs);
   const timed = timedSignal(
     ctx.signal,
     timeoutMs,

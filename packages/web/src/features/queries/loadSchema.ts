@@ -50,6 +50,41 @@ class SchemaJobFailure extends Error {
   }
 }
 
+/**
+ * A schema that could not be loaded: the spec's words for what failed (spec 2 §8), then what the
+ * data source or the server said, kept apart so a refresh can say it in its own words.
+ */
+export class SchemaLoadError extends Error {
+  constructor(
+    summary: string,
+    readonly details: string | undefined,
+    cause: unknown,
+  ) {
+    super(details ? `${summary} ${details}` : summary, { cause });
+  }
+}
+
+/** What a failure said beyond the spec's words: the job's details, or the call's own message. */
+function detailsOf(error: unknown): string | undefined {
+  if (error instanceof SchemaLoadError || error instanceof SchemaJobFailure) return error.details;
+  return error instanceof Error && error.message ? error.message : undefined;
+}
+
+/** Runs a load; its failure reads `summary` first, then what the source or server said. */
+async function saying<T>(summary: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    throw new SchemaLoadError(summary, detailsOf(error), error);
+  }
+}
+
+/** The notice for a failed Refresh: always the spec's text, then whatever the failure said. */
+export function schemaRefreshFailure(error: unknown): string {
+  const details = detailsOf(error);
+  return details ? `${SCHEMA_REFRESH_FAILED} ${details}` : SCHEMA_REFRESH_FAILED;
+}
+
 /** Polls a job to its end: its result, or an error with the job's message and details. */
 async function jobResult(first: Job, fallbackError: string): Promise<unknown> {
   let job = first;
@@ -71,46 +106,39 @@ async function settle<T>(answer: LazyAnswer<T>, fallbackError: string, empty: T)
 }
 
 /** A job error of code 1 (schema not supported) reads as an empty schema. */
-export async function loadSchema(id: number, refresh = false): Promise<SchemaTable[]> {
-  const answer = await getDataSourceSchema(id, refresh);
-  if (answer.schema) return normalizeSchema(answer.schema);
-  if (!answer.job) return [];
-  try {
+export function loadSchema(id: number, refresh = false): Promise<SchemaTable[]> {
+  return saying(SCHEMA_REFRESH_FAILED, async () => {
+    const answer = await getDataSourceSchema(id, refresh);
+    if (answer.schema) return normalizeSchema(answer.schema);
+    if (!answer.job) return [];
     const result = (await jobResult(answer.job, SCHEMA_REFRESH_FAILED)) as RawSchemaTable[] | null;
     return normalizeSchema(result ?? []);
-  } catch (error) {
-    const details = error instanceof SchemaJobFailure ? error.details : undefined;
-    throw new Error(details ? `${SCHEMA_REFRESH_FAILED} ${details}` : SCHEMA_REFRESH_FAILED, {
-      cause: error,
-    });
-  }
+  });
 }
 
 export function loadDatabases(id: number, refresh = false): Promise<string[]> {
-  return getSchemaDatabases(id, refresh).then((a) =>
-    settle(a, "Error retrieving database list.", []),
+  return saying("Failed to load Database list.", async () =>
+    settle(await getSchemaDatabases(id, refresh), "Error retrieving database list.", []),
   );
 }
 
 /** The tables of one database, named `database.table`; their columns come later. */
-export async function loadTables(
-  id: number,
-  database: string,
-  refresh = false,
-): Promise<SchemaTable[]> {
-  const answer = await getSchemaTables(id, database, refresh);
-  const tables = await settle(answer, "Error retrieving schema.", {
-    schema: [],
-    has_columns: false,
+export function loadTables(id: number, database: string, refresh = false): Promise<SchemaTable[]> {
+  return saying(`Failed to load tables for ${database}.`, async () => {
+    const answer = await getSchemaTables(id, database, refresh);
+    const tables = await settle(answer, "Error retrieving schema.", {
+      schema: [],
+      has_columns: false,
+    });
+    return normalizeSchema(
+      tables.schema.map((t) => ({
+        ...t,
+        columns: t.columns.map((c) =>
+          typeof c === "string" ? c : { name: c.name, type: c.type ?? undefined },
+        ),
+      })),
+    );
   });
-  return normalizeSchema(
-    tables.schema.map((t) => ({
-      ...t,
-      columns: t.columns.map((c) =>
-        typeof c === "string" ? c : { name: c.name, type: c.type ?? undefined },
-      ),
-    })),
-  );
 }
 
 export async function loadColumns(

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { DataSource, SchemaTable } from "../../api/dataSources";
 import { notify } from "../../app/notifications";
-import { hasLazySchema, loadSchema, SCHEMA_REFRESH_FAILED } from "./loadSchema";
+import { hasLazySchema, loadSchema, schemaRefreshFailure } from "./loadSchema";
 import { useLazySchema } from "./useLazySchema";
 
 export interface QuerySchema {
@@ -36,9 +36,7 @@ export function useQuerySchema(dataSource: DataSource | null, enabled: boolean):
       ? lazySchema.refresh()
       : loadSchema(id, true).then((fresh) => queryClient.setQueryData(["schema", id], fresh));
     refreshed
-      .catch((error: unknown) =>
-        notify.error(error instanceof Error ? error.message : SCHEMA_REFRESH_FAILED),
-      )
+      .catch((error: unknown) => notify.error(schemaRefreshFailure(error)))
       .finally(() => setRefreshing(false));
   };
   if (lazy) {

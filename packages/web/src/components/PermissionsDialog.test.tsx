@@ -5,6 +5,7 @@ import { stubLayout } from "../testing/layout";
 import { renderWithQueries } from "../testing/render";
 import { json } from "../testing/responses";
 import { SEARCH_DEBOUNCE_MS } from "./listPage/useListAddress";
+import { notify } from "../app/notifications";
 import { PermissionsDialog } from "./PermissionsDialog";
 
 const OWNER = { id: 1, name: "Olive Owner", email: "olive@example.com" };
@@ -86,6 +87,43 @@ describe("Manage Permissions", () => {
       body: { access_type: "modify", user_id: 3 },
     });
     expect(screen.getByText("Gina Other")).toBeTruthy();
+  });
+
+  it("says in the spec's words when the list, a grant or a removal fails", async () => {
+    const errors = vi.spyOn(notify, "error").mockImplementation(() => undefined);
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
+      const path = new URL(url, "http://localhost").pathname;
+      if (path === "/api/users") return json({ results: [OTHER], count: 1 });
+      if (init.method === "POST" || init.method === "DELETE")
+        return json({ message: "Only the owner may change this." }, 403);
+      return json(acl);
+    });
+    renderDialog();
+    await settle();
+    fireEvent.change(screen.getByRole("combobox"), { target: { value: "gin" } });
+    await pass(SEARCH_DEBOUNCE_MS);
+    await settle();
+    fireEvent.click(screen.getByText("Gina Other <gina@example.com>"));
+    await settle();
+    expect(errors).toHaveBeenCalledWith(
+      "Could not grant permission to the user",
+      "Only the owner may change this.",
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Remove" }));
+    await settle();
+    expect(errors).toHaveBeenCalledWith(
+      "Could not remove permission from the user",
+      "Only the owner may change this.",
+    );
+    errors.mockRestore();
+  });
+
+  it("shows 'Failed to load grantees list' when the list cannot be read", async () => {
+    vi.stubGlobal("fetch", async () => json({ message: "Dashboard not found." }, 404));
+    renderDialog();
+    await settle();
+    expect(screen.getByText("Failed to load grantees list")).toBeTruthy();
+    expect(screen.getByText("Dashboard not found.")).toBeTruthy();
   });
 
   it("says so when nobody has been granted access yet", async () => {

@@ -41,7 +41,8 @@ export function PermissionsDialog({
   const excluded = new Set([ownerId, ...granted.map((g) => g.id)]);
   const candidates = (users.data?.results ?? []).filter((u) => !excluded.has(u.id));
   const refresh = () => queryClient.invalidateQueries({ queryKey: aclKey });
-  const failed = (error: Error) => notify.error(error.message);
+  // The spec's words for what failed (spec 3 §8), the server's reason beneath them.
+  const failed = (what: string) => (error: Error) => notify.error(what, error.message);
 
   return (
     <CloseOnlyDialog title="Manage Permissions" onClose={onClose} width={500}>
@@ -58,10 +59,20 @@ export function PermissionsDialog({
         options={candidates.map((u) => ({ value: u.id, label: `${u.name} <${u.email}>` }))}
         onChange={(userId: number) => {
           setText("");
-          grantEditAccess(objectType, objectId, userId).then(refresh, failed);
+          grantEditAccess(objectType, objectId, userId).then(
+            refresh,
+            failed("Could not grant permission to the user"),
+          );
         }}
       />
-      {acl.isError && <Alert type="error" showIcon title={acl.error.message} />}
+      {acl.isError && (
+        <Alert
+          type="error"
+          showIcon
+          title="Failed to load grantees list"
+          description={acl.error.message}
+        />
+      )}
       <List
         loading={acl.isPending}
         dataSource={granted}
@@ -74,7 +85,10 @@ export function PermissionsDialog({
                 size="small"
                 danger
                 onClick={() =>
-                  revokeEditAccess(objectType, objectId, user.id).then(refresh, failed)
+                  revokeEditAccess(objectType, objectId, user.id).then(
+                    refresh,
+                    failed("Could not remove permission from the user"),
+                  )
                 }
               >
                 Remove

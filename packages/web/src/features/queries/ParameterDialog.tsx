@@ -32,6 +32,11 @@ interface ParameterDialogProps {
   onClose: () => void;
 }
 
+/** "order_date" → "Order Date": a new parameter's title until the user writes one (spec 3 §5). */
+export function defaultParameterTitle(name: string): string {
+  return name.replace(/_/g, " ").replace(/(^|\s)\S/g, (letter) => letter.toUpperCase());
+}
+
 /** A parameter name: letters, digits and underscores (the {{ }} template accepts no others). */
 const NAME_PATTERN = /^[\w.-]+$/;
 
@@ -46,6 +51,9 @@ export function ParameterDialog({
     parameter ?? { name: "", title: "", type: "text", global: false, value: null },
   );
   const [touched, setTouched] = useState(false);
+  // A new parameter's title follows its keyword until the user edits the title.
+  const [titleEdited, setTitleEdited] = useState(!isNew);
+  const title = titleEdited ? (def.title ?? "") : defaultParameterTitle(def.name);
   const queries = useQuery({
     queryKey: ["queries", "dropdown-sources"],
     queryFn: () => listQueries("all", { page: 1, page_size: 100 }),
@@ -53,19 +61,23 @@ export function ParameterDialog({
   });
 
   const nameError = !def.name
-    ? "Keyword is required"
+    ? "Choose a keyword for this parameter"
     : isNew && existingNames.includes(def.name)
       ? "Parameter with this name already exists"
       : !NAME_PATTERN.test(def.name)
         ? "Keyword can contain only letters, digits and underscores"
         : null;
+  // Spec 3 §5: Save is disabled while the title is empty or a query-based list has no query.
+  const incomplete =
+    title.trim() === "" ||
+    (def.type === "query" && (def.queryId === null || def.queryId === undefined));
   const multi = typeof def.multiValuesOptions === "object" && def.multiValuesOptions !== null;
   const update = (changes: Partial<ParameterDefinition>) => setDef({ ...def, ...changes });
 
   const save = () => {
     setTouched(true);
-    if (nameError) return;
-    onSave({ ...def, title: def.title || def.name });
+    if (nameError || incomplete) return;
+    onSave({ ...def, title });
   };
 
   return (
@@ -74,6 +86,7 @@ export function ParameterDialog({
       title={isNew ? "Add Parameter" : def.name}
       okText={isNew ? "Add Parameter" : "OK"}
       onOk={save}
+      okButtonProps={{ disabled: incomplete }}
       onCancel={onClose}
       width={600}
       data-testid="parameter-dialog"
@@ -90,21 +103,22 @@ export function ParameterDialog({
               autoFocus
               aria-label="Keyword"
               value={def.name}
-              onChange={(e) =>
-                update({
-                  name: e.target.value,
-                  title: def.title && def.title !== def.name ? def.title : e.target.value,
-                })
-              }
+              onChange={(e) => {
+                setTouched(true);
+                update({ name: e.target.value });
+              }}
               onPressEnter={save}
             />
           </Form.Item>
         )}
-        <Form.Item label="Title">
+        <Form.Item label="Title" required>
           <Input
             aria-label="Title"
-            value={def.title ?? ""}
-            onChange={(e) => update({ title: e.target.value })}
+            value={title}
+            onChange={(e) => {
+              setTitleEdited(true);
+              update({ title: e.target.value });
+            }}
             onPressEnter={save}
           />
         </Form.Item>

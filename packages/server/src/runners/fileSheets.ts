@@ -1,20 +1,30 @@
-import { randomBytes } from "node:crypto";
-import { rename, rm, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { finished, pipeline } from "node:stream/promises";
 
 /**
  * XLSX sheets for the Excel runner: DuckDB's excel extension cannot be installed here, so the
- * sheet is read with exceljs (already a dependency, loaded on first use) and written as CSV
- * beside the cached file; DuckDB's read_csv then detects the column types as for any CSV.
- * Dates are written as ISO timestamps, formulas as their last computed value.
+ * sheet is read with exceljs's streaming reader (already a dependency, loaded on first use) and
+ * written as CSV; DuckDB's read_csv then detects the column types as for any CSV. Dates are
+ * written as ISO timestamps, formulas as their last computed value. The CSV is kept per version
+ * of the workbook, so an unchanged workbook is converted once, not on every run.
  */
 
+/** A cell's text: the common kinds first, as a sheet holds hundreds of thousands of cells. */
 function cellText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (value === null || value === undefined) return "";
-  if (value instanceof Date)
-    return value
-      .toISOString()
-      .replace("T", " ")
-      .replace(/\.000Z$|Z$/, "");
+  if (value instanceof Date) {
+    // "2024-01-01 12:00:00", with milliseconds only when there are some.
+    const iso = value.toISOString();
+    if (iso.length !== 24) return iso.replace("T", " ").replace(/\.000Z$|Z$/, ""); // years past 9999
+    const millis = iso.slice(19, 23);
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${millis === ".000" ? "" : millis}`;
+  }
   if (typeof value === "object") {
     const v = value as Record<string, unknown>;
     if ("result" in v) return cellText(v.result);
@@ -27,53 +37,140 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
+const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+
+/** A CSV field: quoted when it holds a quote, comma or line break, or starts or ends with space. */
 function csvField(text: string): string {
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Writes sheet `sheet` (name, or 0-based position; default the first) of `xlsxPath` as CSV. */
+/** Which sheet a query reads: its name, or its 0-based position; the first by default. */
+export type SheetChoice = string | number | undefined;
+
+/** The rows of a worksheet as the streaming reader gives them. */
+interface StreamedRow {
+  number: number;
+  values: unknown[];
+}
+interface StreamedSheet extends AsyncIterable<StreamedRow> {
+  name?: string;
+}
+
+/** The names of the workbook's sheets, in the workbook's order, once its index has been read. */
+function sheetNames(reader: { model?: { sheets?: { name: string }[] } }): string[] {
+  return (reader.model?.sheets ?? []).map((sheet) => sheet.name);
+}
+
+function notFound(sheet: SheetChoice, names: string[]): Error {
+  return new Error(
+    `Sheet ${typeof sheet === "number" ? `number ${sheet}` : `'${sheet}'`} not found. Sheets: ${names.join(", ") || "none"}.`,
+  );
+}
+
+/**
+ * Writes sheet `sheet` of `xlsxPath` as CSV at `csvPath` (through a temporary file, so a
+ * concurrent reader never sees half of it). Rows are padded to the widest row.
+ */
 export async function sheetToCsv(
   xlsxPath: string,
-  sheet: string | number | undefined,
+  sheet: SheetChoice,
   csvPath: string,
   skipRows: number,
 ): Promise<void> {
   const { default: ExcelJS } = await import("exceljs");
-  const workbook = new ExcelJS.Workbook();
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(xlsxPath, {
+    worksheets: "emit",
+    sharedStrings: "cache",
+    // Styles say which numbers are dates.
+    styles: "cache",
+    hyperlinks: "ignore",
+    entries: "ignore",
+  });
+  const wanted = (found: StreamedSheet, position: number) => {
+    const names = sheetNames(reader);
+    if (sheet === undefined) return position === 0;
+    if (typeof sheet === "number") {
+      return names.length > 0 ? found.name === names[sheet] : position === sheet;
+    }
+    return found.name === sheet;
+  };
+  // Each row's fields joined; the widest row's width pads the others when written.
+  const rows: { text: string; width: number }[] = [];
+  let width = 0;
+  let found: StreamedSheet | null = null;
+  let position = 0;
   try {
-    await workbook.xlsx.readFile(xlsxPath);
+    for await (const worksheet of reader as unknown as AsyncIterable<StreamedSheet>) {
+      const take = !found && wanted(worksheet, position);
+      position += 1;
+      if (!take) continue;
+      found = worksheet;
+      let last = skipRows;
+      for await (const row of worksheet) {
+        if (row.number <= skipRows) continue;
+        // Rows the sheet leaves out (empty ones) are written as empty lines of fields.
+        for (; last + 1 < row.number; last += 1) rows.push({ text: "", width: 0 });
+        last = row.number;
+        // `values` is 1-based: index 0 is always empty.
+        const cells = row.values.slice(1).map((value) => csvField(cellText(value)));
+        width = Math.max(width, cells.length);
+        rows.push({ text: cells.join(","), width: cells.length });
+      }
+    }
   } catch (error) {
     throw new Error(`The file is not a readable XLSX workbook: ${(error as Error).message}`, {
       cause: error,
     });
   }
-  const sheets = workbook.worksheets;
-  const found =
-    typeof sheet === "number"
-      ? sheets[sheet]
-      : sheet === undefined
-        ? sheets[0]
-        : sheets.find((s) => s.name === sheet);
-  if (!found) {
-    throw new Error(
-      `Sheet ${typeof sheet === "number" ? `number ${sheet}` : `'${sheet}'`} not found. Sheets: ${sheets.map((s) => s.name).join(", ") || "none"}.`,
-    );
-  }
-  const width = found.columnCount;
-  const lines: string[] = [];
-  found.eachRow({ includeEmpty: true }, (row, number) => {
-    if (number <= skipRows) return;
-    const cells: string[] = [];
-    for (let c = 1; c <= width; c += 1) cells.push(csvField(cellText(row.getCell(c).value)));
-    lines.push(cells.join(","));
-  });
-  if (lines.length === 0 || width === 0) throw new Error(`Sheet '${found.name}' is empty.`);
+  if (!found) throw notFound(sheet, sheetNames(reader));
+  if (rows.length === 0 || width === 0) throw new Error(`Sheet '${found.name}' is empty.`);
   const temp = `${csvPath}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(temp, lines.join("\n") + "\n");
+    const out = createWriteStream(temp);
+    for (const row of rows) {
+      const line = `${row.text}${",".repeat(Math.max(width - Math.max(row.width, 1), 0))}\n`;
+      if (!out.write(line)) await once(out, "drain");
+    }
+    out.end();
+    await finished(out);
     await rename(temp, csvPath);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+const shortHash = (value: unknown) =>
+  createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 20);
+
+/** The workbook's content hash: a URL fetched again without validators is rewritten unchanged. */
+async function contentVersion(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(file), hash);
+  return hash.digest("hex").slice(0, 20);
+}
+
+/**
+ * The CSV copy of one sheet of a workbook, converted only when missing: copies are named
+ * `{prefix}{version}-{sheet}.csv`, the version being the workbook's content hash, so a changed
+ * workbook gets new copies and its older versions' copies are removed.
+ */
+export async function sheetCopy(
+  xlsxPath: string,
+  sheet: SheetChoice,
+  skipRows: number,
+  folder: string,
+  prefix: string,
+): Promise<string> {
+  const version = await contentVersion(xlsxPath);
+  const copy = path.join(folder, `${prefix}${version}-${shortHash([sheet ?? 0, skipRows])}.csv`);
+  if (await stat(copy).catch(() => null)) return copy;
+  await mkdir(folder, { recursive: true });
+  await sheetToCsv(xlsxPath, sheet, copy, skipRows);
+  for (const name of await readdir(folder)) {
+    const stale =
+      name.startsWith(prefix) && name.endsWith(".csv") && !name.startsWith(`${prefix}${version}-`);
+    if (stale) await rm(path.join(folder, name), { force: true });
+  }
+  return copy;
 }

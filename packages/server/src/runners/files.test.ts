@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -254,6 +263,39 @@ describe("files by URL (csv and excel types)", () => {
     await expect(
       excelRunner.run({}, `url: ${base}/book.xlsx\nsheet_name: Empty`, context()),
     ).rejects.toThrow("Sheet 'Empty' is empty.");
+  });
+
+  it("converts an unchanged workbook's sheet once, and again when the workbook changes", async () => {
+    const book = async (city: string) => {
+      const workbook = new ExcelJS.Workbook();
+      workbook.addWorksheet("Only").addRows([["city"], [city]]);
+      return Buffer.from(await workbook.xlsx.writeBuffer());
+    };
+    const type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+    files.set("/changing.xlsx", { body: await book("Oslo"), type });
+    const folder = path.join(dataDir, "url-files");
+    const copies = () =>
+      readdirSync(folder)
+        .filter((name) => name.endsWith(".csv"))
+        .map((name) => path.join(folder, name));
+    const run = () => runAll(excelRunner.run({}, `url: ${base}/changing.xlsx`, context()));
+    const before = new Set(copies());
+
+    expect((await run()).rows).toEqual([["Oslo"]]);
+    const made = copies().filter((copy) => !before.has(copy));
+    expect(made).toHaveLength(1);
+    const first = statSync(made[0]!);
+    // Fetched again (the server sends no validators), the same workbook is not converted again.
+    expect((await run()).rows).toEqual([["Oslo"]]);
+    expect(hits.get("/changing.xlsx")?.total).toBe(2);
+    const second = statSync(made[0]!);
+    expect([second.ino, second.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+
+    files.set("/changing.xlsx", { body: await book("Bergen"), type });
+    expect((await run()).rows).toEqual([["Bergen"]]);
+    const now = copies().filter((copy) => !before.has(copy));
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(made[0]);
   });
 
   it("streams 100,000 rows in batches", async () => {

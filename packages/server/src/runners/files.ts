@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { assertReadsOnly } from "./duckdbReadOnly";
 import { streamDuckdbResult } from "./duckdbStreams";
 import { detectFormat, parseFileQuery, type FileFormat, type FileQuery } from "./fileQuery";
-import { sheetToCsv } from "./fileSheets";
+import { sheetCopy } from "./fileSheets";
 import { fetchFile, shownUrl } from "./fileUrl";
 import { absoluteUrls } from "./outboundUrls";
 import { watchQuery } from "./queryWatch";
@@ -151,12 +150,15 @@ async function runFileQuery(
     const format = detectFormat(query, fetched.contentType, fallback);
     let readPath = fetched.path;
     if (format === "xlsx") {
-      const sheetKey = createHash("sha256")
-        .update(JSON.stringify([query.sheet ?? 0, query.skiprows ?? 0]))
-        .digest("hex")
-        .slice(0, 12);
-      readPath = path.join(path.dirname(fetched.path), `${fetched.key}.${sheetKey}.csv`);
-      await sheetToCsv(fetched.path, query.sheet, readPath, query.skiprows ?? 0);
+      // Named after the cache entry, so pruning the entry removes its sheets' copies too.
+      const folder = path.dirname(fetched.path);
+      readPath = await sheetCopy(
+        fetched.path,
+        query.sheet,
+        query.skiprows ?? 0,
+        folder,
+        `${fetched.key}.`,
+      );
     }
     if (watch.signal.aborted) throw watch.signal.reason;
     opened = await sandboxedDuckdb([readPath]);

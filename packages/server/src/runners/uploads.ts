@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { assertReadsOnly } from "./duckdbReadOnly";
 import { streamDuckdbResult } from "./duckdbStreams";
 import type { FileFormat, FileQuery } from "./fileQuery";
 import { readerCall, sandboxedDuckdb } from "./files";
-import { sheetToCsv } from "./fileSheets";
+import { sheetCopy } from "./fileSheets";
 import { fileCacheFolder } from "./fileUrl";
 import { watchQuery } from "./queryWatch";
 import {
@@ -58,23 +57,11 @@ async function readable(
   const format = uploadFormat(file.name)!;
   const own = path.join(folder, file.name);
   if (format !== "xlsx") return { file, table, format, path: own };
-  // The copy is named after the file's place, then its size and time: a replaced file gets a
-  // new copy, and the replaced file's copies are removed.
-  const hash = (value: unknown) =>
-    createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 20);
-  const place = hash(own);
+  // The copies are named after the file's place: a replaced file gets new ones, and the
+  // replaced file's copies are removed.
+  const place = createHash("sha256").update(own).digest("hex").slice(0, 20);
   const sheets = path.join(fileCacheFolder(ctx), "uploaded-sheets");
-  const copy = path.join(sheets, `${place}-${hash([file.size, file.modified])}.csv`);
-  const existing = await stat(copy).catch(() => null);
-  if (!existing) {
-    await mkdir(sheets, { recursive: true });
-    await sheetToCsv(own, 0, copy, 0);
-    for (const name of await readdir(sheets)) {
-      const other = path.join(sheets, name);
-      const stale = name.startsWith(`${place}-`) && name.endsWith(".csv") && other !== copy;
-      if (stale) await rm(other, { force: true });
-    }
-  }
+  const copy = await sheetCopy(own, 0, 0, sheets, `${place}-`);
   return { file, table, format, path: copy };
 }
 

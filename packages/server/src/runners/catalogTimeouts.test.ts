@@ -38,10 +38,10 @@ describe("catalog reads that time out", () => {
     const options = { host: "127.0.0.1", port, dbname: "shop", sslmode: "disable" };
     const where = `from PostgreSQL at 127.0.0.1:${port}.`;
     await expect(pgRunner.getSchema(options, ctx())).rejects.toThrow(
-      `Timed out after 1 s while reading the tables and columns (pg_attribute) ${where}`,
+      `Timed out after 1.5 s while reading the tables and columns (pg_attribute) ${where}`,
     );
     await expect(pgRunner.listTables!(options, "sales", ctx())).rejects.toThrow(
-      `Timed out after 1 s while reading the tables of schema "sales" (pg_class) ${where}`,
+      `Timed out after 1.5 s while reading the tables of schema "sales" (pg_class) ${where}`,
     );
     await expect(pgRunner.listColumns!(options, "sales", "orders", ctx())).rejects.toThrow(
       `while reading the columns of "sales.orders" (pg_attribute) ${where}`,
@@ -56,7 +56,7 @@ describe("catalog reads that time out", () => {
     const options = { host: "127.0.0.1", port, db: "shop" };
     const where = `from the MySQL server at 127.0.0.1:${port}.`;
     await expect(mysqlRunner.getSchema(options, ctx())).rejects.toThrow(
-      `Timed out after 1 s while reading the tables and columns (information_schema.columns) ${where}`,
+      `Timed out after 1.5 s while reading the tables and columns (information_schema.columns) ${where}`,
     );
     await expect(mysqlRunner.listDatabases!(options, ctx())).rejects.toThrow(
       `while reading the databases (information_schema.schemata) ${where}`,
@@ -69,7 +69,7 @@ describe("catalog reads that time out", () => {
 
   it("Redis names the keys it was reading", async () => {
     await expect(redisRunner.getSchema({ host: "127.0.0.1", port }, ctx())).rejects.toThrow(
-      `Timed out after 1 s while reading the keys of database 0 (SCAN, TYPE) from Redis at 127.0.0.1:${port}.`,
+      `Timed out after 1.5 s while reading the keys of database 0 (SCAN, TYPE) from Redis at 127.0.0.1:${port}.`,
     );
   });
 

@@ -19,7 +19,7 @@ import { clickhouseColumn, unescapeText, type ClickHouseColumn } from "./clickho
 import { refuseOtherServers } from "./clickhouseReach";
 import { watchQuery } from "./queryWatch";
 import { schemaTables } from "./schemaTables";
-import { catalogTimeLimit } from "./serverHttp";
+import { seconds } from "./serverHttp";
 import {
   JsonRows,
   type DataSourceOptions,
@@ -220,9 +220,8 @@ async function catalogRows(
   sql: string,
   ctx: RunContext,
   what: string,
-  limitMs: number | null = ctx.timeoutMs,
+  timeoutMs: number | null = ctx.timeoutMs,
 ): Promise<string[][]> {
-  const timeoutMs = catalogTimeLimit(limitMs);
   const endpoint = endpointOf(options);
   const client = openClient(options, timeoutMs);
   const queryId = newQueryId();
@@ -258,7 +257,7 @@ async function catalogRows(
   } catch (error) {
     if (timedOut) {
       throw new Error(
-        `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from ClickHouse at ${endpoint.url.origin}.`,
+        `Timed out after ${seconds(timeoutMs ?? 0)} s while reading ${what} from ClickHouse at ${endpoint.url.origin}.`,
         { cause: error },
       );
     }

@@ -176,7 +176,7 @@ describe("influxdb runner", () => {
       await expect(
         influxdbRunner.getSchema({ url, db: "x" }, { ...ctx, timeoutMs: 1500 }),
       ).rejects.toThrow(
-        /Timed out after 1 s while reading the measurements and keys of database "x"/,
+        /Timed out after 1.5 s while reading the measurements and keys of database "x"/,
       );
     });
   });

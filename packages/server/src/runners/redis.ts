@@ -5,7 +5,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import { watchQuery } from "./queryWatch";
 import { commandTable, parseRedisCommand, type RedisCommand } from "./redisCommands";
 import { assertNotQueueRedis } from "./redisQueueGuard";
-import { textOption } from "./serverHttp";
+import { seconds, textOption } from "./serverHttp";
 import type { Cell, DataSourceOptions, QueryRun, RunContext, Runner, SchemaTable } from "./types";
 import { buildColumns } from "./values";
 
@@ -227,7 +227,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
   const settings = connectionOptions(options);
   const where = `${settings.host}:${settings.port}`;
   const controller = new AbortController();
-  const timeoutMs = ctx.timeoutMs && ctx.timeoutMs > 1000 ? ctx.timeoutMs - 500 : ctx.timeoutMs;
+  const timeoutMs = ctx.timeoutMs;
   const onAbort = () => controller.abort(ctx.signal.reason);
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   const timer = timeoutMs
@@ -235,7 +235,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
         () =>
           controller.abort(
             new Error(
-              `Timed out after ${Math.round(timeoutMs / 1000)} s while reading the keys of database ${intOption(options, "db", 0)} (SCAN, TYPE) from Redis at ${where}.`,
+              `Timed out after ${seconds(timeoutMs)} s while reading the keys of database ${intOption(options, "db", 0)} (SCAN, TYPE) from Redis at ${where}.`,
             ),
           ),
         timeoutMs,

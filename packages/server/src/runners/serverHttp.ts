@@ -126,6 +126,12 @@ export function pemOption(options: Record<string, unknown>, key: string): string
   return decoded;
 }
 
+/** A time limit in seconds as a message says it: whole seconds, else one decimal below ten. */
+export function seconds(ms: number): string {
+  const value = ms / 1000;
+  return Number.isInteger(value) || value >= 10 ? String(Math.round(value)) : value.toFixed(1);
+}
+
 /**
  * A signal that aborts with `ctx.signal` or after `timeoutMs`, the latter with an Error whose
  * message is `timeoutMessage`.
@@ -153,16 +159,8 @@ export function timedSignal(
 }
 
 /**
- * A catalog call's own limit: half a second before the route's, so the connector's message, which
- * names what it was reading, is the one the route answers with.
- */
-export function catalogTimeLimit(timeoutMs: number | null): number | null {
-  return timeoutMs && timeoutMs > 1000 ? timeoutMs - 500 : timeoutMs;
-}
-
-/**
  * Runs a catalog call (the schema, a connection test) on a signal that ends with the context's,
- * or half a second before its time is up with a timeout naming `what` it was reading from `server`;
+ * or when its time is up with a timeout naming `what` it was reading from `server`;
  * it answers when the signal ends, whether or not `work` has stopped by then.
  */
 export async function withinCatalogTime<T>(
@@ -171,11 +169,10 @@ export async function withinCatalogTime<T>(
   server: string,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const timeoutMs = catalogTimeLimit(ctx.timeoutMs);
   const timed = timedSignal(
     ctx.signal,
-    timeoutMs,
-    `Timed out after ${Math.round((timeoutMs ?? 0) / 1000)} s while reading ${what} from ${server}.`,
+    ctx.timeoutMs,
+    `Timed out after ${seconds(ctx.timeoutMs ?? 0)} s while reading ${what} from ${server}.`,
   );
   // A driver that cannot be interrupted while it connects (pg, mysql2) still answers on time.
   const ended = new Promise<never>((_, reject) => {

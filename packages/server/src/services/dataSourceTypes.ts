@@ -51,6 +51,13 @@ export function adminRunContext(
   };
 }
 
+/**
+ * How much longer a data source route waits than the time limit it gives the connector: the
+ * connector stops at the limit with a message naming what it was reading, and that message, not
+ * the route's plainer one, is what the user gets.
+ */
+export const CONNECTOR_GRACE_MS = 500;
+
 /** Runs `work` with an abort signal that fires after `timeoutMs`; the timeout rejects with `message`. */
 export async function withTimeout<T>(
   timeoutMs: number,

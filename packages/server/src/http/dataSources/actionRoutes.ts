@@ -5,7 +5,12 @@ import { requireAdmin } from "../../policies";
 import { presentDataSourceBasic } from "../../presenters/dataSources";
 import { DataSourceRefusedError } from "../../runners/types";
 import { readDataSourceOptions } from "../../services/dataSourceOptions";
-import { adminRunContext, findRunner, withTimeout } from "../../services/dataSourceTypes";
+import {
+  adminRunContext,
+  CONNECTOR_GRACE_MS,
+  findRunner,
+  withTimeout,
+} from "../../services/dataSourceTypes";
 import { recordEvent } from "../../services/events";
 import { findDataSource, updateDataSource } from "../../store/dataSources";
 import { badRequest } from "../errors";
@@ -70,8 +75,10 @@ export function dataSourceActionRoutes(
       // Options saved before a check existed are refused here too, as their runs are.
       await refuseUnsafe(runner, options, ds.id);
       try {
-        await withTimeout(TEST_TIMEOUT_MS, "Connection test timed out.", (signal) =>
-          runner.test(options, adminRunContext(ctx, signal, TEST_TIMEOUT_MS, ds.id)),
+        await withTimeout(
+          TEST_TIMEOUT_MS + CONNECTOR_GRACE_MS,
+          "Connection test timed out.",
+          (signal) => runner.test(options, adminRunContext(ctx, signal, TEST_TIMEOUT_MS, ds.id)),
         );
         return { message: "success", ok: true };
       } catch (error) {

@@ -4,7 +4,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context";
 import { requireDataSourceAccess, requireLogin } from "../../policies";
 import { readDataSourceOptions } from "../../services/dataSourceOptions";
-import { adminRunContext, findRunner, withTimeout } from "../../services/dataSourceTypes";
+import {
+  adminRunContext,
+  CONNECTOR_GRACE_MS,
+  findRunner,
+  withTimeout,
+} from "../../services/dataSourceTypes";
 import { groupLinksOf } from "../../store/dataSources";
 import { badRequest } from "../errors";
 import { schemaFailureJob, schemaFailureMessage, type SchemaFailure } from "../schemaFailures";
@@ -33,7 +38,7 @@ export function dataSourceLazySchemaRoutes(
       failure: SchemaFailure,
       work: (options: Record<string, unknown>, signal: AbortSignal) => Promise<T>,
     ) =>
-      withTimeout(timeoutMs, schemaFailureMessage(failure), (signal) =>
+      withTimeout(timeoutMs + CONNECTOR_GRACE_MS, schemaFailureMessage(failure), (signal) =>
         work(readDataSourceOptions(ctx, ds), signal),
       ).catch((error: unknown) => {
         request.log.info({ err: error }, "lazy schema failed");

@@ -4,7 +4,12 @@ import type { AppContext } from "../../context";
 import { requireDataSourceAccess, requireLogin } from "../../policies";
 import { SchemaNotSupportedError, type SchemaTable } from "../../runners/types";
 import { readDataSourceOptions } from "../../services/dataSourceOptions";
-import { adminRunContext, findRunner, withTimeout } from "../../services/dataSourceTypes";
+import {
+  adminRunContext,
+  CONNECTOR_GRACE_MS,
+  findRunner,
+  withTimeout,
+} from "../../services/dataSourceTypes";
 import { groupLinksOf, readCachedSchema, writeCachedSchema } from "../../store/dataSources";
 import { flag } from "../input";
 import { schemaFailureJob } from "../schemaFailures";
@@ -35,7 +40,7 @@ export function dataSourceSchemaRoutes(
       if (!runner) return schemaFailureJob("schema-not-supported");
       try {
         const tables = await withTimeout(
-          timeoutMs,
+          timeoutMs + CONNECTOR_GRACE_MS,
           "Timed out while reading the schema.",
           (signal) =>
             runner.getSchema(

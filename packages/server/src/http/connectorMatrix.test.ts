@@ -14,7 +14,6 @@
 // The cases are in connectorMatrixCases.ts; not applicable, and why, is said at each table there.
 import http from "node:http";
 import ExcelJS from "exceljs";
-import mysql from "mysql2/promise";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -38,26 +37,15 @@ import { startTestInflux, TEST_INFLUX_DATABASE, type TestInflux } from "../testi
 import { startTestPrometheus, type TestPrometheus } from "../testing/prometheusServer";
 import {
   metadataDatabases,
+  mysqlAvailable,
   randomName,
   redisAvailable,
-  REQUIRE_SERVICES,
-  TEST_MYSQL_URL,
   TEST_REDIS_URL,
 } from "../testing/services";
 import { mysqlSourceOptions, plainPgSourceOptions } from "../testing/sourceOptions";
 import type { TestServer } from "../testing/testServer";
 
 type Options = Record<string, unknown>;
-
-async function mariadbReachable(): Promise<boolean> {
-  try {
-    await (await mysql.createConnection({ uri: TEST_MYSQL_URL, connectTimeout: 3000 })).end();
-    return true;
-  } catch (error) {
-    if (REQUIRE_SERVICES) throw error;
-    return false;
-  }
-}
 
 const DATABASES = await metadataDatabases();
 const HAS_PG = DATABASES.includes("postgres");
@@ -66,7 +54,7 @@ const [clickhouse, prometheus, influx, HAS_REDIS, HAS_MARIADB] = await Promise.a
   startTestPrometheus() as Promise<TestPrometheus | null>,
   startTestInflux() as Promise<TestInflux | null>,
   redisAvailable(),
-  mariadbReachable(),
+  mysqlAvailable(),
 ]);
 const REDIS_DB = 13;
 const redisPrefix = randomName("sl_matrix");

@@ -7,10 +7,10 @@ import { runToResult, startWithAdmin } from "../testing/apiServer";
 import type { TestClient } from "../testing/httpClient";
 import {
   metadataDatabases,
+  mysqlAvailable,
   pgSourceDatabaseUrl,
   plainPgRole,
   randomName,
-  REQUIRE_SERVICES,
   TEST_MYSQL_URL,
 } from "../testing/services";
 import {
@@ -25,17 +25,7 @@ const HAS_PG = DATABASES.includes("postgres");
 const schemaName = randomName("preset").toLowerCase();
 const myTable = randomName("preset").toLowerCase();
 
-async function mariadbReachable(): Promise<boolean> {
-  try {
-    const connection = await mysql.createConnection({ uri: TEST_MYSQL_URL, connectTimeout: 3000 });
-    await connection.end();
-    return true;
-  } catch (error) {
-    if (REQUIRE_SERVICES) throw error;
-    return false;
-  }
-}
-const HAS_MARIADB = await mariadbReachable();
+const HAS_MARIADB = await mysqlAvailable();
 
 let pgOptions: PgSourceOptions;
 const myOptions = mysqlSourceOptions();

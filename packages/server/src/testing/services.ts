@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import mysql from "mysql2/promise";
 import pg from "pg";
 
 /** Addresses of the real services tests use, from the environment with the machine's defaults. */
@@ -30,6 +31,26 @@ export function postgresAvailable(): Promise<boolean> {
     }
   })();
   return pgAvailable;
+}
+
+let mysqlReachable: Promise<boolean> | null = null;
+
+/** The machine's MariaDB (MySQL protocol), for the MySQL family's tests. */
+export function mysqlAvailable(): Promise<boolean> {
+  mysqlReachable ??= (async () => {
+    try {
+      await (await mysql.createConnection({ uri: TEST_MYSQL_URL, connectTimeout: 3000 })).end();
+      return true;
+    } catch (err) {
+      if (REQUIRE_SERVICES) {
+        throw new Error(`MariaDB is required under CI but unreachable at ${TEST_MYSQL_URL}`, {
+          cause: err,
+        });
+      }
+      return false;
+    }
+  })();
+  return mysqlReachable;
 }
 
 let redisReachable: Promise<boolean> | null = null;

@@ -1,13 +1,13 @@
 // A ClickHouse data source's options (Redash's names) → the official HTTP client, and the
 // server's errors in its own words. Credentials travel in the Authorization header only.
 import { randomUUID } from "node:crypto";
-import https from "node:https";
 import {
   ClickHouseLogLevel,
   createClient,
   type ClickHouseClient,
   type ClickHouseSettings,
 } from "@clickhouse/client";
+import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
 import type { DataSourceOptions } from "./types";
 
 export const DEFAULT_URL = "http://127.0.0.1:8123";
@@ -70,7 +70,7 @@ export function openClient(
   queryTimeoutMs: number | null,
 ): ClickHouseClient {
   const endpoint = endpointOf(options);
-  const unverified = options.verify === false && endpoint.url.protocol === "https:";
+  const secure = endpoint.url.protocol === "https:";
   return createClient({
     url: endpoint.url,
     username: endpoint.username,
@@ -81,9 +81,9 @@ export function openClient(
     keep_alive: { enabled: false },
     compression: { response: false, request: false },
     log: { level: ClickHouseLogLevel.OFF },
-    ...(unverified
+    ...(secure
       ? {
-          http_agent: new https.Agent({ rejectUnauthorized: false }),
+          http_agent: new TlsHandshakeAgent({ rejectUnauthorized: options.verify !== false }),
           set_basic_auth_header: true,
         }
       : {}),

@@ -3,6 +3,7 @@
 // credentials in URLs, a size limit on bodies, aborts honoured, and network errors in Node's words.
 import http from "node:http";
 import https from "node:https";
+import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
 import type { RunContext } from "./types";
 
 /** TLS settings of a data source (PEM texts). */
@@ -66,6 +67,8 @@ export function serverRequest(url: URL, request: ServerRequest): Promise<ServerR
       method: request.method ?? (body === undefined ? "GET" : "POST"),
       headers,
       signal: request.signal,
+      // One agent per request (no keep-alive), whose handshake has a limit of its own.
+      ...(secure ? { agent: new TlsHandshakeAgent({}) } : {}),
       ...(secure && request.tls
         ? {
             rejectUnauthorized: request.tls.rejectUnauthorized,

@@ -188,11 +188,16 @@ describe.each(DATABASES)("uploaded files through the API on %s", (store) => {
     ["notes.txt", "not a file type that can be queried"],
     ["old.xls", "old binary Excel format"],
     ["quote'name.csv", "characters file names here may not have"],
+    [`${"é".repeat(190)}.csv`, "too long to store"],
   ])("refuses the name %s with a 400", async (name, message) => {
     const res = await upload(admin, id, name, "a\n1\n");
     expect(res.status, res.text).toBe(400);
     expect(res.body.message).toContain(message);
     expect(fs.existsSync(path.join(server.dataDir, "uploads", "escape.csv"))).toBe(false);
+    const folder = path.join(server.dataDir, "uploads", String(id));
+    if (fs.existsSync(folder)) {
+      expect(fs.readdirSync(folder).filter((n) => n.startsWith("."))).toEqual([]);
+    }
   });
 
   it("refuses bodies that are not multipart, and uploads to other types", async () => {

@@ -21,6 +21,8 @@ const FORMATS: Record<string, FileFormat> = {
 export const UPLOAD_EXTENSIONS = Object.keys(FORMATS);
 
 const LONGEST_NAME = 200;
+/** File systems cap a name at 255 bytes: 200 accented or non-Latin letters can exceed it. */
+const LONGEST_NAME_BYTES = 255;
 /** Letters and digits of any script, spaces and a few harmless signs; no quotes, no slashes. */
 const NAME_CHARACTERS = /^[\p{L}\p{N} ._\-()+,@&=[\]]+$/u;
 
@@ -55,6 +57,11 @@ export function checkUploadName(raw: unknown): string {
   }
   if (name.length > LONGEST_NAME) {
     throw new UploadNameError(`The file name is longer than ${LONGEST_NAME} characters.`);
+  }
+  if (Buffer.byteLength(name, "utf8") > LONGEST_NAME_BYTES) {
+    throw new UploadNameError(
+      `The file name is too long to store: shorten it (accented and non-Latin letters count as 2 to 4 of the ${LONGEST_NAME_BYTES} bytes a name may have).`,
+    );
   }
   if (!NAME_CHARACTERS.test(name)) {
     throw new UploadNameError(

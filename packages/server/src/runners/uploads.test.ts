@@ -142,6 +142,11 @@ describe("uploads runner", () => {
     expect(checkUploadName("Données.parquet")).toBe("Données.parquet");
     // As macOS spells it (e + combining accent): one name, the composed one.
     expect(checkUploadName("Donne\u0301es.parquet")).toBe("Données.parquet");
+    // 200 characters at most, and 255 bytes (what a file system stores): 150 é are 300 bytes.
+    expect(checkUploadName(`${"a".repeat(196)}.csv`)).toHaveLength(200);
+    expect(() => checkUploadName(`${"a".repeat(197)}.csv`)).toThrow("longer than 200");
+    expect(checkUploadName(`${"é".repeat(125)}.csv`)).toHaveLength(129);
+    expect(() => checkUploadName(`${"é".repeat(150)}.csv`)).toThrow("too long to store");
     for (const bad of ["", "a/b.csv", "..csv", ".env.csv", "a.exe", 'a".csv', "x\u0000.csv"]) {
       expect(() => checkUploadName(bad), bad).toThrow();
     }

@@ -177,7 +177,13 @@ export async function dataSourceFileRoutes(
         }
         const target = path.join(folder, name);
         const replaced = (await stat(target).catch(() => null)) !== null;
-        await rename(temp, target);
+        try {
+          await rename(temp, target);
+        } catch (error) {
+          // Never left behind: a hidden temp file is neither listed nor removed by a delete.
+          await rm(temp, { force: true });
+          throw error;
+        }
         await forgetSchema(ds.id);
         await recordEvent(db, {
           orgId: org.id,

@@ -241,7 +241,13 @@ describe("uploaded files in the browser", () => {
     expect(
       await page.getByTestId("upload-progress").filter({ hasText: "Ventes été" }).count(),
     ).toBe(1);
+    // The failed upload's re-read of the list failed too: a warning, gone once back online.
+    await poll(() => page.getByTestId("files-stale").count()).toBe(1);
+    const tryAgain = page.getByTestId("files-stale").getByRole("button", { name: "Try again" });
+    expect(await tryAgain.count()).toBe(1);
     await context.setOffline(false);
+    await poll(() => page.getByTestId("files-stale").count(), 5_000).toBe(0);
+    expect(await fileRows(page)).toHaveLength(2);
     expect(await names()).not.toContain("offline.csv");
     await context.close();
   });

@@ -42,6 +42,8 @@ export function DataSourceFiles({ id }: { id: number }) {
     queryKey: ["dataSourceFiles", id],
     queryFn: () => listDataSourceFiles(id),
     retry: false,
+    // Back online after a failed re-read: read the list again rather than keep the warning.
+    refetchOnReconnect: "always",
   });
   const [uploads, setUploads] = useState<UploadState[]>([]);
 
@@ -138,6 +140,15 @@ export function DataSourceFiles({ id }: { id: number }) {
             showIcon
             data-testid="files-stale"
             message={`The file list could not be read again: ${uploadErrorMessage(listing.error)}`}
+            action={
+              <Button
+                size="small"
+                loading={listing.isFetching}
+                onClick={() => void listing.refetch()}
+              >
+                Try again
+              </Button>
+            }
           />
         )}
         <UploadProgress uploads={uploads} />

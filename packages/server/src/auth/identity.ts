@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema";
 import type { Organization } from "../store/organizations";
-import { findUserByApiKey, findUserById, groupsByIds, type User } from "../store/users";
+import { groupsByIds, type User } from "../store/users";
+import { findCaller, type Caller } from "../store/callers";
 import { bool } from "../store/values";
 
 /** Who is making a request. Every route and policy works from this. */
@@ -58,6 +59,18 @@ export async function userIdentity(
   };
 }
 
+/** The identity of a caller read by store/callers.ts (their groups read in the same statement). */
+export function callerIdentity(caller: Caller, viaApiKey: boolean): UserIdentity {
+  return {
+    kind: "user",
+    user: caller.user,
+    orgId: caller.user.org_id,
+    groupIds: caller.groupIds,
+    permissions: caller.permissions,
+    viaApiKey,
+  };
+}
+
 export function isActive(user: User): boolean {
   return user.disabled_at === null;
 }
@@ -68,10 +81,9 @@ async function ownerRights(
   orgId: number,
   ownerId: number,
 ): Promise<{ groupIds: number[]; ownerIsAdmin: boolean } | null> {
-  const owner = await findUserById(db, orgId, ownerId);
-  if (!owner || !isActive(owner)) return null;
-  const { groupIds, permissions } = await userIdentity(db, owner, false);
-  return { groupIds, ownerIsAdmin: permissions.includes("admin") };
+  const owner = await findCaller(db, orgId, { userId: ownerId });
+  if (!owner || !isActive(owner.user)) return null;
+  return { groupIds: owner.groupIds, ownerIsAdmin: owner.permissions.includes("admin") };
 }
 
 /**
@@ -84,8 +96,8 @@ export async function identityFromApiKey(
   apiKey: string,
   routeQueryId: number | null,
 ): Promise<Identity | null> {
-  const user = await findUserByApiKey(db, org.id, apiKey);
-  if (user) return isActive(user) ? userIdentity(db, user, true) : null;
+  const caller = await findCaller(db, org.id, { apiKey });
+  if (caller) return isActive(caller.user) ? callerIdentity(caller, true) : null;
 
   const objectKey = await db
     .selectFrom("api_keys")
@@ -200,14 +212,26 @@ export async function queryKeyIdentity(
   };
 }
 
-/** The session's user, if the stored token still matches and the user is enabled. */
+/** What a session's cookie names: its user, the token it was signed with, its id. */
+export interface SessionClaim {
+  userId: number;
+  userToken: string;
+  sessionId: string;
+}
+
+/**
+ * A session's identity, in one statement: its user, if the session was not ended by a logout,
+ * the stored token still matches and the user is enabled; "ended" when it was ended.
+ */
 export async function identityFromSession(
   db: Kysely<DB>,
-  org: Organization,
-  userId: number,
-  userToken: string,
-): Promise<UserIdentity | null> {
-  const user = await findUserById(db, org.id, userId);
-  if (!user || !isActive(user) || user.session_token !== userToken) return null;
-  return userIdentity(db, user, false);
+  org: Pick<Organization, "id">,
+  claim: SessionClaim,
+): Promise<UserIdentity | "ended" | null> {
+  const caller = await findCaller(db, org.id, { userId: claim.userId }, claim.sessionId);
+  if (!caller) return null;
+  if (caller.sessionEnded) return "ended";
+  const { user } = caller;
+  if (!isActive(user) || user.session_token !== claim.userToken) return null;
+  return callerIdentity(caller, false);
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { AppContext } from "../context";
-import { DEFAULT_ORG_SLUG, findOrgBySlug, type Organization } from "../store/organizations";
+import { DEFAULT_ORG_SLUG, type Organization } from "../store/organizations";
+import { findOrgBySlugCached } from "../store/orgCache";
 import { touchActiveAt, type User } from "../store/users";
-import { isSessionEnded, recordEndedSession } from "../store/endedSessions";
+import { recordEndedSession } from "../store/endedSessions";
 import { checkCsrfToken, makeCsrfToken } from "./csrf";
 import { identityFromHmac, type SignedRequest } from "./hmac";
 import { shareKeyOpens } from "./shareKeyRoutes";
@@ -106,7 +107,8 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     // Probes and scrapes (http/health.ts) read no session: they answer while the store is down.
     if (request.routeOptions.config.withoutSession) return;
     const now = nowSeconds();
-    const org = await findOrgBySlug(database.db, DEFAULT_ORG_SLUG);
+    // Kept a few seconds (store/orgCache.ts); who is calling is read afresh below.
+    const org = await findOrgBySlugCached(database.db, DEFAULT_ORG_SLUG);
     const session =
       readSession(keys.session, request.cookies[SESSION_COOKIE], now) ??
       ({
@@ -118,15 +120,23 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     const auth: RequestAuth = { org, identity: ANONYMOUS, session, remember: null };
     request.auth = auth;
     if (!org) return;
+    // The session's user, their groups and whether the session was ended: one statement
+    // (store/callers.ts), read on every request, never cached.
+    let fromSession: UserIdentity | null = null;
+    if (session.userId !== null && session.sessionId) {
+      const result = await identityFromSession(database.db, org, {
+        userId: session.userId,
+        userToken: session.userToken ?? "",
+        sessionId: session.sessionId,
+      });
+      if (result === "ended") session.sessionId = undefined;
+      else fromSession = result;
+    }
     // A session ended by logout stays ended, whoever replays its cookie; one without an id was
     // signed before logouts were recorded and cannot be ended, so it is not accepted either.
-    if (
-      session.userId !== null &&
-      (!session.sessionId || (await isSessionEnded(database.db, session.sessionId)))
-    ) {
+    if (session.userId !== null && !session.sessionId) {
       session.userId = null;
       session.userToken = null;
-      session.sessionId = undefined;
     }
 
     // An API key in the request wins over the session. With the hmac auth type, Redash reads
@@ -142,14 +152,8 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
         return;
       }
     }
-    if (session.userId !== null && session.userToken) {
-      const identity = await identityFromSession(
-        database.db,
-        org,
-        session.userId,
-        session.userToken,
-      );
-      if (identity) auth.identity = identity;
+    if (session.userId !== null) {
+      if (fromSession) auth.identity = fromSession;
       else {
         session.userId = null;
         session.userToken = null;
@@ -157,19 +161,12 @@ export const requestAuth = fp(async (app: FastifyInstance, ctx: AppContext) => {
     }
     if (auth.identity.kind === "anonymous") {
       const remembered = readRemember(keys.session, request.cookies[REMEMBER_COOKIE], now);
-      if (remembered && !(await isSessionEnded(database.db, remembered.sessionId))) {
-        const identity = await identityFromSession(
-          database.db,
-          org,
-          remembered.userId,
-          remembered.userToken,
-        );
-        if (identity) {
-          auth.identity = identity;
-          session.userId = remembered.userId;
-          session.userToken = remembered.userToken;
-          session.sessionId = remembered.sessionId;
-        }
+      const identity = remembered && (await identityFromSession(database.db, org, remembered));
+      if (remembered && identity && identity !== "ended") {
+        auth.identity = identity;
+        session.userId = remembered.userId;
+        session.userToken = remembered.userToken;
+        session.sessionId = remembered.sessionId;
       }
     }
     // A signed link reads: it covers neither the method nor the body, so it never writes.

@@ -19,12 +19,3 @@ export async function recordEndedSession(
     .where("keep_until", "<", new Date().toISOString())
     .execute();
 }
-
-export async function isSessionEnded(db: Kysely<DB>, sessionId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("ended_sessions")
-    .select("id")
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
-  return row !== undefined;
-}

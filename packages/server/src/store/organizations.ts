@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, OrganizationsTable } from "./schema";
 import { now, parseJson, toJson } from "./values";
+import { forgetCachedOrgs } from "./orgCache";
 
 export interface Organization {
   id: number;
@@ -63,4 +64,5 @@ export async function saveOrgSettings(
     .set({ settings: toJson(settings), updated_at: now() })
     .where("id", "=", orgId)
     .execute();
+  forgetCachedOrgs(db);
 }

@@ -31,7 +31,7 @@ export function groupFromRow(row: Selectable<GroupsTable>): Group {
   };
 }
 
-function userFromRow(row: Selectable<UsersTable>, groupIds: number[]): User {
+export function userFromRow(row: Selectable<UsersTable>, groupIds: number[]): User {
   return {
     ...row,
     is_invitation_pending: bool(row.is_invitation_pending),

@@ -122,6 +122,22 @@ describe("optionsFromValues", () => {
     });
   });
 
+  it("sends pasted text without the spaces and line breaks around it, passwords as typed", () => {
+    const fields = fieldsFromSchema(pg);
+    const options = optionsFromValues(fields, {
+      host: "  db.example.com \n",
+      dbname: "\tsales ",
+      password: " secret ",
+      api_token: " token ",
+      user: " ",
+    });
+    expect(options.host).toBe("db.example.com");
+    expect(options.dbname).toBe("sales");
+    expect(options.password).toBe(" secret ");
+    expect(options.api_token).toBe(" token ");
+    expect(options.user).toBe(" ");
+  });
+
   it("keeps an emptied field that had a value as empty, not null", () => {
     const fields = fieldsFromSchema(pg, { user: "old", dbname: "x" });
     expect(optionsFromValues(fields, { user: "", dbname: "x" }).user).toBe("");

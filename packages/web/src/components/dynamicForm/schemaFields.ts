@@ -127,9 +127,20 @@ export function optionsFromValues(
       options[field.name] = Number.isFinite(n) ? n : value;
       continue;
     }
-    options[field.name] = value;
+    options[field.name] = pasted(field, value);
   }
   return options;
+}
+
+/**
+ * A text field's value without the spaces and line breaks a paste brings around it (a URL, a
+ * host name copied from a page). Passwords are kept as typed; so is a value of spaces only
+ * (a delimiter, say).
+ */
+function pasted(field: FieldSpec, value: unknown): unknown {
+  if ((field.kind !== "text" && field.kind !== "email") || typeof value !== "string") return value;
+  const trimmed = value.trim();
+  return trimmed === "" ? value : trimmed;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -56,6 +56,23 @@ describe("XLSX sheets read as CSV", () => {
     await expect(csvOf("Other")).rejects.toThrow("Sheet 'Other' not found. Sheets: Notes, Mixed.");
   });
 
+  it("reads every sheet of a workbook of many sheets (exceljs's streaming reader loses some)", async () => {
+    const many = new ExcelJS.Workbook();
+    for (let i = 0; i < 8; i += 1) many.addWorksheet(`S${i}`).addRows([["n"], [i]]);
+    const manyPath = path.join(dir, "many.xlsx");
+    await many.xlsx.writeFile(manyPath);
+    const out = path.join(dir, "many.csv");
+    for (const choice of ["S0", 3, "S7", undefined]) {
+      await sheetToCsv(manyPath, choice, out, 0);
+      const expected =
+        choice === undefined ? 0 : typeof choice === "number" ? choice : Number(choice.slice(1));
+      expect(readFileSync(out, "utf8")).toBe(`n\n${expected}\n`);
+    }
+    await expect(sheetToCsv(manyPath, "S8", out, 0)).rejects.toThrow(
+      "Sheet 'S8' not found. Sheets: S0, S1, S2, S3, S4, S5, S6, S7.",
+    );
+  });
+
   it("says when the file is not a workbook", async () => {
     const notBook = path.join(dir, "not.xlsx");
     writeFileSync(notBook, "id,name\n1,a\n");

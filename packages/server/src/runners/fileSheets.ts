@@ -54,6 +54,18 @@ interface StreamedRow {
 }
 interface StreamedSheet extends AsyncIterable<StreamedRow> {
   name?: string;
+  /** The sheet's XML bytes, read by the row iterator. */
+  iterator?: AsyncIterable<unknown>;
+}
+
+/**
+ * Reads a sheet the query does not want to its end, unparsed. exceljs keeps a sheet that comes
+ * before the shared strings in a temporary file and deletes it once the next sheet is asked for:
+ * a sheet left unread would open that deleted file, an error no one listens to.
+ */
+async function skipSheet(worksheet: StreamedSheet): Promise<void> {
+  if (!worksheet.iterator) return;
+  for await (const chunk of worksheet.iterator) void chunk;
 }
 
 /** The names of the workbook's sheets, in the workbook's order, once its index has been read. */
@@ -67,16 +79,33 @@ function notFound(sheet: SheetChoice, names: string[]): Error {
   );
 }
 
+/** A sheet's rows as CSV lines, and the widest row's width, which pads the others when written. */
+interface SheetLines {
+  name: string;
+  rows: { text: string; width: number }[];
+  width: number;
+}
+
+/** Adds row `number` (1-based `values`, as exceljs gives them) after the rows already added. */
+function addRow(lines: SheetLines, number: number, values: unknown[], skipRows: number): void {
+  if (number <= skipRows) return;
+  // Rows the sheet leaves out (empty ones) are written as empty lines of fields.
+  while (skipRows + lines.rows.length + 1 < number) lines.rows.push({ text: "", width: 0 });
+  const cells = values.slice(1).map((value) => csvField(cellText(value)));
+  lines.width = Math.max(lines.width, cells.length);
+  lines.rows.push({ text: cells.join(","), width: cells.length });
+}
+
 /**
- * Writes sheet `sheet` of `xlsxPath` as CSV at `csvPath` (through a temporary file, so a
- * concurrent reader never sees half of it). Rows are padded to the widest row.
+ * The sheet through exceljs's streaming reader, row by row. That reader can lose entries of the
+ * archive (exceljs issues 2790 and 3064: workbook.xml, stored last, sometimes never arrives), so
+ * any failure here is answered by `loadedSheet`, which reads the whole workbook.
  */
-export async function sheetToCsv(
+async function streamedSheet(
   xlsxPath: string,
   sheet: SheetChoice,
-  csvPath: string,
   skipRows: number,
-): Promise<void> {
+): Promise<SheetLines | null> {
   const { default: ExcelJS } = await import("exceljs");
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(xlsxPath, {
     worksheets: "emit",
@@ -94,36 +123,67 @@ export async function sheetToCsv(
     }
     return found.name === sheet;
   };
-  // Each row's fields joined; the widest row's width pads the others when written.
-  const rows: { text: string; width: number }[] = [];
-  let width = 0;
-  let found: StreamedSheet | null = null;
+  let lines: SheetLines | null = null;
   let position = 0;
-  try {
-    for await (const worksheet of reader as unknown as AsyncIterable<StreamedSheet>) {
-      const take = !found && wanted(worksheet, position);
-      position += 1;
-      if (!take) continue;
-      found = worksheet;
-      let last = skipRows;
-      for await (const row of worksheet) {
-        if (row.number <= skipRows) continue;
-        // Rows the sheet leaves out (empty ones) are written as empty lines of fields.
-        for (; last + 1 < row.number; last += 1) rows.push({ text: "", width: 0 });
-        last = row.number;
-        // `values` is 1-based: index 0 is always empty.
-        const cells = row.values.slice(1).map((value) => csvField(cellText(value)));
-        width = Math.max(width, cells.length);
-        rows.push({ text: cells.join(","), width: cells.length });
-      }
+  for await (const worksheet of reader as unknown as AsyncIterable<StreamedSheet>) {
+    const take = !lines && wanted(worksheet, position);
+    position += 1;
+    if (!take) {
+      await skipSheet(worksheet);
+      continue;
     }
+    const found: SheetLines = { name: worksheet.name ?? "", rows: [], width: 0 };
+    for await (const row of worksheet) addRow(found, row.number, row.values, skipRows);
+    lines = found;
+  }
+  return lines;
+}
+
+/** The sheet from the whole workbook read at once: slower, but it reads every entry. */
+async function loadedSheet(
+  xlsxPath: string,
+  sheet: SheetChoice,
+  skipRows: number,
+): Promise<SheetLines> {
+  const { default: ExcelJS } = await import("exceljs");
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(xlsxPath);
   } catch (error) {
     throw new Error(`The file is not a readable XLSX workbook: ${(error as Error).message}`, {
       cause: error,
     });
   }
-  if (!found) throw notFound(sheet, sheetNames(reader));
-  if (rows.length === 0 || width === 0) throw new Error(`Sheet '${found.name}' is empty.`);
+  const sheets = workbook.worksheets;
+  const found =
+    typeof sheet === "number"
+      ? sheets[sheet]
+      : sheet === undefined
+        ? sheets[0]
+        : sheets.find((s) => s.name === sheet);
+  if (!found)
+    throw notFound(
+      sheet,
+      sheets.map((s) => s.name),
+    );
+  const lines: SheetLines = { name: found.name, rows: [], width: 0 };
+  found.eachRow((row, number) => addRow(lines, number, row.values as unknown[], skipRows));
+  return lines;
+}
+
+/**
+ * Writes sheet `sheet` of `xlsxPath` as CSV at `csvPath` (through a temporary file, so a
+ * concurrent reader never sees half of it). Rows are padded to the widest row.
+ */
+export async function sheetToCsv(
+  xlsxPath: string,
+  sheet: SheetChoice,
+  csvPath: string,
+  skipRows: number,
+): Promise<void> {
+  const streamed = await streamedSheet(xlsxPath, sheet, skipRows).catch(() => null);
+  const { name, rows, width } = streamed ?? (await loadedSheet(xlsxPath, sheet, skipRows));
+  if (rows.length === 0 || width === 0) throw new Error(`Sheet '${name}' is empty.`);
   const temp = `${csvPath}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     const out = createWriteStream(temp);

@@ -265,6 +265,48 @@ describe("files by URL (csv and excel types)", () => {
     ).rejects.toThrow("Sheet 'Empty' is empty.");
   });
 
+  it("reads XLSX cells as DuckDB values: skiprows, sheet by number, dates, formulas, rich text", async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Cover").addRows([["nothing here"]]);
+    workbook
+      .addWorksheet("Data")
+      .addRows([
+        ["Report of January"],
+        ["at", "total", "double", "label"],
+        [new Date(Date.UTC(2024, 0, 2, 3, 4, 5)), 1.5, { formula: "B3*2", result: 3 }, "x"],
+        [
+          new Date(Date.UTC(2024, 0, 3)),
+          2,
+          { formula: "B4*2", result: 4 },
+          { richText: [{ text: "bold " }, { text: "plain" }] },
+        ],
+      ]);
+    files.set("/mixed.xlsx", {
+      body: Buffer.from(await workbook.xlsx.writeBuffer()),
+      type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    });
+    const { columns, rows } = await runAll(
+      excelRunner.run({}, `url: ${base}/mixed.xlsx\nsheet_name: 1\nskiprows: 1`, context()),
+    );
+    expect(types(columns)).toEqual([
+      ["at", "datetime"],
+      ["total", "float"],
+      ["double", "integer"],
+      ["label", "string"],
+    ]);
+    expect(rows).toEqual([
+      ["2024-01-02T03:04:05", 1.5, 3, "x"],
+      ["2024-01-03T00:00:00", 2, 4, "bold plain"],
+    ]);
+    files.set("/fake.xlsx", { body: Buffer.from("id,name\n1,a\n"), type: "text/plain" });
+    await expect(excelRunner.run({}, `url: ${base}/fake.xlsx`, context())).rejects.toThrow(
+      "The file is not a readable XLSX workbook: ",
+    );
+    await expect(
+      excelRunner.run({}, `url: ${base}/mixed.xlsx\nsheet_name: Other`, context()),
+    ).rejects.toThrow("Sheet 'Other' not found. Sheets: Cover, Data.");
+  });
+
   it("converts an unchanged workbook's sheet once, and again when the workbook changes", async () => {
     const book = async (city: string) => {
       const workbook = new ExcelJS.Workbook();

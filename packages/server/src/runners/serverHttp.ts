@@ -129,10 +129,13 @@ export function pemOption(options: Record<string, unknown>, key: string): string
   return decoded;
 }
 
-/** A time limit in seconds as a message says it: whole seconds, else one decimal below ten. */
+/**
+ * A wait in seconds as a message says it: one decimal below ten seconds, whole seconds above,
+ * without a trailing ".0" (a step given 1999 ms of a 2 s limit waited "2 s", not "2.0 s").
+ */
 export function seconds(ms: number): string {
   const value = ms / 1000;
-  return Number.isInteger(value) || value >= 10 ? String(Math.round(value)) : value.toFixed(1);
+  return String(value >= 9.95 ? Math.round(value) : Number(value.toFixed(1)));
 }
 
 /**

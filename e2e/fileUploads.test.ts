@@ -251,4 +251,33 @@ describe("uploaded files in the browser", () => {
     expect(await names()).not.toContain("offline.csv");
     await context.close();
   });
+
+  it("a data source deleted in another tab: Save and Test say so, Delete finishes the job", async () => {
+    const made = await app.api.post<{ id: number }>("/api/data_sources", {
+      type: "uploads",
+      name: randomName("Two tabs"),
+      options: {},
+    });
+    const { context, page } = await app.openSignedIn();
+    const other = await context.newPage();
+    await page.goto(`/data_sources/${made.body.id}`);
+    await other.goto(`/data_sources/${made.body.id}`);
+    await other.getByRole("button", { name: "Test Connection" }).waitFor();
+    const gone = "This data source no longer exists: it was deleted.";
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.locator(".ant-popconfirm").getByRole("button", { name: "Delete" }).click();
+    await poll(() => page.url()).toMatch(/\/data_sources$/);
+
+    await other.getByRole("button", { name: "Save" }).click();
+    await poll(() => other.getByTestId("data-source-edit").textContent()).toContain(gone);
+    await other.getByRole("button", { name: "Test Connection" }).click();
+    await poll(() => other.locator(".ant-notification").textContent()).toContain(gone);
+    await other.getByRole("button", { name: "Delete", exact: true }).click();
+    await other.locator(".ant-popconfirm").getByRole("button", { name: "Delete" }).click();
+    await poll(() => other.url()).toMatch(/\/data_sources$/);
+    await poll(() => other.locator(".ant-notification").textContent()).toContain(
+      "Data source deleted successfully.",
+    );
+    await context.close();
+  });
 });

@@ -12,6 +12,7 @@ import {
   type DataSource,
   type DataSourceType,
 } from "../../api/dataSources";
+import { isApiError } from "../../api/errors";
 import { ErrorScreen } from "../../app/ErrorScreen";
 import { NOTIFICATION_CONFIG, notify } from "../../app/notifications";
 import { isAdmin } from "../../app/permissions";
@@ -23,7 +24,7 @@ import { TypeHeading } from "../../components/dynamicForm/TypeHeading";
 import { usePageTitle } from "../../components/usePageTitle";
 import { SettingsFrame } from "../settings/SettingsFrame";
 import { saveErrorMessage } from "../users/messages";
-import { refusedTest, testNotice } from "./connectionTest";
+import { DATA_SOURCE_GONE, refusedTest, testNotice } from "./connectionTest";
 import { DataSourceFiles } from "./DataSourceFiles";
 import { UPLOADS_TYPE } from "./fileUploadState";
 import { setupLink } from "./setupLinks";
@@ -90,7 +91,9 @@ function EditForm({ id, source, type }: { id: number; source: DataSource; type: 
       void queryClient.invalidateQueries({ queryKey: ["dataSources"] });
       notify.success("Saved.");
     } catch (e) {
-      setError(saveErrorMessage(e) || FAILED_SAVING);
+      // Deleted meanwhile (another tab): say so, not the server's words for an unknown address.
+      if (isApiError(e) && e.status === 404) setError(DATA_SOURCE_GONE);
+      else setError(saveErrorMessage(e) || FAILED_SAVING);
     } finally {
       setSaving(false);
     }
@@ -113,12 +116,17 @@ function EditForm({ id, source, type }: { id: number; source: DataSource; type: 
   async function remove() {
     try {
       await deleteDataSource(id);
-      notify.success("Data source deleted successfully.");
-      void queryClient.invalidateQueries({ queryKey: ["dataSources"] });
-      navigate("/data_sources");
     } catch (e) {
-      notify.error(saveErrorMessage(e));
+      // Gone already (deleted in another tab): what the user asked for is done.
+      if (!isApiError(e) || e.status !== 404) {
+        notify.error(saveErrorMessage(e));
+        return;
+      }
     }
+    notify.success("Data source deleted successfully.");
+    queryClient.removeQueries({ queryKey: ["dataSource", id], exact: true });
+    void queryClient.invalidateQueries({ queryKey: ["dataSources"] });
+    navigate("/data_sources");
   }
 
   return (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/errors";
 import {
+  DATA_SOURCE_GONE,
   refusedTest,
   testNotice,
   TEST_FAILED,
@@ -37,5 +38,11 @@ describe("testNotice", () => {
     });
     expect(refusedTest(new ApiError(500, undefined, null))).toBeNull();
     expect(refusedTest(new Error("offline"))).toBeNull();
+  });
+
+  it("says a data source deleted meanwhile (another tab) is gone", () => {
+    const gone = new ApiError(404, "The requested URL was not found on the server.", {});
+    expect(refusedTest(gone)).toEqual({ ok: false, message: DATA_SOURCE_GONE });
+    expect(testNotice(refusedTest(gone))).toMatchObject({ description: DATA_SOURCE_GONE });
   });
 });

@@ -5,6 +5,8 @@ export const TEST_SUCCESS = "Success";
 export const TEST_FAILED = "Connection Test Failed:";
 export const TEST_UNKNOWN_ERROR =
   "Unknown error occurred while performing connection test. Please try again later.";
+/** A Save or Test of a data source deleted since its page opened (in another tab). */
+export const DATA_SOURCE_GONE = "This data source no longer exists: it was deleted.";
 /** A failed test stays on screen for 10 s (spec 2 §9). */
 export const TEST_FAILURE_SECONDS = 10;
 
@@ -29,9 +31,11 @@ export function testNotice(result: ConnectionTestResult | null): TestNotice {
 
 /**
  * A failed test call as a test answer: the server refuses options no data source may use (the
- * metadata database, another source's files) with a 400 and says why; other failures are `null`.
+ * metadata database, another source's files) with a 400 and says why; a data source deleted
+ * meanwhile is a 404, said as such; other failures are `null`.
  */
 export function refusedTest(error: unknown): ConnectionTestResult | null {
+  if (isApiError(error) && error.status === 404) return { ok: false, message: DATA_SOURCE_GONE };
   if (isApiError(error) && error.status === 400 && error.serverMessage) {
     return { ok: false, message: error.serverMessage };
   }

@@ -1,7 +1,7 @@
-import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { screenshot } from "./browser";
 import { useBrowserApp } from "./fixtures/browserApp";
+import { SilentServer } from "../packages/server/src/testing/silentServer";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -9,22 +9,14 @@ vi.setConfig({ testTimeout: 60_000 });
 describe("schema timeout in the query editor", () => {
   const app = useBrowserApp({ env: { SIGHTLINE_SCHEMA_TIMEOUT: "2" } });
   // A Prometheus "server" that takes the connection and never answers.
-  const sockets = new Set<net.Socket>();
-  const silent = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => undefined);
-    socket.resume();
-  });
+  const silent = new SilentServer();
   let url = "";
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    url = (await silent.start()).url;
   });
   afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
+    await silent.close();
   });
 
   it("shows the timeout's details in the schema browser", async () => {

@@ -1,8 +1,8 @@
-import net, { type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startWithAdmin } from "../testing/apiServer";
 import { createDataSource, type TestClient } from "../testing/httpClient";
 import { metadataDatabases } from "../testing/services";
+import { SilentServer } from "../testing/silentServer";
 import type { TestServer } from "../testing/testServer";
 
 /**
@@ -12,42 +12,6 @@ import type { TestServer } from "../testing/testServer";
  */
 
 const DATABASES = await metadataDatabases();
-
-/** A TCP server that accepts connections and never writes a byte. */
-class SilentServer {
-  accepted = 0;
-  closed = 0;
-  private readonly server = net.createServer((socket) => {
-    this.accepted += 1;
-    socket.on("close", () => (this.closed += 1));
-    socket.on("error", () => undefined);
-    // Read (and drop) what comes, so the client's closing reaches this side as 'close'.
-    socket.resume();
-  });
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** Waits (up to 3 s) until every connection the silent server accepted is closed. */
-async function allClosed(silent: SilentServer): Promise<boolean> {
-  const until = Date.now() + 3000;
-  while (Date.now() < until) {
-    if (silent.accepted > 0 && silent.closed === silent.accepted) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 /** A GET with its duration in milliseconds. */
 async function timedGet(client: TestClient, url: string) {
@@ -105,7 +69,7 @@ describe.each(DATABASES)("schema timeout on %s metadata", (db) => {
     });
     expect(ms).toBeGreaterThanOrEqual(1400);
     expect(ms).toBeLessThan(4000);
-    expect(await allClosed(silent)).toBe(true);
+    expect(await silent.allClosed()).toBe(true);
     await stillServes();
   });
 
@@ -122,7 +86,7 @@ describe.each(DATABASES)("schema timeout on %s metadata", (db) => {
     });
     expect(ms).toBeGreaterThanOrEqual(1400);
     expect(ms).toBeLessThan(4000);
-    expect(await allClosed(silent)).toBe(true);
+    expect(await silent.allClosed()).toBe(true);
     await stillServes();
   });
 
@@ -175,7 +139,7 @@ describe.each(DATABASES)("schema timeout on %s metadata", (db) => {
       details: `Timed out after 2 s while reading ${what} from InfluxDB at ${silent.url}.`,
     });
     expect(ms).toBeLessThan(4000);
-    expect(await allClosed(silent)).toBe(true);
+    expect(await silent.allClosed()).toBe(true);
     await stillServes();
   });
 });

@@ -1,12 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import https from "node:https";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickhouseRunner } from "./clickhouse";
 import { prometheusRunner } from "./prometheus";
+import { SilentServer } from "../testing/silentServer";
 import { testContext } from "./testSupport";
 import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
 
@@ -14,19 +15,12 @@ import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
  * https:// to a server that is not speaking TLS: Debian's ClickHouse 18.16 takes the client's
  * hello as the start of a request and waits for more. The handshake has a limit of its own.
  */
-const sockets = new Set<net.Socket>();
-const silent = net.createServer((socket) => {
-  sockets.add(socket);
-  socket.on("close", () => sockets.delete(socket));
-  socket.on("error", () => undefined);
-  socket.resume();
-});
+const silent = new SilentServer();
 let silentPort = 0;
 let dir = "";
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-  silentPort = (silent.address() as AddressInfo).port;
+  silentPort = (await silent.start()).port;
   dir = mkdtempSync(path.join(os.tmpdir(), "sightline-tls-"));
   execFileSync(
     "openssl",
@@ -37,8 +31,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
+  await silent.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -63,7 +56,7 @@ describe("the TLS handshake limit", () => {
       `TLS handshake with 127.0.0.1:${silentPort} did not complete within 0.3 s: is the server speaking HTTPS on this port?`,
     );
     expect(Date.now() - started).toBeLessThan(3000);
-    await expect.poll(() => sockets.size).toBe(0);
+    expect(await silent.allClosed()).toBe(true);
   });
 
   it("leaves a handshake that completes alone, however long the answer takes after it", async () => {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SilentServer } from "../testing/silentServer";
 import { refusalReason } from "./addressPolicy";
 import { createOutboundClient, OutboundError } from "./client";
 
@@ -202,6 +203,21 @@ describe("outbound client", () => {
     await expect(loopbackAllowed.request(`${base}/data`, { signal: aborted })).rejects.toThrow(
       "was cancelled",
     );
+  });
+
+  it("gives up an https:// handshake that a plain port never answers, naming why", async () => {
+    const silent = await new SilentServer().start();
+    const client = createOutboundClient({ allowedRanges: ["127.0.0.0/8"], tlsHandshakeMs: 300 });
+    const started = Date.now();
+    try {
+      await expect(client.request(`https://127.0.0.1:${silent.port}/data`)).rejects.toThrow(
+        `Request to 127.0.0.1:${silent.port} failed: TLS handshake with 127.0.0.1:${silent.port} did not complete within 0.3 s: is the server speaking HTTPS on this port?`,
+      );
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(await silent.allClosed()).toBe(true);
+    } finally {
+      await silent.close();
+    }
   });
 
   it("rejects an invalid allowed range", () => {

@@ -3,6 +3,7 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type BlockList } from "node:net";
 import { parseAllowedRanges, refusalReason } from "./addressPolicy";
+import { TLS_HANDSHAKE_LIMIT_MS, TlsHandshakeAgent } from "./tlsHandshakeAgent";
 
 export interface OutboundOptions {
   /** CIDR ranges an admin allowed even though they are internal (e.g. "10.1.0.0/16"). */
@@ -14,6 +15,8 @@ export interface OutboundOptions {
   /** Default 5. */
   maxRedirects?: number;
   userAgent?: string;
+  /** How long an https:// connection's TLS handshake may take. Default 10 s. */
+  tlsHandshakeMs?: number;
 }
 
 export interface OutboundRequest {
@@ -58,6 +61,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     maxResponseBytes: options.maxResponseBytes ?? 50 * 1024 * 1024,
     maxRedirects: options.maxRedirects ?? 5,
     userAgent: options.userAgent ?? "Sightline",
+    tlsHandshakeMs: options.tlsHandshakeMs ?? TLS_HANDSHAKE_LIMIT_MS,
   };
 
   return {
@@ -91,6 +95,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       const response = await send(current, method, headers, body, signal, allowed, {
         timeoutMs,
         maxResponseBytes: init.maxResponseBytes ?? defaults.maxResponseBytes,
+        tlsHandshakeMs: defaults.tlsHandshakeMs,
       });
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.status) || typeof location !== "string") {
@@ -204,7 +209,7 @@ function send(
   body: string | Buffer | undefined,
   signal: AbortSignal,
   allowed: BlockList | null,
-  limits: { timeoutMs: number; maxResponseBytes: number },
+  limits: { timeoutMs: number; maxResponseBytes: number; tlsHandshakeMs: number },
 ): Promise<OutboundResponse> {
   const hostname = target.hostname.replace(/^\[|\]$/g, "");
   // Literal addresses skip DNS, so they are checked here.
@@ -212,7 +217,8 @@ function send(
     const reason = refusalReason(hostname, allowed);
     if (reason) return Promise.reject(new OutboundError(reason));
   }
-  const transport = target.protocol === "https:" ? https : http;
+  const secure = target.protocol === "https:";
+  const transport = secure ? https : http;
   const requestHeaders = { ...headers };
   if (body !== undefined) requestHeaders["content-length"] = String(Buffer.byteLength(body));
 
@@ -222,7 +228,9 @@ function send(
       {
         method,
         headers: requestHeaders,
-        agent: false,
+        // A fresh connection per request; an https:// one must finish its handshake in time (a
+        // plain-HTTP port may take the hello as the start of a request and wait for the rest).
+        agent: secure ? new TlsHandshakeAgent({}, limits.tlsHandshakeMs) : false,
         lookup: guardedLookup(allowed) as unknown as typeof dnsLookup,
         signal,
       },

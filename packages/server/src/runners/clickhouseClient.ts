@@ -7,7 +7,7 @@ import {
   type ClickHouseClient,
   type ClickHouseSettings,
 } from "@clickhouse/client";
-import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
+import { TlsHandshakeAgent } from "../outbound/tlsHandshakeAgent";
 import type { DataSourceOptions } from "./types";
 
 export const DEFAULT_URL = "http://127.0.0.1:8123";

@@ -3,7 +3,7 @@
 // credentials in URLs, a size limit on bodies, aborts honoured, and network errors in Node's words.
 import http from "node:http";
 import https from "node:https";
-import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
+import { TlsHandshakeAgent } from "../outbound/tlsHandshakeAgent";
 import type { RunContext } from "./types";
 
 /** TLS settings of a data source (PEM texts). */

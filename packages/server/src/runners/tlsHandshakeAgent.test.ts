@@ -9,7 +9,7 @@ import { clickhouseRunner } from "./clickhouse";
 import { prometheusRunner } from "./prometheus";
 import { SilentServer } from "../testing/silentServer";
 import { testContext } from "./testSupport";
-import { TlsHandshakeAgent } from "./tlsHandshakeAgent";
+import { TlsHandshakeAgent } from "../outbound/tlsHandshakeAgent";
 
 /**
  * https:// to a server that is not speaking TLS: Debian's ClickHouse 18.16 takes the client's

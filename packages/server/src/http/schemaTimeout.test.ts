@@ -73,6 +73,25 @@ describe.each(DATABASES)("schema timeout on %s metadata", (db) => {
     await stillServes();
   });
 
+  it("answers the whole schema of a silent ClickHouse naming the limit set, not the time left", async () => {
+    silent = await new SilentServer().start();
+    const id = await createDataSource(admin, "silent clickhouse schema", "clickhouse", {
+      url: silent.url,
+      dbname: "default",
+    });
+    const { res, ms } = await timedGet(admin, `/api/data_sources/${id}/schema?refresh=true`);
+    expect(res.status).toBe(200);
+    expect(res.body.job).toMatchObject({ id: "schema-failed", status: 4 });
+    expect(res.body.job.error).toEqual({
+      code: 2,
+      message: "Error retrieving schema",
+      details: `Timed out after 2 s while reading the list of databases (system.databases) from ClickHouse at ${silent.url}.`,
+    });
+    expect(ms).toBeLessThan(4000);
+    expect(await silent.allClosed()).toBe(true);
+    await stillServes();
+  });
+
   it("answers the lazy database list of a silent InfluxDB with what timed out", async () => {
     silent = await new SilentServer().start();
     const id = await createDataSource(admin, "silent influx", "influxdb", { url: silent.url });
@@ -106,6 +125,8 @@ describe.each(DATABASES)("schema timeout on %s metadata", (db) => {
       ),
     });
     expect(ms).toBeLessThan(4000);
+    // The query's connection and its KILL QUERY's, which a hung server never answers either.
+    expect(await silent.allClosed()).toBe(true);
     await stillServes();
   });
 

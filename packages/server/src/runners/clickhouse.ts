@@ -81,11 +81,24 @@ export function withoutLeadingComments(query: string): string {
 }
 
 /** Stops the query in the server; the request's own abort only closes the connection. */
+/**
+ * How long a KILL QUERY may wait for its answer: a server answers one at once (ASYNC), so one that
+ * does not is hung, and the request is given up rather than held open for the client's limit.
+ */
+const KILL_WAIT_MS = 2000;
+
 async function killQuery(client: ClickHouseClient, queryId: string): Promise<void> {
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), KILL_WAIT_MS);
   try {
-    await client.command({ query: `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC` });
+    await client.command({
+      query: `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`,
+      abort_signal: limit.signal,
+    });
   } catch {
     // The query may be over already, or the account may not kill; the connection is closed anyway.
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -213,7 +226,8 @@ async function runQuery(
 
 /**
  * Reads a catalog query's rows as text. `what` names what was being read, for the message when
- * the time runs out (the server's own max_execution_time stops it there too).
+ * the time runs out (the server's own max_execution_time stops it there too); the message names
+ * `limitMs`, the limit the user set, when this read had only what was left of it.
  */
 async function catalogRows(
   options: DataSourceOptions,
@@ -221,6 +235,7 @@ async function catalogRows(
   ctx: RunContext,
   what: string,
   timeoutMs: number | null = ctx.timeoutMs,
+  limitMs: number | null = timeoutMs,
 ): Promise<string[][]> {
   const endpoint = endpointOf(options);
   const client = openClient(options, timeoutMs);
@@ -257,7 +272,7 @@ async function catalogRows(
   } catch (error) {
     if (timedOut) {
       throw new Error(
-        `Timed out after ${seconds(timeoutMs ?? 0)} s while reading ${what} from ClickHouse at ${endpoint.url.origin}.`,
+        `Timed out after ${seconds(limitMs ?? timeoutMs ?? 0)} s while reading ${what} from ClickHouse at ${endpoint.url.origin}.`,
         { cause: error },
       );
     }
@@ -271,12 +286,19 @@ async function catalogRows(
 
 const USER_DATABASES = `NOT IN (${SYSTEM_DATABASES.map(quoteString).join(", ")})`;
 
-async function listDatabases(options: DataSourceOptions, ctx: RunContext): Promise<string[]> {
+/** `timeoutMs`: what is left of the limit the user set (`ctx.timeoutMs`), when less. */
+async function listDatabases(
+  options: DataSourceOptions,
+  ctx: RunContext,
+  timeoutMs: number | null = ctx.timeoutMs,
+): Promise<string[]> {
   const rows = await catalogRows(
     options,
     `SELECT name FROM system.databases WHERE name ${USER_DATABASES} ORDER BY name`,
     ctx,
     "the list of databases (system.databases)",
+    timeoutMs,
+    ctx.timeoutMs,
   );
   return rows.map(([name]) => name);
 }
@@ -289,7 +311,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
   const budget = ctx.timeoutMs && ctx.timeoutMs > 0 ? ctx.timeoutMs - 1000 : null;
   const deadline = budget ? Date.now() + budget : null;
   const remaining = () => (deadline ? Math.max(deadline - Date.now(), 1) : null);
-  const databases = await listDatabases(options, { ...ctx, timeoutMs: remaining() });
+  const databases = await listDatabases(options, ctx, remaining());
   const columns: [string, unknown, unknown][] = [];
   for (const database of databases) {
     const rows = await catalogRows(
@@ -298,6 +320,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
       ctx,
       `the columns of database "${database}" (system.columns)`,
       remaining(),
+      ctx.timeoutMs,
     );
     for (const [table, name, type] of rows) columns.push([`${database}.${table}`, name, type]);
   }

@@ -2,8 +2,10 @@
 // The server serves the live folder, which any `npm run build` in the same checkout rewrites while
 // the tests run: the build empties it (pages answer 404 for a few seconds) and renames every chunk
 // (a page loaded before the build can no longer load its lazy pages). Both showed as pages that
-// never rendered. The server still answers every document request (sign-in redirects, the
-// embed-page API key checks); only the app's files come from the snapshot.
+// never rendered. A file's own test server serves the snapshot (fixtures/browserApp.ts); for a
+// server that serves the live folder, useWebAppSnapshot routes the app's files from the snapshot
+// while the server still answers every document request (sign-in redirects, the embed-page API
+// key checks).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -21,13 +21,15 @@ export interface TestServer extends RunningServer {
 
 /**
  * A real Sightline server on a free port, with its own metadata store: a SQLite file in a temp
- * folder, or a fresh schema in the test PostgreSQL database.
+ * folder, or a fresh schema in the test PostgreSQL database. `webDist`: the built web app it
+ * serves (default packages/web/dist).
  */
 export async function startTestServer(
   db: MetadataDb = "sqlite",
   env: Record<string, string> = {},
   hooks: Partial<AppHooks> = {},
   dbOptions: Omit<OpenOptions, "pgSchema"> = {},
+  webDist?: string,
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-test-"));
   const schema = db === "postgres" ? randomName("t").toLowerCase() : undefined;
@@ -42,6 +44,7 @@ export async function startTestServer(
   const server = await createServer(config, {
     dbOptions: { ...dbOptions, pgSchema: schema },
     hooks,
+    webDist,
   });
   await server.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = server.app.server.address() as AddressInfo;

@@ -48,7 +48,7 @@ function withNode(nodeHome, extra = {}) {
 const DEFAULT_PATHS = ["packages/server/", "packages/core/"];
 
 /**
- * Runs the server's and core's tests (or `paths`) of the unit-and-api project on Node `major`;
+ * Runs the server's and core's tests (or `paths`) of the unit-and-api and isolated projects on Node `major`;
  * answers its counts (a failure to set up counts as one failed test, with the reason printed).
  */
 export function testOnNode(major, paths = DEFAULT_PATHS) {
@@ -64,6 +64,8 @@ export function testOnNode(major, paths = DEFAULT_PATHS) {
         "run",
         "--project",
         "unit-and-api",
+        "--project",
+        "isolated",
         // The web app's unit tests run in jsdom, where the Node version changes nothing, so they
         // run once (on the machine's Node).
         ...paths,

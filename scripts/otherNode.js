@@ -44,12 +44,28 @@ function withNode(nodeHome, extra = {}) {
   };
 }
 
+/**
+ * The counts of a Vitest JSON report; a run that ended badly (`status` not 0) with no failed test
+ * counts one. Throws when the report cannot be read.
+ */
+export function reportCounts(file, status) {
+  const summary = JSON.parse(fs.readFileSync(file, "utf8"));
+  const counts = {
+    passed: summary.numPassedTests,
+    failed: summary.numFailedTests + (summary.numFailedTestSuites ?? 0),
+    skipped: summary.numPendingTests + summary.numTodoTests,
+  };
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
 /** The server's API and runner tests and core's rules: what the other Node versions run. */
 const DEFAULT_PATHS = ["packages/server/", "packages/core/"];
 
 /**
- * Runs the server's and core's tests (or `paths`) of the unit-and-api and isolated projects on Node `major`;
- * answers its counts (a failure to set up counts as one failed test, with the reason printed).
+ * Runs the server's and core's tests (or `paths`) of the unit-and-api and isolated projects on
+ * Node `major`; answers its counts (a failure to set up counts as one failed test, with the
+ * reason printed).
  */
 export function testOnNode(major, paths = DEFAULT_PATHS) {
   try {
@@ -75,14 +91,7 @@ export function testOnNode(major, paths = DEFAULT_PATHS) {
       ],
       { stdio: "inherit", env: withNode(nodeHome) },
     );
-    const summary = JSON.parse(fs.readFileSync(report, "utf8"));
-    const counts = {
-      passed: summary.numPassedTests,
-      failed: summary.numFailedTests + (summary.numFailedTestSuites ?? 0),
-      skipped: summary.numPendingTests + summary.numTodoTests,
-    };
-    if (run.status !== 0 && counts.failed === 0) counts.failed = 1;
-    return counts;
+    return reportCounts(report, run.status);
   } catch (error) {
     process.stdout.write(`\nTests on Node ${major} could not run: ${error.message}\n`);
     return { passed: 0, failed: 1, skipped: 0 };

@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { testOnNode } from "./otherNode.js";
+import { reportCounts, testOnNode } from "./otherNode.js";
 
 /** "file > test: first line of its error" for each failed test (or file) in a Vitest JSON report. */
 function failedTests(file) {
@@ -43,11 +43,15 @@ function run(title, command, args) {
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", shell: false });
   process.stdout.write(`(${title}: ${secondsSince(started)})\n`);
-  if (result.status !== 0) {
-    process.stdout.write(`\n${title} failed.\n`);
-    process.stdout.write("0 passed, 1 failed\n");
-    process.exit(result.status ?? 1);
-  }
+  stopIfFailed(title, result.status);
+}
+
+/** A step before the tests that failed ends `npm test` at once, in the form CI reads. */
+function stopIfFailed(title, status) {
+  if (status === 0) return;
+  process.stdout.write(`\n${title} failed.\n`);
+  process.stdout.write("0 passed, 1 failed\n");
+  process.exit(status ?? 1);
 }
 
 /** Runs the checks side by side (each is one process on one core), then shows each one's output. */
@@ -70,11 +74,7 @@ async function runTogether(checks) {
   );
   for (const { title, status, output, took } of results) {
     process.stdout.write(`\n=== ${title} ===\n${output}(${title}: ${took})\n`);
-    if (status !== 0) {
-      process.stdout.write(`\n${title} failed.\n`);
-      process.stdout.write("0 passed, 1 failed\n");
-      process.exit(status ?? 1);
-    }
+    stopIfFailed(title, status);
   }
 }
 
@@ -94,14 +94,7 @@ function inBackground(command, args, logFile) {
 /** Counts of one Vitest JSON report (a missing or unreadable report counts as one failure). */
 function countsOf(file, status) {
   try {
-    const summary = JSON.parse(fs.readFileSync(file, "utf8"));
-    const counts = {
-      passed: summary.numPassedTests,
-      failed: summary.numFailedTests + (summary.numFailedTestSuites ?? 0),
-      skipped: summary.numPendingTests + summary.numTodoTests,
-    };
-    if (status !== 0 && counts.failed === 0) counts.failed = 1;
-    return counts;
+    return reportCounts(file, status);
   } catch {
     return { passed: 0, failed: 1, skipped: 0 };
   }
@@ -159,11 +152,9 @@ process.stdout.write(`(All tests: ${secondsSince(testsStarted)})\n`);
 const browserLines = fs.readFileSync(browserLog, "utf8").trimEnd().split("\n");
 process.stdout.write(`${browserLines.slice(-8).join("\n")}\n`);
 const browser = countsOf(browserReport, browserStatus);
-const { passed, failed, skipped } = {
-  passed: totals.passed + browser.passed,
-  failed: totals.failed + browser.failed,
-  skipped: totals.skipped + browser.skipped,
-};
+const passed = totals.passed + browser.passed;
+const failed = totals.failed + browser.failed;
+const skipped = totals.skipped + browser.skipped;
 
 // CI shows only the end of this output: name every failed test there, with its first error line.
 const failures = [report, browserReport, ...extraReports].flatMap((file) => failedTests(file));

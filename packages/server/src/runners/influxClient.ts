@@ -140,3 +140,20 @@ export async function influxQuery(
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
+
+/** InfluxQL's keywords: a name that is one of them must be quoted. */
+const KEYWORDS = new Set(
+  `ALL ALTER ANY AS ASC BEGIN BY CREATE CONTINUOUS DATABASE DATABASES DEFAULT DELETE DESC
+  DESTINATIONS DIAGNOSTICS DISTINCT DROP DURATION END EVERY EXPLAIN FIELD FOR FROM GRANT GRANTS
+  GROUP GROUPS IN INF INSERT INTO KEY KEYS KILL LIMIT MEASUREMENT MEASUREMENTS NAME OFFSET ON
+  ORDER PASSWORD POLICIES POLICY PRIVILEGES QUERIES QUERY READ REPLICATION RESAMPLE RETENTION
+  REVOKE SELECT SERIES SET SHARD SHARDS SHOW SLIMIT SOFFSET STATS SUBSCRIPTION SUBSCRIPTIONS TAG
+  TO USER USERS VALUES WHERE WITH WRITE`.split(/\s+/),
+);
+
+/** An InfluxQL name as a query writes it: bare when it may be, else double-quoted. */
+export function influxName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !KEYWORDS.has(name.toUpperCase())
+    ? name
+    : quoteIdentifier(name);
+}

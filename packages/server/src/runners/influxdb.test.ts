@@ -243,4 +243,32 @@ describe("influxdb runner", () => {
       { name: "used", type: "field integer" },
     ]);
   });
+
+  it("names each measurement as a query names it, so an inserted name runs", async (t) => {
+    if (skip()) return t.skip();
+    await server!.exec('CREATE DATABASE "other-db"');
+    await server!.write("other-db", `disk.io,host=a reads=4i ${T0}\nselect value=1 ${T0}`);
+    const admin = { url: server!.url, user: server!.admin.user, password: server!.admin.password };
+    const everyDatabase = await influxdbRunner.getSchema(admin, { ...ctx, timeoutMs: 30_000 });
+    const names = everyDatabase.map((table) => table.name);
+    expect(names).toEqual([
+      '"other-db".."disk.io"',
+      '"other-db".."select"',
+      `${db}..cpu`,
+      `${db}..mem`,
+    ]);
+    for (const name of names) {
+      const { rows } = await runAll(influxdbRunner.run(admin, `SELECT * FROM ${name}`, ctx));
+      expect(rows.length, name).toBeGreaterThan(0);
+    }
+    const oneDatabase = await influxdbRunner.getSchema(
+      { ...admin, db: "other-db" },
+      { ...ctx, timeoutMs: 30_000 },
+    );
+    expect(oneDatabase.map((table) => table.name)).toEqual(['"disk.io"', '"select"']);
+    const { rows } = await runAll(
+      influxdbRunner.run({ ...admin, db: "other-db" }, 'SELECT reads FROM "disk.io"', ctx),
+    );
+    expect(rows).toEqual([["2023-11-14T22:13:20Z", 4]]);
+  });
 });

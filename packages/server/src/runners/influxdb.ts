@@ -5,6 +5,7 @@ import {
   DEFAULT_URL,
   influxEndpoint,
   influxQuery,
+  influxName,
   quoteIdentifier,
   type InfluxEndpoint,
   type InfluxStatementResult,
@@ -239,8 +240,11 @@ function schemaColumns(keys: MeasurementKeys): SchemaColumn[] {
 }
 
 /**
- * The data source's database (every database when none is set, as "db.measurement"): its
- * measurements with their tags and fields, in one request per database.
+ * The data source's database (every database when none is set): its measurements with their tags
+ * and fields, in one request per database. Each is named as a query names it, so the schema
+ * browser inserts text that runs: `cpu`, `"disk.io"`, and `telegraf..cpu` (the database's
+ * default retention policy) when no database is set; `telegraf.cpu` would read as a retention
+ * policy.
  */
 async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<SchemaTable[]> {
   const configured = influxEndpoint(options).database;
@@ -275,7 +279,7 @@ async function getSchema(options: DataSourceOptions, ctx: RunContext): Promise<S
     );
     for (const [name, entry] of keys) {
       tables.push({
-        name: configured ? name : `${database}.${name}`,
+        name: configured ? influxName(name) : `${influxName(database)}..${influxName(name)}`,
         columns: schemaColumns(entry),
       });
     }

@@ -8,29 +8,42 @@ const BEFORE_REGEX = new Set(["=~", "!~", "FROM", ","]);
 export interface InfluxStatement {
   /** The statement's words outside quotes and comments, upper-cased. */
   words: string[];
+  /** Each word as written: a name keeps its case, a quoted name its unescaped text. */
+  texts: string[];
 }
 
 /** Splits a text into statements, keeping only the words that are not quoted. */
 export function influxStatements(text: string): InfluxStatement[] {
   const statements: InfluxStatement[] = [];
   let words: string[] = [];
+  let texts: string[] = [];
   let word = "";
+  const push = (upper: string, written = upper) => {
+    words.push(upper);
+    texts.push(written);
+  };
   const endWord = () => {
-    if (word) words.push(word.toUpperCase());
+    if (word) push(word.toUpperCase(), word);
     word = "";
   };
   const endStatement = () => {
     endWord();
-    if (words.length > 0) statements.push({ words });
+    if (words.length > 0) statements.push({ words, texts });
     words = [];
+    texts = [];
   };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch === "'" || ch === '"') {
       endWord();
       // Quoted: up to the unescaped closing quote.
-      for (i++; i < text.length && text[i] !== ch; i++) if (text[i] === "\\") i++;
-      words.push(ch === "'" ? "'STRING'" : '"NAME"');
+      let quoted = "";
+      for (i++; i < text.length && text[i] !== ch; i++) {
+        if (text[i] === "\\") i++;
+        quoted += text[i] ?? "";
+      }
+      if (ch === "'") push("'STRING'");
+      else push('"NAME"', quoted);
     } else if (ch === "-" && text[i + 1] === "-") {
       endWord();
       while (i < text.length && text[i] !== "\n") i++;
@@ -42,9 +55,9 @@ export function influxStatements(text: string): InfluxStatement[] {
       endWord();
       if (BEFORE_REGEX.has(words[words.length - 1] ?? "")) {
         for (i++; i < text.length && text[i] !== "/"; i++) if (text[i] === "\\") i++;
-        words.push("/REGEX/");
+        push("/REGEX/");
       } else {
-        words.push("/");
+        push("/");
       }
     } else if (ch === ";") {
       endStatement();
@@ -55,10 +68,10 @@ export function influxStatements(text: string): InfluxStatement[] {
       if (!/\s/.test(ch)) {
         const pair = text.slice(i, i + 2);
         if (pair === "=~" || pair === "!~") {
-          words.push(pair);
+          push(pair);
           i++;
         } else {
-          words.push(ch);
+          push(ch);
         }
       }
     }
@@ -86,4 +99,47 @@ export function writingStatement(text: string): string | null {
 /** Whether any statement is a SELECT (whose columns are typed from the measurements' keys). */
 export function hasSelect(text: string): boolean {
   return influxStatements(text).some(({ words }) => words[0] === "SELECT");
+}
+
+/** A measurement a SELECT reads, with the database it names (null: the data source's). */
+export interface SelectSource {
+  database: string | null;
+  measurement: string;
+}
+
+/** Whether a word is a name (bare or quoted), which a source is made of. */
+function isName(word: string): boolean {
+  return word === '"NAME"' || /^[A-Z_][A-Z0-9_]*$/.test(word);
+}
+
+/**
+ * The measurements named after FROM in SELECT statements: `m`, `rp.m`, `db.rp.m` and `db..m`
+ * (regexes and subqueries are left out: their measurements are not named).
+ */
+export function selectSources(text: string): SelectSource[] {
+  const sources: SelectSource[] = [];
+  for (const { words, texts } of influxStatements(text)) {
+    if (words[0] !== "SELECT") continue;
+    for (let i = words.indexOf("FROM") + 1; i > 0 && i < words.length;) {
+      // One source: names separated by dots, where an empty part (`db..m`) is no name.
+      const parts: string[] = [];
+      let expectName = true;
+      for (; i < words.length; i++) {
+        if (words[i] === ".") {
+          if (expectName) parts.push("");
+          expectName = true;
+        } else if (expectName && isName(words[i])) {
+          parts.push(texts[i]);
+          expectName = false;
+        } else break;
+      }
+      const measurement = parts[parts.length - 1];
+      if (measurement)
+        sources.push({ database: parts.length === 3 ? parts[0] : null, measurement });
+      if (words[i] !== ",") break;
+      // Skip to the next source past a regex or a subquery.
+      for (i++; i < words.length && words[i] !== "," && !isName(words[i]); i++);
+    }
+  }
+  return sources;
 }

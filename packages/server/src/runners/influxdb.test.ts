@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestInflux, TEST_INFLUX_DATABASE, type TestInflux } from "../testing/influxServer";
 import { influxEndpoint } from "./influxClient";
 import { influxdbRunner } from "./influxdb";
-import { influxStatements, writingStatement } from "./influxStatements";
+import { influxStatements, selectSources, writingStatement } from "./influxStatements";
 import { abortAfter, runAll, testContext, timeRejection, withHttpServer } from "./testSupport";
 
 let server: TestInflux | null = null;
@@ -48,6 +48,23 @@ describe("influxql statements", () => {
     );
     expect(writingStatement("SELECT * INTO other FROM cpu")).toMatch(/INTO writes data/);
     expect(writingStatement(`SELECT "into" FROM cpu`)).toBeNull();
+  });
+
+  it("finds the measurements a SELECT names, with their databases", () => {
+    expect(
+      selectSources(
+        `SELECT * FROM cpu, telegraf..mem, "my db"."rp"."disk.io", /re/, rp.net WHERE x = 'FROM a';
+         SHOW TAG KEYS FROM skipped; select mean(v) from (SELECT v FROM inner) GROUP BY time(1m)`,
+      ),
+    ).toEqual([
+      { database: null, measurement: "cpu" },
+      { database: "telegraf", measurement: "mem" },
+      { database: "my db", measurement: "disk.io" },
+      { database: null, measurement: "net" },
+    ]);
+    expect(selectSources(`SELECT "a\\"b" FROM "x\\"y"`)).toEqual([
+      { database: null, measurement: 'x"y' },
+    ]);
   });
 
   it("reads Redash's DSN without putting credentials in the URL", () => {
@@ -270,5 +287,19 @@ describe("influxdb runner", () => {
       influxdbRunner.run({ ...admin, db: "other-db" }, 'SELECT reads FROM "disk.io"', ctx),
     );
     expect(rows).toEqual([["2023-11-14T22:13:20Z", 4]]);
+  });
+
+  it("types the columns of a measurement in a database the query names", async (t) => {
+    if (skip()) return t.skip();
+    // No database set: `usage` is a float field although this row's value is whole.
+    const admin = { url: server!.url, user: server!.admin.user, password: server!.admin.password };
+    const { columns } = await runAll(
+      influxdbRunner.run(admin, `SELECT usage, host FROM ${db}..cpu WHERE host = 'a'`, ctx),
+    );
+    expect(columns.map((c) => [c.name, c.type])).toEqual([
+      ["time", "datetime"],
+      ["usage", "float"],
+      ["host", "string"],
+    ]);
   });
 });

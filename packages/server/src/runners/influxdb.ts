@@ -11,7 +11,7 @@ import {
   type InfluxStatementResult,
 } from "./influxClient";
 import { inBatches } from "./batches";
-import { hasSelect, writingStatement } from "./influxStatements";
+import { hasSelect, selectSources, writingStatement } from "./influxStatements";
 import { watchQuery } from "./queryWatch";
 import { withinCatalogTime } from "./serverHttp";
 import type {
@@ -166,6 +166,36 @@ export function influxTable(
   };
 }
 
+/**
+ * The keys of the measurements a SELECT's series come from, each read in its database: the one
+ * its FROM names (`db..m`), else the data source's. Without either, its columns are typed from
+ * their values.
+ */
+async function keysOfSeries(
+  endpoint: InfluxEndpoint,
+  text: string,
+  results: InfluxStatementResult[],
+  signal: AbortSignal,
+): Promise<Map<string, MeasurementKeys>> {
+  const keys = new Map<string, MeasurementKeys>();
+  if (!hasSelect(text)) return keys;
+  const sources = selectSources(text);
+  const names = new Set(results.flatMap((r) => (r.series ?? []).map((s) => s.name ?? "")));
+  names.delete("");
+  const byDatabase = new Map<string, string[]>();
+  for (const name of [...names].slice(0, MAX_TYPED_MEASUREMENTS)) {
+    const named = sources.find((s) => s.measurement === name && s.database !== null)?.database;
+    const database = named ?? endpoint.database;
+    if (!database) continue;
+    byDatabase.set(database, [...(byDatabase.get(database) ?? []), name]);
+  }
+  for (const [database, measurements] of byDatabase) {
+    const found = await measurementKeys(endpoint, measurements, signal, database);
+    for (const [name, entry] of found) if (!keys.has(name)) keys.set(name, entry);
+  }
+  return keys;
+}
+
 async function runQuery(
   options: DataSourceOptions,
   text: string,
@@ -179,22 +209,13 @@ async function runQuery(
   let table: Table;
   try {
     const results = await influxQuery(endpoint, text, watch.signal);
-    const measurements = hasSelect(text)
-      ? [
-          ...new Set(
-            results.flatMap((result) => (result.series ?? []).map((series) => series.name ?? "")),
-          ),
-        ]
-          .filter((name) => name !== "")
-          .slice(0, MAX_TYPED_MEASUREMENTS)
-      : [];
-    // Without a database (or when keys cannot be read) columns are typed from their values.
-    const keys = endpoint.database
-      ? await measurementKeys(endpoint, measurements, watch.signal).catch((error: unknown) => {
-          if (watch.signal.aborted) throw error;
-          return new Map<string, MeasurementKeys>();
-        })
-      : new Map<string, MeasurementKeys>();
+    const keys = await keysOfSeries(endpoint, text, results, watch.signal).catch(
+      (error: unknown) => {
+        if (watch.signal.aborted) throw error;
+        // Keys that cannot be read leave the columns typed from their values.
+        return new Map<string, MeasurementKeys>();
+      },
+    );
     table = influxTable(results, keys);
   } catch (error) {
     throw watch.explain(error);

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sheetCopy, sheetToCsv } from "./fileSheets";
+import { KEEP_REPLACED_COPY_MS, sheetCopy, sheetToCsv } from "./fileSheets";
 
 let dir: string;
 let book: string;
@@ -92,7 +92,32 @@ describe("XLSX sheets read as CSV", () => {
     await changed.xlsx.writeFile(book);
     const fresh = await sheetCopy(book, "Notes", 0, copies, "book-");
     expect(readFileSync(fresh, "utf8")).toBe("title\nsecond\n");
-    // The old content's copies are gone.
+    // A run given the old copy's path just now may still open it: it stays a while.
+    expect(readFileSync(first, "utf8")).toBe("title\nfirst\n");
+    // Once unused for longer than that, the old content's copies are gone.
+    const earlier = new Date(Date.now() - KEEP_REPLACED_COPY_MS - 1000);
+    for (const old of [first, other]) utimesSync(old, earlier, earlier);
+    expect(await sheetCopy(book, "Notes", 0, copies, "book-")).toBe(fresh);
     expect(readdirSync(copies)).toEqual([path.basename(fresh)]);
+  });
+
+  it("keeps using an older copy while its runs last, then lets it go", async () => {
+    const copies = path.join(dir, "in-use");
+    const workbook = (text: string) => {
+      const made = new ExcelJS.Workbook();
+      made.addWorksheet("Notes").addRows([["title"], [text]]);
+      return made.xlsx.writeFile(book);
+    };
+    await workbook("one");
+    const one = await sheetCopy(book, "Notes", 0, copies, "book-");
+    const aged = new Date(Date.now() - KEEP_REPLACED_COPY_MS - 1000);
+    utimesSync(one, aged, aged);
+    await workbook("two");
+    // The workbook changes back, so "one" is used again just before "two" is converted.
+    await workbook("one");
+    expect(await sheetCopy(book, "Notes", 0, copies, "book-")).toBe(one);
+    await workbook("two");
+    const two = await sheetCopy(book, "Notes", 0, copies, "book-");
+    expect(readdirSync(copies).sort()).toEqual([path.basename(one), path.basename(two)].sort());
   });
 });

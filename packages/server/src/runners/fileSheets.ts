@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import { finished, pipeline } from "node:stream/promises";
 
@@ -211,9 +211,17 @@ async function contentVersion(file: string): Promise<string> {
 }
 
 /**
+ * How long a copy of a workbook's older content is kept after its last use: a run that was given
+ * its path may not have opened it yet (DuckDB opens a file when it binds and again when it reads).
+ */
+export const KEEP_REPLACED_COPY_MS = 10 * 60_000;
+
+/**
  * The CSV copy of one sheet of a workbook, converted only when missing: copies are named
  * `{prefix}{version}-{sheet}.csv`, the version being the workbook's content hash, so a changed
- * workbook gets new copies and its older versions' copies are removed.
+ * workbook gets new copies. A copy's modification time is its last use; copies of older versions
+ * are removed once unused for KEEP_REPLACED_COPY_MS, not at once, so a run still reading the
+ * workbook as it was does not lose its copy.
  */
 export async function sheetCopy(
   xlsxPath: string,
@@ -224,13 +232,26 @@ export async function sheetCopy(
 ): Promise<string> {
   const version = await contentVersion(xlsxPath);
   const copy = path.join(folder, `${prefix}${version}-${shortHash([sheet ?? 0, skipRows])}.csv`);
-  if (await stat(copy).catch(() => null)) return copy;
-  await mkdir(folder, { recursive: true });
-  await sheetToCsv(xlsxPath, sheet, copy, skipRows);
-  for (const name of await readdir(folder)) {
-    const stale =
-      name.startsWith(prefix) && name.endsWith(".csv") && !name.startsWith(`${prefix}${version}-`);
-    if (stale) await rm(path.join(folder, name), { force: true });
+  if (await stat(copy).catch(() => null)) {
+    const now = new Date();
+    await utimes(copy, now, now).catch(() => undefined);
+  } else {
+    await mkdir(folder, { recursive: true });
+    await sheetToCsv(xlsxPath, sheet, copy, skipRows);
   }
+  await removeReplacedCopies(folder, prefix, version);
   return copy;
+}
+
+/** Removes the copies of other versions of the workbook that have not been used for a while. */
+async function removeReplacedCopies(folder: string, prefix: string, version: string) {
+  const unusedSince = Date.now() - KEEP_REPLACED_COPY_MS;
+  for (const name of await readdir(folder)) {
+    const replaced =
+      name.startsWith(prefix) && name.endsWith(".csv") && !name.startsWith(`${prefix}${version}-`);
+    if (!replaced) continue;
+    const file = path.join(folder, name);
+    const used = await stat(file).catch(() => null);
+    if (used && used.mtimeMs < unusedSince) await rm(file, { force: true });
+  }
 }

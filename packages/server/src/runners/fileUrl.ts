@@ -114,10 +114,7 @@ export async function fetchFile(
   };
   await writeAtomically(dataPath, response.body);
   await writeAtomically(metaPath, JSON.stringify(meta));
-  if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
-    lastPrune = Date.now();
-    void pruneCache(folder);
-  }
+  pruneCacheNowAndThen(folder);
   return { path: dataPath, key, contentType: meta.contentType ?? "", revalidated: false };
 }
 
@@ -126,7 +123,22 @@ const KEEP_UNUSED_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 let lastPrune = 0;
 
-/** Removes the cache entries (file, validators, sheets read from it) not used for a week. */
+/** The folder of the CSV copies of uploaded workbooks' sheets, in the cache folder. */
+export function uploadedSheetsFolder(ctx: Pick<RunContext, "cacheDir">): string {
+  return path.join(fileCacheFolder(ctx), "uploaded-sheets");
+}
+
+/** Starts a prune of the cache folder when none ran in this process for an hour. */
+export function pruneCacheNowAndThen(folder: string): void {
+  if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+  lastPrune = Date.now();
+  void pruneCache(folder);
+}
+
+/**
+ * Removes the cache entries (file, validators, sheets read from it) not used for a week, and the
+ * copies of uploaded workbooks' sheets not used for a week (a deleted upload's among them).
+ */
 export async function pruneCache(folder: string): Promise<void> {
   try {
     const names = await readdir(folder);
@@ -137,6 +149,12 @@ export async function pruneCache(folder: string): Promise<void> {
       for (const other of names.filter((n) => n.startsWith(`${key}.`))) {
         await rm(path.join(folder, other), { force: true });
       }
+    }
+    const sheets = uploadedSheetsFolder({ cacheDir: folder });
+    for (const name of await readdir(sheets).catch(() => [])) {
+      const copy = path.join(sheets, name);
+      const { mtimeMs } = await stat(copy);
+      if (Date.now() - mtimeMs >= KEEP_UNUSED_MS) await rm(copy, { force: true });
     }
   } catch {
     // Pruning is best effort: a run never fails for it.

@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -18,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient } from "../outbound/client";
 import { parseFileQuery, XLS_REFUSED } from "./fileQuery";
 import { csvRunner, excelRunner } from "./files";
-import { fileCacheFolder, pruneCache } from "./fileUrl";
+import { KEEP_REPLACED_COPY_MS } from "./fileSheets";
+import { fileCacheFolder, pruneCache, uploadedSheetsFolder } from "./fileUrl";
 import { runAll, testContext } from "./testSupport";
 
 const DATED = "Tue, 02 Jan 2024 03:04:05 GMT";
@@ -330,14 +332,21 @@ describe("files by URL (csv and excel types)", () => {
     // Fetched again (the server sends no validators), the same workbook is not converted again.
     expect((await run()).rows).toEqual([["Oslo"]]);
     expect(hits.get("/changing.xlsx")?.total).toBe(2);
+    // The same file (a conversion writes a new one and renames it), marked as used again.
     const second = statSync(made[0]!);
-    expect([second.ino, second.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    expect(second.ino).toBe(first.ino);
+    expect(second.mtimeMs).toBeGreaterThanOrEqual(first.mtimeMs);
 
     files.set("/changing.xlsx", { body: await book("Bergen"), type });
     expect((await run()).rows).toEqual([["Bergen"]]);
     const now = copies().filter((copy) => !before.has(copy));
-    expect(now).toHaveLength(1);
-    expect(now[0]).not.toBe(made[0]);
+    expect(now).toHaveLength(2);
+    const [fresh] = now.filter((copy) => copy !== made[0]);
+    // The old copy stays while a run may still read it, and goes once unused for a while.
+    const unused = new Date(Date.now() - KEEP_REPLACED_COPY_MS - 1000);
+    utimesSync(made[0]!, unused, unused);
+    expect((await run()).rows).toEqual([["Bergen"]]);
+    expect(copies().filter((copy) => !before.has(copy))).toEqual([fresh]);
   });
 
   it("streams 100,000 rows in batches", async () => {
@@ -413,10 +422,17 @@ describe("files by URL (csv and excel types)", () => {
     writeFileSync(path.join(folder, "0000.data"), "x");
     const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
     utimesSync(old, weekAgo, weekAgo);
+    // Copies of uploaded workbooks' sheets: one unused for a week (a deleted upload's), one in use.
+    const sheets = uploadedSheetsFolder(context());
+    mkdirSync(sheets, { recursive: true });
+    const [unusedCopy, usedCopy] = ["a-1-x.csv", "b-2-y.csv"].map((n) => path.join(sheets, n));
+    for (const copy of [unusedCopy, usedCopy]) writeFileSync(copy, "x\n1\n");
+    utimesSync(unusedCopy, weekAgo, weekAgo);
     await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
     await pruneCache(folder);
     expect(existsSync(old)).toBe(false);
     expect(existsSync(path.join(folder, "0000.data"))).toBe(false);
+    expect([existsSync(unusedCopy), existsSync(usedCopy)]).toEqual([false, true]);
     const { rows } = await runAll(csvRunner.run({}, `url: ${base}/people.csv`, context()));
     expect(rows).toHaveLength(2);
   });

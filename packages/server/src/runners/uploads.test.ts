@@ -6,6 +6,7 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KEEP_REPLACED_COPY_MS } from "./fileSheets";
 import { checkUploadName, tableNames } from "./uploadFiles";
 import { uploadsRunner } from "./uploads";
 import { withFilePaths } from "./uploadSql";
@@ -73,9 +74,13 @@ describe("uploads runner", () => {
     const file = path.join(folder, "plan.xlsx");
     await book.xlsx.writeFile(file);
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    // The old copy is dropped once no run may still be about to read it (fileSheets.ts).
+    const copies = path.join(root, "cache", "uploaded-sheets");
+    const unused = new Date(Date.now() - KEEP_REPLACED_COPY_MS - 1000);
+    for (const name of readdirSync(copies)) utimesSync(path.join(copies, name), unused, unused);
     const fresh = await runAll(uploadsRunner.run({}, "SELECT sum(target) FROM plan", ctx()));
     expect(fresh.rows).toEqual([[175]]);
-    expect(readdirSync(path.join(root, "cache", "uploaded-sheets"))).toHaveLength(1);
+    expect(readdirSync(copies)).toHaveLength(1);
   });
 
   it("names files that share a stem by their whole name", async () => {

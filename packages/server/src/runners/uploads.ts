@@ -6,7 +6,7 @@ import { streamDuckdbResult } from "./duckdbStreams";
 import type { FileFormat, FileQuery } from "./fileQuery";
 import { readerCall, sandboxedDuckdb } from "./files";
 import { sheetCopy } from "./fileSheets";
-import { fileCacheFolder } from "./fileUrl";
+import { fileCacheFolder, pruneCacheNowAndThen, uploadedSheetsFolder } from "./fileUrl";
 import { watchQuery } from "./queryWatch";
 import {
   listUploads,
@@ -60,8 +60,8 @@ async function readable(
   // The copies are named after the file's place: a replaced file gets new ones, and the
   // replaced file's copies are removed.
   const place = createHash("sha256").update(own).digest("hex").slice(0, 20);
-  const sheets = path.join(fileCacheFolder(ctx), "uploaded-sheets");
-  const copy = await sheetCopy(own, 0, 0, sheets, `${place}-`);
+  const copy = await sheetCopy(own, 0, 0, uploadedSheetsFolder(ctx), `${place}-`);
+  pruneCacheNowAndThen(fileCacheFolder(ctx));
   return { file, table, format, path: copy };
 }
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShopAndSecret, publishQuery, settledJob } from "../testing/apiServer";
 import { metadataDatabases } from "../testing/services";
-import type { TestClient } from "../testing/httpClient";
+import { TestClient } from "../testing/httpClient";
+import { startServerBeside } from "../testing/testServer";
 import { startWithAdminAndMember, type AdminAndMember } from "../testing/signedIn";
 import { issuePrintToken } from "../reports/printToken";
 import { findSubscription, insertRun, updateRun } from "../reports/store";
@@ -246,6 +247,32 @@ describe.each(DATABASES)("report subscriptions on %s", (dbKind) => {
     expect(again.status).toBe(202);
     expect(again.body.run.id).not.toBe(first.body.run.id);
   });
+
+  it.runIf(dbKind === "postgres")(
+    "makes one subscription and sends once for presses that reach two servers",
+    async () => {
+      // Scaled mode: the same browser's two presses land on two servers sharing the store.
+      const other = await startServerBeside(ctx.server);
+      try {
+        const onOther = new TestClient(other.url);
+        for (const [name, value] of admin.cookies) onOther.cookies.set(name, value);
+        const body = { ...valid, name: "Pressed on two servers" };
+        const created = await Promise.all([create(admin, body), create(onOther, body)]);
+        expect(created.map((r) => r.status)).toEqual([200, 200]);
+        expect(created[1].body.id).toBe(created[0].body.id);
+        const url = `/api/subscriptions/${created[0].body.id}/send`;
+        const sent = await Promise.all([admin.post(url), onOther.post(url)]);
+        expect(sent.map((r) => r.status)).toEqual([202, 202]);
+        expect(sent[1].body.run.id).toBe(sent[0].body.run.id);
+        const runs = await admin.get<{ count: number }>(
+          `/api/subscriptions/${created[0].body.id}/runs`,
+        );
+        expect(runs.body.count).toBe(1);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it("schedules as queries do: not at once, due after its interval, once after downtime", async () => {
     const db = ctx.server.ctx.database.db;

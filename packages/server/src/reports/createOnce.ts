@@ -1,8 +1,10 @@
 // Creating a subscription pressed twice (a double click, Enter twice, Save again after an answer
 // lost to the network) makes one: the same user's identical subscription of the same dashboard
 // or visualization, made moments ago, is answered instead of a copy. Creates of one user are
-// taken one at a time in this process, so two at once cannot both find none.
+// taken one at a time by locking the user's row for the check and the insert, so two at once,
+// on one server or two, cannot both find none.
 import type { Kysely } from "kysely";
+import { lockRow } from "../store/rowLocks";
 import type { DB } from "../store/schema";
 import {
   insertSubscription,
@@ -13,8 +15,6 @@ import {
 
 /** How long after a create an identical one is taken as the same press. */
 export const REPEAT_WINDOW_MS = 10_000;
-
-const creating = new Map<string, Promise<Subscription>>();
 
 const contentOf = (s: SubscriptionFields) =>
   JSON.stringify([
@@ -58,19 +58,10 @@ export function insertSubscriptionOnce(
   userId: number,
   fields: SubscriptionFields,
 ): Promise<Subscription> {
-  const key = `${orgId}:${userId}`;
-  const before = creating.get(key) ?? Promise.resolve(null);
-  const next = before
-    .catch(() => null)
-    .then(
-      async () =>
-        (await recentTwin(db, orgId, userId, fields)) ??
-        insertSubscription(db, orgId, userId, fields),
+  return db.transaction().execute(async (tx) => {
+    await lockRow(tx, "users", userId);
+    return (
+      (await recentTwin(tx, orgId, userId, fields)) ?? insertSubscription(tx, orgId, userId, fields)
     );
-  creating.set(key, next);
-  const forget = () => {
-    if (creating.get(key) === next) creating.delete(key);
-  };
-  next.then(forget, forget);
-  return next;
+  });
 }

@@ -3,6 +3,7 @@
 // backend and across processes. In one process the worker is woken at once.
 import { EventEmitter } from "node:events";
 import type { Kysely } from "kysely";
+import { lockRow } from "../store/rowLocks";
 import type { DB } from "../store/schema";
 import {
   insertRun,
@@ -27,32 +28,26 @@ export async function enqueueReportRun(
   return run;
 }
 
-/** "Send now"s of one subscription, one after another in this process. */
-const sendingNow = new Map<number, Promise<{ run: Run; queued: boolean }>>();
-
 /**
  * "Send now": a new manual run, or the one already queued or being sent (a double click, a
- * second tab), so one press of the button sends the report once. Presses of the same
- * subscription are taken one at a time, so two at once cannot both find none.
+ * second tab), so one press of the button sends the report once. The subscription's row is
+ * locked for the check and the insert, so two presses at once, on one server or two, cannot both
+ * find none.
  */
-export function enqueueManualRun(
+export async function enqueueManualRun(
   db: Kysely<DB>,
   subscription: Subscription,
 ): Promise<{ run: Run; queued: boolean }> {
-  const before = sendingNow.get(subscription.id) ?? Promise.resolve(null);
-  const next = before
-    .catch(() => null)
-    .then(async () => {
-      const underWay = await manualRunUnderWay(db, subscription.id);
-      if (underWay) return { run: underWay, queued: false };
-      return { run: await enqueueReportRun(db, subscription, "manual"), queued: true };
-    });
-  sendingNow.set(subscription.id, next);
-  const forget = () => {
-    if (sendingNow.get(subscription.id) === next) sendingNow.delete(subscription.id);
-  };
-  next.then(forget, forget);
-  return next;
+  const sent = await db.transaction().execute(async (tx) => {
+    await lockRow(tx, "report_subscriptions", subscription.id);
+    const underWay = await manualRunUnderWay(tx, subscription.id);
+    if (underWay) return { run: underWay, queued: false };
+    const run = await insertRun(tx, subscription, "manual");
+    await trimRuns(tx, subscription.id);
+    return { run, queued: true };
+  });
+  if (sent.queued) wakeups.emit("queued");
+  return sent;
 }
 
 /** Calls `listener` whenever a run is queued in this process; returns the unsubscribe. */

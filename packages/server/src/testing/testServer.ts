@@ -17,6 +17,8 @@ export interface TestServer extends RunningServer {
   url: string;
   dataDir: string;
   config: Config;
+  /** PostgreSQL only: the schema that holds this server's metadata store. */
+  pgSchema?: string;
 }
 
 /**
@@ -56,9 +58,41 @@ export async function startTestServer(
     url,
     dataDir,
     config,
+    pgSchema: schema,
     async close() {
       await server.close();
       if (schema) await dropPgSchema(TEST_PG_URL, schema);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Another server on a PostgreSQL test server's metadata store, with the same secret key: scaled
+ * mode's second `sightline server` behind a load balancer. Close it before the first.
+ */
+export async function startServerBeside(first: TestServer): Promise<TestServer> {
+  if (!first.pgSchema) throw new Error("a second server shares a PostgreSQL store only");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sightline-test-"));
+  const config = loadConfig({
+    SIGHTLINE_DATA_DIR: dataDir,
+    SIGHTLINE_PORT: "0",
+    SIGHTLINE_LOG_LEVEL: "warn",
+    ...(first.config.secretKey ? { SIGHTLINE_SECRET_KEY: first.config.secretKey } : {}),
+    SIGHTLINE_DATABASE_URL: TEST_PG_URL,
+  });
+  const server = await createServer(config, { dbOptions: { pgSchema: first.pgSchema } });
+  await server.app.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  config.baseUrl = url;
+  return {
+    ...server,
+    url,
+    dataDir,
+    config,
+    pgSchema: first.pgSchema,
+    async close() {
+      await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

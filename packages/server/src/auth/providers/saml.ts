@@ -32,6 +32,7 @@ import { findOrgBySlug, type Organization } from "../../store/organizations";
 import { escapeHtml } from "../pages";
 import { safeEqual } from "../secretKey";
 import { IdentityProviderError, IdentityProviders, type IdentityProvider } from "./samlIdp";
+import { signingOptions } from "./samlConfig";
 import { assertionFacts, identityFromProfile } from "./samlIdentity";
 import {
   samlLogoutCallbackUrl,
@@ -184,6 +185,7 @@ function samlFor(
     requestIdExpirationPeriodMs: REQUEST_LIFETIME_MS,
     cacheProvider: store,
     disableRequestedAuthnContext: true,
+    ...signingOptions(ctx.config.saml),
     ...(id ? { generateUniqueId: () => id } : {}),
   });
 }
@@ -400,12 +402,15 @@ export function samlRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get("/saml/metadata", { schema: docs.metadata }, async (request, reply) => {
     const org = await orgOf(request);
     if (!org) return reply.code(404).send({ message: "No such organization." });
+    const signing = ctx.config.saml.signing;
     const xml = generateServiceProviderMetadata({
       issuer: spEntityId(ctx, org),
       callbackUrl: acsUrl(ctx, org),
       logoutCallbackUrl: samlLogoutCallbackUrl(ctx, org),
       identifierFormat: nameIdFormat(org),
       wantAssertionsSigned: true,
+      // With a key of its own, the metadata says requests are signed and gives the certificate.
+      ...(signing ? { ...signingOptions(ctx.config.saml), publicCerts: signing.certificate } : {}),
     });
     return reply.code(200).type("application/samlmetadata+xml").send(xml);
   });

@@ -50,6 +50,8 @@ describe("SAML single logout through the identity provider's SingleLogoutService
     expect(res.status).toBe(302);
     const location = res.headers.get("location")!;
     expect(location.startsWith(`${idp.sloUrl}?SAMLRequest=`)).toBe(true);
+    // Without a key of Sightline's own (samlSigning.test.ts), the request is not signed.
+    expect(location).not.toContain("Signature=");
     // Sightline's session ended before the browser left.
     expect((await client.get("/api/session")).status).not.toBe(200);
     const atIdp = await fetch(location, { redirect: "manual" });

@@ -17,6 +17,7 @@ import { orgSetting } from "../../services/orgSettings";
 import { findOrgBySlug, type Organization } from "../../store/organizations";
 import { decrypt, encrypt } from "../encryption";
 import { flowKey } from "./oidcFlow";
+import { signingOptions } from "./samlConfig";
 import type { IdentityProvider, IdentityProviders } from "./samlIdp";
 
 const COOKIE = "saml_logout";
@@ -92,6 +93,7 @@ function logoutSaml(
     idpCert: idp.certificates,
     ...(idp.entityId ? { idpIssuer: idp.entityId } : {}),
     validateInResponseTo: ValidateInResponseTo.never,
+    ...signingOptions(ctx.config.saml),
   });
 }
 

@@ -90,8 +90,11 @@ function xmlText(value: string): string {
     .replace(/"/g, "&quot;");
 }
 
-async function keyPair(): Promise<{ key: string; cert: string }> {
-  const pems = await generate([{ name: "commonName", value: "sightline-test-idp" }], {
+/** A self-signed RSA key and certificate (PEM), as an identity provider or Sightline holds. */
+export async function keyPair(
+  commonName = "sightline-test-idp",
+): Promise<{ key: string; cert: string }> {
+  const pems = await generate([{ name: "commonName", value: commonName }], {
     keySize: 2048,
     algorithm: "sha256",
   });
@@ -122,6 +125,34 @@ function sign(xml: string, key: string, cert: string): string {
     },
   });
   return sig.getSignedXml();
+}
+
+const RSA_SHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+
+/**
+ * Whether an HTTP-Redirect message's signature verifies with `certificate` (PEM): RSA-SHA256 over
+ * `SAMLRequest=…&RelayState=…&SigAlg=…` as they stand in the query (the binding's order); null
+ * when the redirect carries no signature.
+ */
+export function redirectSignatureValid(location: string, certificate: string): boolean | null {
+  const query = location.split("?")[1] ?? "";
+  const raw = new Map(
+    query.split("&").map((part) => {
+      const at = part.indexOf("=");
+      return [part.slice(0, at), part.slice(at + 1)] as const;
+    }),
+  );
+  const signature = raw.get("Signature");
+  if (signature === undefined) return null;
+  if (decodeURIComponent(raw.get("SigAlg") ?? "") !== RSA_SHA256) return false;
+  const signed = ["SAMLRequest", "SAMLResponse", "RelayState", "SigAlg"]
+    .filter((name) => raw.has(name))
+    .map((name) => `${name}=${raw.get(name)}`)
+    .join("&");
+  return crypto
+    .createVerify("RSA-SHA256")
+    .update(signed)
+    .verify(certificate, decodeURIComponent(signature), "base64");
 }
 
 export async function startTestIdp(): Promise<TestIdp> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient, setUpAndLogin } from "../../testing/httpClient";
-import { startTestIdp, type TestIdp } from "./samlTestIdp";
+import { startTestIdp, type StartedLogout, type TestIdp } from "./samlTestIdp";
 import { startLoggedServer, type LoggedServer } from "../../testing/testServer";
 
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
@@ -98,6 +98,72 @@ describe("SAML single logout through the identity provider's SingleLogoutService
       } finally {
         idp.logoutSigning = "ours";
       }
+    });
+  }
+
+  /** The provider's own logout reaching Sightline in this browser: where it is sent next. */
+  async function providerLogout(client: TestClient, started: StartedLogout): Promise<string> {
+    const url = idp.logoutRequestUrl(`${baseUrl}/saml/logout?org_slug=default`, started);
+    const res = await client.get(url.slice(baseUrl.length));
+    expect(res.status).toBe(302);
+    return res.headers.get("location")!;
+  }
+
+  it("ends the session when the provider starts the logout, and answers the provider", async () => {
+    const nameId = "idp.started@example.com";
+    const client = await signIn(nameId);
+    const from = lines().length;
+    const back = await providerLogout(client, {
+      nameId,
+      sessionIndex: idp.lastSessionIndex,
+      relayState: "next-application",
+    });
+    expect(back.startsWith(`${idp.sloUrl}?SAMLResponse=`)).toBe(true);
+    const answer = idp.readLogoutResponse(back);
+    expect(answer).toMatchObject({
+      status: "urn:oasis:names:tc:SAML:2.0:status:Success",
+      destination: idp.sloUrl,
+      issuer: `${baseUrl}/saml/metadata`,
+      relayState: "next-application",
+    });
+    expect(answer.inResponseTo).toMatch(/^_lr[0-9a-f]+$/);
+    expect((await client.get("/api/session")).status).not.toBe(200);
+    expect(logSince(from)).toContain("SAML logout started by the identity provider: session ended");
+    // Its logout cookie went with it: Sightline's /logout is its own now.
+    expect((await client.get("/logout")).headers.get("location")).toBe("/login");
+  });
+
+  it("ends no session of another NameID or another sign-in, and still answers", async () => {
+    const nameId = "idp.kept@example.com";
+    const client = await signIn(nameId);
+    for (const started of [
+      { nameId: "someone.else@example.com" },
+      { nameId, sessionIndex: "_s-another-sign-in" },
+    ]) {
+      const back = await providerLogout(client, started);
+      expect(idp.readLogoutResponse(back).status).toBe(
+        "urn:oasis:names:tc:SAML:2.0:status:Success",
+      );
+      expect((await client.get("/api/session")).status).toBe(200);
+    }
+    // A request naming no SessionIndex means every sign-in of the NameID.
+    await providerLogout(client, { nameId });
+    expect((await client.get("/api/session")).status).not.toBe(200);
+  });
+
+  for (const [signing, check] of [
+    ["none", "unsigned"],
+    ["other-key", "bad signature"],
+  ] as const) {
+    it(`refuses a LogoutRequest signed by ${signing}: the session stays`, async () => {
+      const nameId = `idp.${signing}@example.com`;
+      const client = await signIn(nameId);
+      const from = lines().length;
+      const back = await providerLogout(client, { nameId, signing });
+      expect(back).toBe("/login");
+      expect((await client.get("/api/session")).status).toBe(200);
+      expect(logSince(from)).toContain("SAML logout request refused");
+      expect(logSince(from)).toContain(`"check":"${check}"`);
     });
   }
 

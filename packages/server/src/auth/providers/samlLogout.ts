@@ -1,13 +1,17 @@
 /**
- * SAML single logout (SP-initiated, HTTP-Redirect). A SAML sign-in leaves a cookie (encrypted,
- * sent only to /logout) with the NameID and SessionIndex the assertion gave; Sightline's /logout
- * ends its own session first and then, when the identity provider's metadata names a
- * SingleLogoutService (HTTP-Redirect), sends the browser there with a LogoutRequest
- * (node-saml's getLogoutUrlAsync). The provider comes back to GET /saml/logout with its
- * LogoutResponse: it must carry the provider's redirect signature, and whatever it says the browser
- * goes to the login page (never to a RelayState or other address). Without the cookie, or for a
- * static provider (no logout address in the settings), /logout is Sightline's alone.
- * See docs/single-sign-on.md, "Logging out".
+ * SAML single logout (HTTP-Redirect), both ways. A SAML sign-in leaves a cookie (encrypted, sent
+ * only to /logout and /saml/logout) with the NameID and SessionIndex the assertion gave.
+ * - Sightline's /logout ends its own session first and then, when the identity provider's
+ *   metadata names a SingleLogoutService (HTTP-Redirect), sends the browser there with a
+ *   LogoutRequest (node-saml's getLogoutUrlAsync). The provider comes back to GET /saml/logout
+ *   with its LogoutResponse: it must carry the provider's redirect signature, and whatever it says
+ *   the browser goes to the login page (never to a RelayState or other address).
+ * - A logout the provider starts (another application's logout, front-channel) comes to GET
+ *   /saml/logout with the provider's signed LogoutRequest: it ends this browser's session when
+ *   that session came from a SAML sign-in of the same NameID (and SessionIndex, when the request
+ *   names one), and the browser goes back to the provider with a LogoutResponse.
+ * Without the cookie, or for a static provider (no logout address in the settings), logout is
+ * Sightline's alone. See docs/single-sign-on.md, "SAML 2.0", Logout.
  */
 import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -16,12 +20,14 @@ import * as S from "../../http/schemas";
 import { orgSetting } from "../../services/orgSettings";
 import { findOrgBySlug, type Organization } from "../../store/organizations";
 import { decrypt, encrypt } from "../encryption";
+import { endSession } from "../requestAuth";
 import { flowKey } from "./oidcFlow";
 import { signingOptions } from "./samlConfig";
 import type { IdentityProvider, IdentityProviders } from "./samlIdp";
 
 const COOKIE = "saml_logout";
-const COOKIE_PATH = "/logout";
+/** Sightline's logout, and the address where the provider's logout messages come. */
+const COOKIE_PATHS = ["/logout", "/saml/logout"];
 
 interface LogoutData {
   org: string;
@@ -48,17 +54,21 @@ export function setSamlLogoutCookie(
     nameIDFormat: profile.nameIDFormat ?? "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified",
     sessionIndex: profile.sessionIndex ?? null,
   };
-  reply.setCookie(COOKIE, encrypt(flowKey(ctx.keys.session), JSON.stringify(data)), {
-    path: COOKIE_PATH,
-    httpOnly: true,
-    sameSite: "lax",
-    secure: ctx.config.cookieSecure,
-    maxAge: Math.max(ctx.config.sessionLifetimeSeconds, ctx.config.rememberLifetimeSeconds),
-  });
+  const value = encrypt(flowKey(ctx.keys.session), JSON.stringify(data));
+  for (const path of COOKIE_PATHS) {
+    reply.setCookie(COOKIE, value, {
+      path,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: ctx.config.cookieSecure,
+      maxAge: Math.max(ctx.config.sessionLifetimeSeconds, ctx.config.rememberLifetimeSeconds),
+    });
+  }
 }
 
 export function clearSamlLogoutCookie(request: FastifyRequest, reply: FastifyReply): void {
-  if (request.cookies[COOKIE] !== undefined) reply.clearCookie(COOKIE, { path: COOKIE_PATH });
+  if (request.cookies[COOKIE] === undefined) return;
+  for (const path of COOKIE_PATHS) reply.clearCookie(COOKIE, { path });
 }
 
 function readCookie(request: FastifyRequest, key: Buffer): LogoutData | null {
@@ -142,12 +152,30 @@ export async function samlLogoutUrl(
 
 const logoutDocs = {
   tags: ["session"],
-  summary: "Where the SAML identity provider sends the browser after its logout (LogoutResponse)",
+  summary:
+    "The SAML identity provider's logout messages: its LogoutResponse after Sightline's logout, " +
+    "or its LogoutRequest when it starts a logout",
   querystring: S.object({ org_slug: { ...S.str, description: "The organisation's slug" } }),
-  response: { 302: S.redirect("To the login page, always") },
+  response: {
+    302: S.redirect(
+      "To the login page; after a provider's LogoutRequest, back to the provider with a LogoutResponse",
+    ),
+  },
 };
 
-/** GET /saml/logout: the provider's LogoutResponse, checked and logged; then the login page. */
+/** Which check a refused logout message failed, from node-saml's error. */
+function failedCheck(err: unknown): string {
+  const message = err instanceof Error ? err.message : "";
+  return /signature/i.test(message)
+    ? "bad signature"
+    : /status/i.test(message)
+      ? "not successful"
+      : /issuer/i.test(message)
+        ? "issuer"
+        : "invalid";
+}
+
+/** GET /saml/logout: the provider's LogoutResponse or LogoutRequest, checked and logged. */
 export function samlLogoutRoute(
   app: FastifyInstance,
   ctx: AppContext,
@@ -155,39 +183,77 @@ export function samlLogoutRoute(
   spEntityId: (org: Organization) => string,
 ): void {
   app.get("/saml/logout", { schema: logoutDocs }, async (request, reply) => {
-    // The Sightline session ended before the browser left; nothing here can sign anyone in.
     const q = request.query as Record<string, unknown>;
     const slug = typeof q.org_slug === "string" ? q.org_slug : "";
     const rawQuery = request.url.split("?")[1] ?? "";
+    const kind = typeof q.SAMLRequest === "string" ? "SAMLRequest" : "SAMLResponse";
     let outcome = "accepted";
     try {
       const org = slug ? await findOrgBySlug(ctx.database.db, slug) : null;
       const idp = org && (await logoutProvider(providers, org));
       if (!org || !idp) outcome = "SAML logout not configured";
-      else if (typeof q.SAMLResponse !== "string") outcome = "no SAMLResponse";
+      else if (typeof q[kind] !== "string") outcome = "no SAMLResponse";
       else if (typeof q.Signature !== "string" || typeof q.SigAlg !== "string") {
+        // node-saml takes a message without a signature as valid: the binding requires one.
         outcome = "unsigned";
       } else {
+        const relayState = typeof q.RelayState === "string" ? q.RelayState : null;
         const container = {
-          SAMLResponse: q.SAMLResponse,
+          [kind]: q[kind] as string,
           Signature: q.Signature,
           SigAlg: q.SigAlg,
-          ...(typeof q.RelayState === "string" ? { RelayState: q.RelayState } : {}),
+          ...(relayState !== null ? { RelayState: relayState } : {}),
         };
-        await logoutSaml(ctx, org, idp, spEntityId(org)).validateRedirectAsync(container, rawQuery);
+        const saml = logoutSaml(ctx, org, idp, spEntityId(org));
+        const { profile } = await saml.validateRedirectAsync(container, rawQuery);
+        if (kind === "SAMLRequest") {
+          if (!profile) throw new Error("no LogoutRequest");
+          const ended = await endSamlSession(request, reply, ctx, org, profile);
+          request.log.info(
+            { method: "saml", ended },
+            ended
+              ? "SAML logout started by the identity provider: session ended"
+              : "SAML logout started by the identity provider: no session of its sign-in here",
+          );
+          // The provider goes on with its logout: it learns this one is done.
+          return reply.redirect(
+            await saml.getLogoutResponseUrlAsync(profile, relayState ?? "", {}, true),
+          );
+        }
       }
     } catch (err) {
-      const message = err instanceof Error ? err.message : "";
-      outcome = /signature/i.test(message)
-        ? "bad signature"
-        : /status/i.test(message)
-          ? "not successful"
-          : /issuer/i.test(message)
-            ? "issuer"
-            : "invalid";
+      outcome = failedCheck(err);
     }
+    // The Sightline session ended before the browser left (its own /logout), or it is kept (a
+    // refused LogoutRequest ends nothing); nothing here can sign anyone in.
     if (outcome === "accepted") request.log.info({ method: "saml" }, "SAML logout finished");
-    else request.log.warn({ method: "saml", check: outcome }, "SAML logout response refused");
+    else if (kind === "SAMLRequest") {
+      request.log.warn({ method: "saml", check: outcome }, "SAML logout request refused");
+    } else request.log.warn({ method: "saml", check: outcome }, "SAML logout response refused");
     return reply.redirect("/login");
   });
+}
+
+/**
+ * Ends this browser's Sightline session when it came from a SAML sign-in of the organisation with
+ * the request's NameID (and its SessionIndex, when it names one); true if it did.
+ */
+async function endSamlSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  org: Organization,
+  profile: Profile,
+): Promise<boolean> {
+  const data = readCookie(request, flowKey(ctx.keys.session));
+  const indexes = ([] as unknown[]).concat(profile.sessionIndex ?? []);
+  const same =
+    data !== null &&
+    data.org === org.slug &&
+    data.nameID === profile.nameID &&
+    (indexes.length === 0 || indexes.includes(data.sessionIndex));
+  if (!same) return false;
+  await endSession(request, ctx);
+  clearSamlLogoutCookie(request, reply);
+  return true;
 }

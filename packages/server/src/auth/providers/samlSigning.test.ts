@@ -1,5 +1,5 @@
 // Sightline's own SAML signing key (SIGHTLINE_SAML_SP_PRIVATE_KEY and _CERTIFICATE): its
-// AuthnRequests and LogoutRequests carry a redirect signature the provider checks with the
+// AuthnRequests, LogoutRequests and LogoutResponses carry a redirect signature the provider checks with the
 // certificate the metadata publishes; without the key they go unsigned, as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config";
@@ -66,6 +66,23 @@ describe("SAML requests signed with Sightline's own key", () => {
     expect(idp.logoutRequests.at(-1)?.nameId).toBe("signed.user@example.com");
     const answered = await client.get(back.headers.get("location")!.slice(server.url.length));
     expect(answered.headers.get("location")).toBe("/login");
+  });
+
+  it("signs its answer to a logout the provider starts", async () => {
+    idp.user = { nameId: "answered.user@example.com", nameIdFormat: EMAIL_FORMAT };
+    const client = new TestClient(server.url);
+    client.sendCsrf = false;
+    const request = idp.readRequest((await client.get("/saml/login")).headers.get("location")!);
+    await client.request("POST", "/saml/callback?org_slug=default", {
+      form: { SAMLResponse: idp.respond(request), RelayState: request.relayState },
+    });
+    const started = idp.logoutRequestUrl(`${server.url}/saml/logout?org_slug=default`, {
+      nameId: "answered.user@example.com",
+    });
+    const answer = (await client.get(started.slice(server.url.length))).headers.get("location")!;
+    expect(answer.startsWith(`${idp.sloUrl}?SAMLResponse=`)).toBe(true);
+    expect(redirectSignatureValid(answer, sp.cert)).toBe(true);
+    expect((await client.get("/api/session")).status).not.toBe(200);
   });
 
   it("keeps the key out of the log", () => {

@@ -50,6 +50,22 @@ export interface LogoutRequestInfo {
   destination: string;
 }
 
+export interface StartedLogout {
+  nameId: string;
+  /** Left out: the request names no SessionIndex (every session of the NameID). */
+  sessionIndex?: string;
+  signing?: "ours" | "none" | "other-key";
+  relayState?: string;
+}
+
+export interface LogoutResponseInfo {
+  inResponseTo: string;
+  status: string;
+  destination: string;
+  issuer: string;
+  relayState: string;
+}
+
 export interface TestIdp {
   url: string;
   /** The SingleLogoutService (HTTP-Redirect) the metadata names. */
@@ -76,6 +92,15 @@ export interface TestIdp {
   logout(location: string): string;
   /** A base64 SAMLResponse for the request. */
   respond(request: AuthnRequestInfo, options?: ResponseOptions): string;
+  /** The SessionIndex of the last assertion made by `respond`. */
+  lastSessionIndex: string;
+  /**
+   * A logout this provider starts: the service provider's SLO address (`sloUrl`, with its
+   * query) with a LogoutRequest for the NameID, signed by our key, none or another key.
+   */
+  logoutRequestUrl(sloUrl: string, request: StartedLogout): string;
+  /** Reads the LogoutResponse in a redirect to the SLO URL. */
+  readLogoutResponse(location: string): LogoutResponseInfo;
   close(): Promise<void>;
 }
 
@@ -236,6 +261,40 @@ export async function startTestIdp(): Promise<TestIdp> {
       };
     },
 
+    lastSessionIndex: "",
+
+    logoutRequestUrl(sloUrl, started) {
+      const id = `_lr${crypto.randomBytes(16).toString("hex")}`;
+      const index = started.sessionIndex
+        ? `<samlp:SessionIndex>${xmlText(started.sessionIndex)}</samlp:SessionIndex>`
+        : "";
+      const xml = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${xmlText(sloUrl)}"><saml:Issuer>${xmlText(this.entityId)}</saml:Issuer><saml:NameID Format="${EMAIL}">${xmlText(started.nameId)}</saml:NameID>${index}</samlp:LogoutRequest>`;
+      const query = new URLSearchParams({
+        SAMLRequest: zlib.deflateRawSync(Buffer.from(xml, "utf8")).toString("base64"),
+        ...(started.relayState ? { RelayState: started.relayState } : {}),
+        SigAlg: RSA_SHA256,
+      }).toString();
+      const signing = started.signing ?? "ours";
+      if (signing === "none") return `${sloUrl}&${query}`;
+      const key = signing === "ours" ? ours.key : attacker.key;
+      const signature = crypto.createSign("RSA-SHA256").update(query).sign(key, "base64");
+      return `${sloUrl}&${query}&${new URLSearchParams({ Signature: signature }).toString()}`;
+    },
+
+    readLogoutResponse(location) {
+      const url = new URL(location);
+      const encoded = url.searchParams.get("SAMLResponse") ?? "";
+      const xml = zlib.inflateRawSync(Buffer.from(encoded, "base64")).toString("utf8");
+      const attr = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(xml)?.[1] ?? "";
+      return {
+        inResponseTo: attr("InResponseTo"),
+        status: /<(?:\w+:)?StatusCode\b[^>]*\bValue="([^"]*)"/.exec(xml)?.[1] ?? "",
+        destination: attr("Destination").replace(/&amp;/g, "&"),
+        issuer: /<(?:\w+:)?Issuer[^>]*>([^<]*)</.exec(xml)?.[1] ?? "",
+        relayState: url.searchParams.get("RelayState") ?? "",
+      };
+    },
+
     logout(location) {
       const url = new URL(location);
       const encoded = url.searchParams.get("SAMLRequest") ?? "";
@@ -274,6 +333,8 @@ export async function startTestIdp(): Promise<TestIdp> {
       const destination = options.destination === undefined ? request.acsUrl : options.destination;
       const issuer = options.issuer ?? this.entityId;
       const assertionId = options.assertionId ?? `_a${crypto.randomBytes(16).toString("hex")}`;
+      const sessionIndex = `_s${crypto.randomBytes(8).toString("hex")}`;
+      this.lastSessionIndex = sessionIndex;
       const user = this.user;
       const attributes = Object.entries(user.attributes ?? {})
         .map(
@@ -284,7 +345,7 @@ export async function startTestIdp(): Promise<TestIdp> {
         )
         .join("");
       const format = user.nameIdFormat ? ` Format="${user.nameIdFormat}"` : "";
-      const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${at(0)}"><saml:Issuer>${xmlText(issuer)}</saml:Issuer><saml:Subject><saml:NameID${format}>${xmlText(user.nameId)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${xmlText(inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${xmlText(recipient)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${xmlText(options.audience ?? request.issuer)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${crypto.randomBytes(8).toString("hex")}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : ""}</saml:Assertion>`;
+      const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${at(0)}"><saml:Issuer>${xmlText(issuer)}</saml:Issuer><saml:Subject><saml:NameID${format}>${xmlText(user.nameId)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${xmlText(inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${xmlText(recipient)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${xmlText(options.audience ?? request.issuer)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="${sessionIndex}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : ""}</saml:Assertion>`;
       const destinationAttr = destination === null ? "" : ` Destination="${xmlText(destination)}"`;
       let xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${crypto.randomBytes(16).toString("hex")}" Version="2.0" IssueInstant="${at(0)}"${destinationAttr} InResponseTo="${xmlText(inResponseTo)}"><saml:Issuer>${xmlText(issuer)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
       if (options.status) {

@@ -43,28 +43,7 @@ export async function startTestServer(
     ...(db === "postgres" ? { SIGHTLINE_DATABASE_URL: TEST_PG_URL } : {}),
     ...env,
   });
-  const server = await createServer(config, {
-    dbOptions: { ...dbOptions, pgSchema: schema },
-    hooks,
-    webDist,
-  });
-  await server.app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = server.app.server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  // Links in emails and API answers point at the running test server.
-  config.baseUrl = url;
-  return {
-    ...server,
-    url,
-    dataDir,
-    config,
-    pgSchema: schema,
-    async close() {
-      await server.close();
-      if (schema) await dropPgSchema(TEST_PG_URL, schema);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return listening(config, dataDir, { ...dbOptions, pgSchema: schema }, true, hooks, webDist);
 }
 
 /**
@@ -81,18 +60,34 @@ export async function startServerBeside(first: TestServer): Promise<TestServer> 
     ...(first.config.secretKey ? { SIGHTLINE_SECRET_KEY: first.config.secretKey } : {}),
     SIGHTLINE_DATABASE_URL: TEST_PG_URL,
   });
-  const server = await createServer(config, { dbOptions: { pgSchema: first.pgSchema } });
+  return listening(config, dataDir, { pgSchema: first.pgSchema }, false);
+}
+
+/** A server on `config` listening on a free port; its close drops its schema if it `owns` it. */
+async function listening(
+  config: Config,
+  dataDir: string,
+  dbOptions: OpenOptions,
+  owns: boolean,
+  hooks: Partial<AppHooks> = {},
+  webDist?: string,
+): Promise<TestServer> {
+  const server = await createServer(config, { dbOptions, hooks, webDist });
   await server.app.listen({ port: 0, host: "127.0.0.1" });
-  const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  const { port } = server.app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  // Links in emails and API answers point at the running test server.
   config.baseUrl = url;
+  const schema = dbOptions.pgSchema;
   return {
     ...server,
     url,
     dataDir,
     config,
-    pgSchema: first.pgSchema,
+    pgSchema: schema,
     async close() {
       await server.close();
+      if (schema && owns) await dropPgSchema(TEST_PG_URL, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

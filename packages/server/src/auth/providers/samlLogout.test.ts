@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestClient, setUpAndLogin } from "../../testing/httpClient";
-import { startTestIdp, type StartedLogout, type TestIdp } from "./samlTestIdp";
+import { TestClient } from "../../testing/httpClient";
+import { startTestIdp, useDynamicSaml, type StartedLogout, type TestIdp } from "./samlTestIdp";
 import { startLoggedServer, type LoggedServer } from "../../testing/testServer";
 
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
@@ -15,14 +15,7 @@ describe("SAML single logout through the identity provider's SingleLogoutService
     idp = await startTestIdp();
     server = await startLoggedServer({ SIGHTLINE_OUTBOUND_ALLOWED_RANGES: "127.0.0.0/8" });
     baseUrl = server.url;
-    idp.logoutReturnUrl = `${baseUrl}/saml/logout?org_slug=default`;
-    admin = await setUpAndLogin(baseUrl);
-    const saved = await admin.post("/api/settings/organization", {
-      auth_saml_enabled: true,
-      auth_saml_type: "dynamic",
-      auth_saml_metadata_url: idp.metadataUrl,
-    });
-    expect(saved.status, saved.text).toBe(200);
+    admin = await useDynamicSaml(baseUrl, idp);
   });
   afterAll(async () => {
     await server.close();

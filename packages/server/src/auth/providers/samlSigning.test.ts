@@ -3,9 +3,15 @@
 // certificate the metadata publishes; without the key they go unsigned, as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config";
-import { TestClient, setUpAndLogin } from "../../testing/httpClient";
+import { TestClient } from "../../testing/httpClient";
 import { startLoggedServer, type LoggedServer } from "../../testing/testServer";
-import { keyPair, redirectSignatureValid, startTestIdp, type TestIdp } from "./samlTestIdp";
+import {
+  keyPair,
+  redirectSignatureValid,
+  startTestIdp,
+  useDynamicSaml,
+  type TestIdp,
+} from "./samlTestIdp";
 
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 const certBody = (pem: string) => pem.replace(/-----[A-Z ]+-----|\s+/g, "");
@@ -24,14 +30,7 @@ describe("SAML requests signed with Sightline's own key", () => {
       SIGHTLINE_SAML_SP_PRIVATE_KEY: sp.key.trim().replace(/\r?\n/g, "\\n"),
       SIGHTLINE_SAML_SP_CERTIFICATE: sp.cert,
     });
-    idp.logoutReturnUrl = `${server.url}/saml/logout?org_slug=default`;
-    const admin = await setUpAndLogin(server.url);
-    const saved = await admin.post("/api/settings/organization", {
-      auth_saml_enabled: true,
-      auth_saml_type: "dynamic",
-      auth_saml_metadata_url: idp.metadataUrl,
-    });
-    expect(saved.status, saved.text).toBe(200);
+    await useDynamicSaml(server.url, idp);
   });
   afterAll(async () => {
     await server?.close();

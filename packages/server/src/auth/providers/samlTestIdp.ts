@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { generate } from "selfsigned";
 import { SignedXml } from "xml-crypto";
+import { setUpAndLogin, type TestClient } from "../../testing/httpClient";
 
 export interface TestUser {
   nameId: string;
@@ -369,4 +370,20 @@ export async function startTestIdp(): Promise<TestIdp> {
     },
   };
   return idp;
+}
+
+/**
+ * Sets up a fresh Sightline at `baseUrl` and turns SAML on (dynamic, from the provider's
+ * metadata), the provider answering logouts at its SLO address; returns the signed-in admin.
+ */
+export async function useDynamicSaml(baseUrl: string, idp: TestIdp): Promise<TestClient> {
+  idp.logoutReturnUrl = `${baseUrl}/saml/logout?org_slug=default`;
+  const admin = await setUpAndLogin(baseUrl);
+  const saved = await admin.post("/api/settings/organization", {
+    auth_saml_enabled: true,
+    auth_saml_type: "dynamic",
+    auth_saml_metadata_url: idp.metadataUrl,
+  });
+  if (saved.status !== 200) throw new Error(`SAML settings not saved: ${saved.text}`);
+  return admin;
 }

@@ -1,6 +1,7 @@
-// InfluxQL statements of a query text, read far enough to keep a data source to reading: each
-// statement must be a SELECT without INTO, a SHOW or an EXPLAIN. Strings ('…'), quoted names
-// ("…"), regexes (/…/) and comments are skipped, so a keyword inside them does not count.
+// InfluxQL statements of a query text, read far enough to keep a data source to reading (each
+// statement must be a SELECT without INTO, a SHOW or an EXPLAIN) and to find the measurements a
+// SELECT names, with their databases. Strings ('…'), quoted names ("…"), regexes (/…/) and
+// comments are skipped, so a keyword inside them does not count.
 
 /** Tokens after which a "/" opens a regex (elsewhere it divides). */
 const BEFORE_REGEX = new Set(["=~", "!~", "FROM", ","]);

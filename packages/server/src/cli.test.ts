@@ -111,10 +111,18 @@ describe("the sightline command", { timeout: 120_000 }, () => {
     const start = () =>
       spawn(process.execPath, [BIN, "all"], {
         env: { ...process.env, ...env, SIGHTLINE_PORT: port, SIGHTLINE_LOG_LEVEL: "error" },
-        stdio: "ignore",
+        stdio: ["ignore", "ignore", "pipe"],
       });
-    const waitUp = async () => {
-      for (let i = 0; i < 100; i++) {
+    // A cold start loads the TypeScript sources through tsx: each command above took 10-15 s
+    // under CI's load, so the server is given a minute, and a child that exits fails at once.
+    const waitUp = async (child: ReturnType<typeof start>) => {
+      let stderr = "";
+      child.stderr!.on("data", (data: Buffer) => (stderr += data.toString()));
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) {
+          throw new Error(`server exited (${child.exitCode}): ${stderr.slice(-2000)}`);
+        }
         try {
           if ((await fetch(`http://127.0.0.1:${port}/ping`)).ok) return;
         } catch {
@@ -122,12 +130,12 @@ describe("the sightline command", { timeout: 120_000 }, () => {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      throw new Error("server did not start");
+      throw new Error(`server did not start within 60 s: ${stderr.slice(-2000)}`);
     };
     for (let round = 0; round < 2; round++) {
       const child = start();
       try {
-        await waitUp();
+        await waitUp(child);
         const client = new TestClient(`http://127.0.0.1:${port}`);
         expect((await client.login("cli@example.com", "cli-password")).status).toBe(302);
         expect((await client.get("/api/session")).body.user.email).toBe("cli@example.com");

@@ -74,7 +74,19 @@ export async function screenshot(
   { fullPage = true } = {},
 ): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // A whole page is taken from its top: taken scrolled, the sticky header shows where the
+  // window was, over the middle of the page. The scroll is put back for the test's next steps.
+  const scrolled = fullPage
+    ? await page.evaluate(() => {
+        const at = window.scrollY;
+        window.scrollTo({ top: 0, behavior: "instant" });
+        return at;
+      })
+    : 0;
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
+  if (scrolled > 0) {
+    await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), scrolled);
+  }
 }
 
 /**

@@ -6,8 +6,9 @@ import { defineConfig } from "vitest/config";
 // unit and API tests beside the code they test (packages/*/src/**/*.test.ts[x]), in parallel;
 // then the browser flows in e2e/, one file at a time so Chromium gets the machine's cores.
 //
-// The server's and core's test files share their worker's loaded modules (isolate: false): each
-// file would otherwise load the whole server again, about a third of the group's time. A file
+// The server's and core's test files, and the browser files, share their worker's loaded modules
+// (isolate: false): each file would otherwise load the whole server again, about a third of the
+// group's time. A file
 // that replaces a module (vi.mock) needs a fresh module registry, so it runs isolated, with the
 // web app's jsdom tests; the list is read from the files, so a new mocking file is never shared.
 
@@ -62,6 +63,9 @@ export default defineConfig({
           testTimeout: 120_000,
           maxWorkers: 1,
           fileParallelism: false,
+          // One process for every browser file: each file's own process and module loading cost
+          // ~9 s between files (~400 s of a ~2400 s run on a slower machine).
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
